@@ -1,0 +1,57 @@
+// rooftop: the command line. The only place that knows CLI11; it wires the libraries
+// (microbench -> ceilings -> analyze) and turns every error into one line on stderr.
+
+#include <CLI/CLI.hpp>
+#include <csignal>
+#include <cstdio>
+#include <iostream>
+
+#include "commands.hpp"
+#include "rooftop/ceilings/error.hpp"
+#include "rooftop/config.hpp"
+
+int main(int argc, char** argv) {
+  CLI::App app{"rooftop: measured rooflines -- ceilings of this machine, kernels on them"};
+  app.set_version_flag("--version", std::string(ROOFTOP_VERSION) + " " + ROOFTOP_GIT_REVISION);
+  app.require_subcommand(1);
+
+  rooftop::app::MeasureOptions measure;
+  CLI::App* m = app.add_subcommand("measure", "characterize this machine and write a ceilings file");
+  m->add_option("--space", measure.space, "execution space to characterize")
+      ->check(CLI::IsMember({"host", "device"}));
+  m->add_flag("--quick", measure.quick, "short run (seconds): fewer points, shorter samples");
+  m->add_option("--out", measure.out, "ceilings file to write (HDF5)");
+  m->add_option("--plot", measure.plot, "SVG chart to write (roofline and bandwidth sweep)");
+
+  rooftop::app::ShowOptions show;
+  CLI::App* s = app.add_subcommand("show", "print a ceilings file as a table or JSON");
+  s->add_option("file", show.file, "ceilings file (HDF5)")->required();
+  s->add_flag("--json", show.json, "machine-readable output");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::fprintf(stderr, "rooftop: %s (see rooftop --help)\n", e.what());
+    return 2;
+  }
+
+  std::string command_line;
+  for (int i = 0; i < argc; ++i) command_line += (i ? " " : "") + std::string(argv[i]);
+  try {
+    if (m->parsed()) return rooftop::app::run_measure(measure, command_line);
+    if (s->parsed()) return rooftop::app::run_show(show);
+  } catch (const rooftop::Interrupted&) {
+    std::fprintf(stderr, "\nrooftop: interrupted; nothing was written\n");
+    return 130;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "rooftop: error: %s\n", e.what());
+    return 1;
+  }
+  return 1;
+}

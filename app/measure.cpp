@@ -1,0 +1,99 @@
+#include <unistd.h>
+
+#include <Kokkos_Core.hpp>
+#include <atomic>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <iostream>
+
+#include "commands.hpp"
+#include "rooftop/analyze/chart.hpp"
+#include "rooftop/ceilings/error.hpp"
+#include "rooftop/ceilings/extract.hpp"
+#include "rooftop/ceilings/io.hpp"
+#include "rooftop/ceilings/report.hpp"
+#include "rooftop/config.hpp"
+#include "rooftop/microbench/host.hpp"
+#include "rooftop/microbench/sweep.hpp"
+
+namespace rooftop::app {
+namespace {
+
+std::atomic<bool> g_interrupted{false};
+
+extern "C" void on_interrupt(int) {
+  g_interrupted = true;
+  std::signal(SIGINT, SIG_DFL);  // a second Ctrl-C stops at once
+}
+
+// Kokkos with OpenMP wants threads bound; spread them over cores unless the user chose.
+void default_thread_binding() {
+  setenv("OMP_PROC_BIND", "spread", 0);
+  setenv("OMP_PLACES", "cores", 0);
+}
+
+microbench::Progress progress_printer() {
+  if (!isatty(fileno(stderr))) return {};
+  return [](std::size_t done, std::size_t total, const std::string& what) {
+    std::fprintf(stderr, "\r\033[K[%3zu/%zu] %s", done, total, what.c_str());
+    if (done == total) std::fprintf(stderr, "\r\033[K");
+    std::fflush(stderr);
+  };
+}
+
+}  // namespace
+
+int run_measure(const MeasureOptions& options, const std::string& command_line) {
+  if (options.space == "device") {
+    if (!ROOFTOP_HAS_DEVICE)
+      throw Error("--space device: this rooftop was built without a GPU backend "
+                  "(configure against a CUDA-enabled Kokkos)");
+    throw Error("--space device: device ceilings are not available in this version yet");
+  }
+  // Fail before a minute of measuring, not after.
+  ceilings::check_writable(options.out);
+  if (!options.plot.empty()) ceilings::check_writable(options.plot);
+
+  default_thread_binding();
+  Kokkos::ScopeGuard kokkos;
+  std::signal(SIGINT, on_interrupt);
+
+  ceilings::CeilingsFile file;
+  file.provenance = ceilings::current_provenance(command_line);
+  file.machine = microbench::describe_host();
+  std::string method;
+  const double clock_before = microbench::measure_host_clock_ghz(method);
+
+  microbench::SweepPlan plan = microbench::make_plan(file.machine, options.quick);
+  plan.timing.cancel = &g_interrupted;
+  file.sweeps = microbench::run_sweeps<Kokkos::DefaultHostExecutionSpace>(plan, progress_printer());
+
+  // The theoretical peak must be an upper bound: take the higher of the clocks
+  // measured before and after the sweeps.
+  const double clock_after = microbench::measure_host_clock_ghz(method);
+  file.machine.clock_ghz = std::max(clock_before, clock_after);
+  file.machine.clock_method = method + "; higher of before/after the sweeps (" +
+                              std::to_string(clock_before).substr(0, 5) + ", " +
+                              std::to_string(clock_after).substr(0, 5) + " GHz)";
+
+  std::vector<std::string> skipped;
+  file.ceilings = ceilings::extract_ceilings(file.machine, file.sweeps, &skipped);
+  std::signal(SIGINT, SIG_DFL);
+  if (g_interrupted) throw Interrupted();
+
+  ceilings::write_file(options.out, file);
+  if (!options.plot.empty()) analyze::write_text_file(options.plot, analyze::roofline_svg(file));
+
+  std::cout << ceilings::format_table(file);
+  for (const std::string& why : skipped) std::cout << "skipped " << why << "\n";
+  std::cout << "\nwrote " << options.out << (options.plot.empty() ? "" : " and " + options.plot)
+            << "\n";
+  for (const auto& c : file.ceilings)
+    if (c.above_theoretical()) {
+      std::cerr << "rooftop: warning: " << c.name << " is above its theoretical peak\n";
+    }
+  return 0;
+}
+
+}  // namespace rooftop::app

@@ -1,0 +1,38 @@
+#pragma once
+// From raw sweeps to named ceilings. Levels are named from the hardware's cache
+// sizes, never by counting plateaus: each level owns a window of working-set sizes
+// that fit in it (with margin) and no smaller level, and its ceiling is the best
+// sustained pattern inside that window.
+
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "rooftop/ceilings/model.hpp"
+
+namespace rooftop::ceilings {
+
+struct LevelWindow {
+  std::string name;          // "l1", "l2", "l3", "dram"
+  std::uint64_t capacity = 0;  // bytes available to all threads of the run (0 for dram)
+  std::uint64_t lo = 0;      // smallest working set (bytes, all threads) that counts
+  std::uint64_t hi = std::numeric_limits<std::uint64_t>::max();  // largest
+};
+
+// Bytes of one cache level available to `threads` threads spread over the machine.
+std::uint64_t capacity_for_threads(const CacheLevel& level, int threads);
+
+// Windows for every cache level and dram. A level whose window is empty (too close in
+// size to the level below it) is left out and named in `skipped` with the reason.
+std::vector<LevelWindow> level_windows(const Machine& machine,
+                                       std::vector<std::string>* skipped = nullptr);
+
+// Theoretical peaks where the hardware model knows enough (zero/empty otherwise).
+void attach_theoretical(const Machine& machine, Ceiling& ceiling);
+
+// Extract every ceiling the sweeps support; reasons for missing ones go to `skipped`.
+std::vector<Ceiling> extract_ceilings(const Machine& machine, const Sweeps& sweeps,
+                                      std::vector<std::string>* skipped = nullptr);
+
+}  // namespace rooftop::ceilings

@@ -1,0 +1,28 @@
+#pragma once
+// The ceilings file (HDF5, schema v1; documented in data/SCHEMA.md).
+
+#include <string>
+
+#include "rooftop/ceilings/model.hpp"
+
+namespace rooftop::ceilings {
+
+inline constexpr int kSchemaMajor = 1;
+inline constexpr int kSchemaMinor = 0;
+inline constexpr const char* kSchemaName = "rooftop-ceilings";
+
+// Writes atomically: a temporary file beside `path`, then rename. On any failure the
+// temporary is removed and an existing `path` is left untouched.
+void write_file(const std::string& path, const CeilingsFile& file);
+
+// Throws rooftop::Error with one clear line for a missing, corrupt or foreign file
+// and for an unknown schema major version.
+CeilingsFile read_file(const std::string& path);
+
+// Fails early (before a long measurement) when `path` could not be written later.
+void check_writable(const std::string& path);
+
+// Provenance for a file written now by this build.
+Provenance current_provenance(const std::string& command_line);
+
+}  // namespace rooftop::ceilings

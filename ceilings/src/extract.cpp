@@ -1,0 +1,174 @@
+#include "rooftop/ceilings/extract.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+
+#include "rooftop/ceilings/error.hpp"
+#include "rooftop/ceilings/statistics.hpp"
+
+namespace rooftop::ceilings {
+namespace {
+
+// Margins keep a window clear of the transition between levels: a working set must
+// be at most half the level's capacity (room for code, stack, other arrays) and at
+// least twice the capacity of the level below (so that level cannot hold it).
+constexpr double kFitFraction = 0.5;
+constexpr double kSpillFactor = 2.0;
+// DRAM needs the working set far beyond the last-level cache.
+constexpr double kDramFactor = 4.0;
+
+void note(std::vector<std::string>* skipped, const std::string& why) {
+  if (skipped) skipped->push_back(why);
+}
+
+}  // namespace
+
+std::uint64_t capacity_for_threads(const CacheLevel& level, int threads) {
+  const int shared_by = std::max(1, level.shared_by);
+  const int instances = std::max(1, (std::max(1, threads) + shared_by - 1) / shared_by);
+  return level.bytes * static_cast<std::uint64_t>(instances);
+}
+
+std::vector<LevelWindow> level_windows(const Machine& machine,
+                                       std::vector<std::string>* skipped) {
+  std::vector<LevelWindow> windows;
+  std::uint64_t below = 0;  // capacity of the level below, for all threads
+  for (const CacheLevel& level : machine.caches) {
+    LevelWindow w;
+    w.name = level.name;
+    w.capacity = capacity_for_threads(level, machine.threads);
+    w.lo = static_cast<std::uint64_t>(kSpillFactor * static_cast<double>(below));
+    w.hi = static_cast<std::uint64_t>(kFitFraction * static_cast<double>(w.capacity));
+    if (w.lo >= w.hi) {
+      note(skipped, level.name + ": no working set fits it but not the level below");
+    } else {
+      windows.push_back(w);
+    }
+    below = std::max(below, w.capacity);
+  }
+  LevelWindow dram;
+  dram.name = "dram";
+  dram.lo = static_cast<std::uint64_t>(kDramFactor * static_cast<double>(below));
+  windows.push_back(dram);
+  return windows;
+}
+
+void attach_theoretical(const Machine& m, Ceiling& c) {
+  c.theoretical.reset();
+  c.theoretical_basis.clear();
+  if (m.clock_ghz <= 0.0 || m.cores <= 0 || m.simd_bits <= 0) return;
+  char buf[512];
+  if (c.kind == "compute" && m.fma_pipes > 0) {
+    const int bits = c.name.rfind("fp64", 0) == 0 ? 64 : 32;
+    const int lanes = m.simd_bits / bits;
+    const bool fma = c.name.find("nofma") == std::string::npos;
+    // With FMA every pipe retires 2 FLOPs per lane per cycle. Without it, a 1:1 mix
+    // of multiplies and adds: multiplies need FMA-capable pipes, adds can use either.
+    const double ops_per_cycle =
+        fma ? 2.0 * m.fma_pipes
+            : 2.0 * std::min<double>(m.fma_pipes, 0.5 * (m.fma_pipes + m.add_pipes));
+    c.theoretical = m.cores * lanes * ops_per_cycle * m.clock_ghz;
+    std::snprintf(buf, sizeof buf,
+                  "%d cores x %d lanes x %g FLOP/cycle/lane (%d FMA + %d add pipes%s) x "
+                  "%.3f GHz (%s)",
+                  m.cores, lanes, ops_per_cycle, m.fma_pipes, m.add_pipes,
+                  fma ? "" : ", 1:1 mul:add", m.clock_ghz, m.clock_method.c_str());
+    c.theoretical_basis = buf;
+  } else if (c.kind == "bandwidth" && c.name == "l1" && m.load_ports > 0 &&
+             (c.pattern == "read")) {
+    // L1 load bandwidth: vector loads per cycle x vector width x clock x cores.
+    const double bytes_per_cycle = m.load_ports * (m.simd_bits / 8.0);
+    c.theoretical = m.cores * bytes_per_cycle * m.clock_ghz;
+    std::snprintf(buf, sizeof buf, "%d cores x %d loads/cycle x %d B x %.3f GHz (%s)",
+                  m.cores, m.load_ports, m.simd_bits / 8, m.clock_ghz,
+                  m.clock_method.c_str());
+    c.theoretical_basis = buf;
+  }
+}
+
+std::vector<Ceiling> extract_ceilings(const Machine& machine, const Sweeps& sweeps,
+                                      std::vector<std::string>* skipped) {
+  std::vector<Ceiling> out;
+
+  // Compute: the best sustained point of each precision and mode.
+  for (const char* precision : {"fp64", "fp32"}) {
+    for (const char* mode : {"fma", "nofma"}) {
+      const ComputePoint* best = nullptr;
+      Summary best_summary;
+      for (const ComputePoint& p : sweeps.compute) {
+        if (p.precision != precision || p.mode != mode || p.rates.empty()) continue;
+        Summary s = summarize(p.rates);
+        if (!best || s.median > best_summary.median) {
+          best = &p;
+          best_summary = s;
+        }
+      }
+      const std::string name = std::string(precision) + "_" + mode;
+      if (!best) {
+        note(skipped, name + ": not measured");
+        continue;
+      }
+      Ceiling c;
+      c.name = name;
+      c.kind = "compute";
+      c.units = "GFLOP/s";
+      c.value = c.median = best_summary.median;
+      c.min = best_summary.min;
+      c.max = best_summary.max;
+      c.samples = best_summary.count;
+      c.pattern = std::string(mode) == "fma" ? "fma" : "mul+add";
+      c.working_set_bytes = best->working_set_bytes;
+      c.flops_per_element = best->flops_per_element;
+      attach_theoretical(machine, c);
+      out.push_back(c);
+    }
+  }
+
+  // Bandwidth: per level, the best sustained (median) point of any pattern inside
+  // the level's window.
+  for (const LevelWindow& w : level_windows(machine, skipped)) {
+    const BandwidthPoint* best = nullptr;
+    Summary best_summary;
+    for (const BandwidthPoint& p : sweeps.bandwidth) {
+      if (p.working_set_bytes < w.lo || p.working_set_bytes > w.hi || p.rates.empty())
+        continue;
+      Summary s = summarize(p.rates);
+      if (!best || s.median > best_summary.median) {
+        best = &p;
+        best_summary = s;
+      }
+    }
+    if (!best) {
+      note(skipped, w.name + ": no sweep point inside its working-set window");
+      continue;
+    }
+    Ceiling c;
+    c.name = w.name;
+    c.kind = "bandwidth";
+    c.units = "GB/s";
+    c.value = c.median = best_summary.median;
+    c.min = best_summary.min;
+    c.max = best_summary.max;
+    c.samples = best_summary.count;
+    c.pattern = best->pattern;
+    c.working_set_bytes = best->working_set_bytes;
+    attach_theoretical(machine, c);
+    out.push_back(c);
+  }
+
+  for (Ceiling& c : out) {
+    if (c.above_theoretical()) {
+      c.note = "ABOVE THEORETICAL PEAK: the measurement or the hardware model is wrong";
+    }
+  }
+  return out;
+}
+
+const Ceiling* CeilingsFile::find(const std::string& name) const {
+  for (const Ceiling& c : ceilings)
+    if (c.name == name) return &c;
+  return nullptr;
+}
+
+}  // namespace rooftop::ceilings

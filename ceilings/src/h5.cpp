@@ -1,0 +1,167 @@
+#include "h5.hpp"
+
+#include <sys/stat.h>
+
+namespace rooftop::ceilings::h5 {
+
+hid_t check(hid_t id, const char* what) {
+  if (id < 0) throw Error(std::string("HDF5: ") + what + " failed");
+  return id;
+}
+
+herr_t check(herr_t status, const char* what) {
+  if (status < 0) throw Error(std::string("HDF5: ") + what + " failed");
+  return status;
+}
+
+void silence_library_errors() {
+  static const bool done = [] {
+    H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
+    return true;
+  }();
+  (void)done;
+}
+
+Handle create_file(const std::string& path) {
+  silence_library_errors();
+  hid_t id = H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+  if (id < 0) throw Error(path + ": cannot create file");
+  return Handle(id, H5Fclose, "H5Fcreate");
+}
+
+Handle open_file_readonly(const std::string& path) {
+  silence_library_errors();
+  struct stat st {};
+  if (stat(path.c_str(), &st) != 0) throw Error(path + ": no such file");
+  if (!S_ISREG(st.st_mode)) throw Error(path + ": not a regular file");
+  if (H5Fis_hdf5(path.c_str()) <= 0)
+    throw Error(path + ": not an HDF5 file (corrupt, truncated or another format)");
+  hid_t id = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  if (id < 0) throw Error(path + ": cannot open HDF5 file (corrupt or truncated)");
+  return Handle(id, H5Fclose, "H5Fopen");
+}
+
+Handle create_group(hid_t parent, const char* name) {
+  return Handle(H5Gcreate2(parent, name, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose,
+                name);
+}
+
+Handle open_group(hid_t parent, const char* name) {
+  if (!exists(parent, name)) throw Error(std::string("missing group '") + name + "'");
+  return Handle(H5Gopen2(parent, name, H5P_DEFAULT), H5Gclose, name);
+}
+
+bool exists(hid_t parent, const char* name) { return H5Lexists(parent, name, H5P_DEFAULT) > 0; }
+
+namespace {
+
+Handle string_type(std::size_t size) {
+  Handle t(H5Tcopy(H5T_C_S1), H5Tclose, "H5Tcopy");
+  check(H5Tset_size(t.get(), size), "H5Tset_size");
+  check(H5Tset_strpad(t.get(), H5T_STR_NULLTERM), "H5Tset_strpad");
+  return t;
+}
+
+void write_scalar_attr(hid_t obj, const char* name, hid_t type, const void* value) {
+  Handle space(H5Screate(H5S_SCALAR), H5Sclose, "H5Screate");
+  Handle attr(H5Acreate2(obj, name, type, space.get(), H5P_DEFAULT, H5P_DEFAULT), H5Aclose,
+              name);
+  check(H5Awrite(attr.get(), type, value), name);
+}
+
+Handle open_attr(hid_t obj, const char* name) {
+  if (!has_attr(obj, name)) throw Error(std::string("missing attribute '") + name + "'");
+  return Handle(H5Aopen(obj, name, H5P_DEFAULT), H5Aclose, name);
+}
+
+}  // namespace
+
+void write_attr(hid_t obj, const char* name, const std::string& value) {
+  Handle t = string_type(value.size() + 1);
+  write_scalar_attr(obj, name, t.get(), value.c_str());
+}
+
+void write_attr(hid_t obj, const char* name, double value) {
+  write_scalar_attr(obj, name, H5T_NATIVE_DOUBLE, &value);
+}
+
+void write_attr(hid_t obj, const char* name, std::int64_t value) {
+  write_scalar_attr(obj, name, H5T_NATIVE_INT64, &value);
+}
+
+bool has_attr(hid_t obj, const char* name) { return H5Aexists(obj, name) > 0; }
+
+std::string read_string_attr(hid_t obj, const char* name) {
+  Handle attr = open_attr(obj, name);
+  Handle type(H5Aget_type(attr.get()), H5Tclose, name);
+  if (H5Tget_class(type.get()) != H5T_STRING)
+    throw Error(std::string("attribute '") + name + "' is not a string");
+  if (H5Tis_variable_str(type.get()) > 0) {  // written by h5py and friends
+    Handle mem = string_type(0);
+    check(H5Tset_size(mem.get(), H5T_VARIABLE), "H5Tset_size");
+    char* value = nullptr;
+    check(H5Aread(attr.get(), mem.get(), &value), name);
+    std::string out = value ? value : "";
+    H5free_memory(value);
+    return out;
+  }
+  const std::size_t size = H5Tget_size(type.get());
+  std::vector<char> buf(size + 1, '\0');
+  Handle mem = string_type(size + 1);
+  check(H5Aread(attr.get(), mem.get(), buf.data()), name);
+  return std::string(buf.data());
+}
+
+double read_double_attr(hid_t obj, const char* name) {
+  Handle attr = open_attr(obj, name);
+  double v = 0.0;
+  check(H5Aread(attr.get(), H5T_NATIVE_DOUBLE, &v), name);
+  return v;
+}
+
+std::int64_t read_int_attr(hid_t obj, const char* name) {
+  Handle attr = open_attr(obj, name);
+  std::int64_t v = 0;
+  check(H5Aread(attr.get(), H5T_NATIVE_INT64, &v), name);
+  return v;
+}
+
+Handle compound_type(std::size_t row_size, const std::vector<Field>& fields) {
+  Handle t(H5Tcreate(H5T_COMPOUND, row_size), H5Tclose, "H5Tcreate");
+  for (const Field& f : fields) {
+    if (f.type < 0) {
+      Handle s = string_type(f.size);
+      check(H5Tinsert(t.get(), f.name, f.offset, s.get()), f.name);
+    } else {
+      check(H5Tinsert(t.get(), f.name, f.offset, f.type), f.name);
+    }
+  }
+  return t;
+}
+
+void write_table(hid_t parent, const char* name, const Handle& type, const void* rows,
+                 std::size_t count) {
+  hsize_t dims[1] = {count};
+  Handle space(H5Screate_simple(1, dims, nullptr), H5Sclose, "H5Screate_simple");
+  Handle set(H5Dcreate2(parent, name, type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT,
+                        H5P_DEFAULT),
+             H5Dclose, name);
+  if (count > 0) check(H5Dwrite(set.get(), type.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, rows), name);
+}
+
+std::size_t read_table(hid_t parent, const char* name, const Handle& type,
+                       std::vector<unsigned char>& buffer, std::size_t row_size) {
+  if (!exists(parent, name)) throw Error(std::string("missing table '") + name + "'");
+  Handle set(H5Dopen2(parent, name, H5P_DEFAULT), H5Dclose, name);
+  Handle space(H5Dget_space(set.get()), H5Sclose, name);
+  if (H5Sget_simple_extent_ndims(space.get()) != 1)
+    throw Error(std::string("table '") + name + "' is not one-dimensional");
+  hsize_t dims[1] = {0};
+  check(H5Sget_simple_extent_dims(space.get(), dims, nullptr), name);
+  buffer.assign(static_cast<std::size_t>(dims[0]) * row_size, 0);
+  if (dims[0] > 0)
+    check(H5Dread(set.get(), type.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, buffer.data()), name);
+  return static_cast<std::size_t>(dims[0]);
+}
+
+}  // namespace rooftop::ceilings::h5

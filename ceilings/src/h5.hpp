@@ -1,0 +1,96 @@
+#pragma once
+// A small RAII layer over the HDF5 C API: owning handles, checked calls, string and
+// number attributes, and compound tables of fixed-size rows. Private to this library.
+
+#include <hdf5.h>
+
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "rooftop/ceilings/error.hpp"
+
+namespace rooftop::ceilings::h5 {
+
+// Throws with the failing operation named; HDF5's own error stack is silenced once.
+hid_t check(hid_t id, const char* what);
+herr_t check(herr_t status, const char* what);
+void silence_library_errors();
+
+class Handle {
+ public:
+  using Closer = herr_t (*)(hid_t);
+  Handle() = default;
+  Handle(hid_t id, Closer close, const char* what) : id_(check(id, what)), close_(close) {}
+  Handle(const Handle&) = delete;
+  Handle& operator=(const Handle&) = delete;
+  Handle(Handle&& o) noexcept : id_(std::exchange(o.id_, -1)), close_(o.close_) {}
+  Handle& operator=(Handle&& o) noexcept {
+    if (this != &o) {
+      reset();
+      id_ = std::exchange(o.id_, -1);
+      close_ = o.close_;
+    }
+    return *this;
+  }
+  ~Handle() { reset(); }
+  hid_t get() const { return id_; }
+  void reset() {
+    if (id_ >= 0 && close_) close_(id_);
+    id_ = -1;
+  }
+
+ private:
+  hid_t id_ = -1;
+  Closer close_ = nullptr;
+};
+
+Handle create_file(const std::string& path);
+Handle open_file_readonly(const std::string& path);  // throws a one-line, user-facing error
+Handle create_group(hid_t parent, const char* name);
+Handle open_group(hid_t parent, const char* name);
+bool exists(hid_t parent, const char* name);
+
+void write_attr(hid_t obj, const char* name, const std::string& value);
+void write_attr(hid_t obj, const char* name, double value);
+void write_attr(hid_t obj, const char* name, std::int64_t value);
+bool has_attr(hid_t obj, const char* name);
+std::string read_string_attr(hid_t obj, const char* name);
+double read_double_attr(hid_t obj, const char* name);
+std::int64_t read_int_attr(hid_t obj, const char* name);
+
+// Describes one member of a compound row type; built with the helpers below.
+struct Field {
+  const char* name;
+  std::size_t offset;
+  hid_t type;        // native numeric type, or -1 for a fixed-size string
+  std::size_t size;  // string capacity in bytes (fixed strings only)
+};
+template <class Row, std::size_t N>
+Field string_field(const char* name, std::size_t offset, char (Row::*)[N]) {
+  return {name, offset, -1, N};
+}
+
+Handle compound_type(std::size_t row_size, const std::vector<Field>& fields);
+void write_table(hid_t parent, const char* name, const Handle& type, const void* rows,
+                 std::size_t count);
+// Reads a table whose on-disk fields match `type` by name; returns the row count.
+std::size_t read_table(hid_t parent, const char* name, const Handle& type,
+                       std::vector<unsigned char>& buffer, std::size_t row_size);
+
+// Copies `value` into a fixed char field, throwing if it does not fit.
+template <std::size_t N>
+void put(char (&dst)[N], const std::string& value, const char* field) {
+  if (value.size() >= N)
+    throw Error(std::string("value too long for field '") + field + "': " + value);
+  std::memset(dst, 0, N);
+  std::memcpy(dst, value.data(), value.size());
+}
+template <std::size_t N>
+std::string get(const char (&src)[N]) {
+  return std::string(src, strnlen(src, N));
+}
+
+}  // namespace rooftop::ceilings::h5

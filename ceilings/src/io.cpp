@@ -1,0 +1,399 @@
+#include "rooftop/ceilings/io.hpp"
+
+#include <unistd.h>
+
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <ctime>
+#include <limits>
+
+#include "h5.hpp"
+#include "rooftop/config.hpp"
+#include "rooftop/ceilings/error.hpp"
+
+namespace rooftop::ceilings {
+namespace {
+
+// On-disk rows. Field names are the schema: rename nothing, add freely.
+struct CeilingRow {
+  char name[32];
+  char kind[16];
+  double value;
+  char units[16];
+  double median, min, max;
+  std::int32_t samples;
+  char pattern[32];
+  std::uint64_t working_set_bytes;
+  std::int32_t flops_per_element;
+  double theoretical;  // NaN where unknown
+  double fraction_of_theoretical;
+  std::int32_t above_theoretical;
+  char theoretical_basis[256];
+  char note[256];
+};
+
+struct CacheRow {
+  char level[16];
+  std::uint64_t bytes;
+  std::int32_t shared_by;
+};
+
+struct ComputeSampleRow {
+  char precision[16];
+  char mode[16];
+  std::int32_t flops_per_element;
+  double mul_add_ratio;
+  std::uint64_t working_set_bytes;
+  std::int32_t sample;
+  double seconds;
+  double gflop_per_s;
+};
+
+struct BandwidthSampleRow {
+  char pattern[16];
+  std::uint64_t working_set_bytes;
+  std::int32_t sample;
+  double seconds;
+  double gbyte_per_s;
+};
+
+#define ROOFTOP_NUM(Row, f, t) h5::Field{#f, offsetof(Row, f), t, 0}
+#define ROOFTOP_STR(Row, f) h5::string_field<Row>(#f, offsetof(Row, f), &Row::f)
+
+h5::Handle ceiling_type() {
+  using R = CeilingRow;
+  return h5::compound_type(
+      sizeof(R), {ROOFTOP_STR(R, name), ROOFTOP_STR(R, kind), ROOFTOP_NUM(R, value, H5T_NATIVE_DOUBLE),
+                  ROOFTOP_STR(R, units), ROOFTOP_NUM(R, median, H5T_NATIVE_DOUBLE),
+                  ROOFTOP_NUM(R, min, H5T_NATIVE_DOUBLE), ROOFTOP_NUM(R, max, H5T_NATIVE_DOUBLE),
+                  ROOFTOP_NUM(R, samples, H5T_NATIVE_INT32), ROOFTOP_STR(R, pattern),
+                  ROOFTOP_NUM(R, working_set_bytes, H5T_NATIVE_UINT64),
+                  ROOFTOP_NUM(R, flops_per_element, H5T_NATIVE_INT32),
+                  ROOFTOP_NUM(R, theoretical, H5T_NATIVE_DOUBLE),
+                  ROOFTOP_NUM(R, fraction_of_theoretical, H5T_NATIVE_DOUBLE),
+                  ROOFTOP_NUM(R, above_theoretical, H5T_NATIVE_INT32),
+                  ROOFTOP_STR(R, theoretical_basis), ROOFTOP_STR(R, note)});
+}
+
+h5::Handle cache_type() {
+  using R = CacheRow;
+  return h5::compound_type(sizeof(R), {ROOFTOP_STR(R, level),
+                                       ROOFTOP_NUM(R, bytes, H5T_NATIVE_UINT64),
+                                       ROOFTOP_NUM(R, shared_by, H5T_NATIVE_INT32)});
+}
+
+h5::Handle compute_sample_type() {
+  using R = ComputeSampleRow;
+  return h5::compound_type(
+      sizeof(R), {ROOFTOP_STR(R, precision), ROOFTOP_STR(R, mode),
+                  ROOFTOP_NUM(R, flops_per_element, H5T_NATIVE_INT32),
+                  ROOFTOP_NUM(R, mul_add_ratio, H5T_NATIVE_DOUBLE),
+                  ROOFTOP_NUM(R, working_set_bytes, H5T_NATIVE_UINT64),
+                  ROOFTOP_NUM(R, sample, H5T_NATIVE_INT32), ROOFTOP_NUM(R, seconds, H5T_NATIVE_DOUBLE),
+                  ROOFTOP_NUM(R, gflop_per_s, H5T_NATIVE_DOUBLE)});
+}
+
+h5::Handle bandwidth_sample_type() {
+  using R = BandwidthSampleRow;
+  return h5::compound_type(
+      sizeof(R), {ROOFTOP_STR(R, pattern), ROOFTOP_NUM(R, working_set_bytes, H5T_NATIVE_UINT64),
+                  ROOFTOP_NUM(R, sample, H5T_NATIVE_INT32), ROOFTOP_NUM(R, seconds, H5T_NATIVE_DOUBLE),
+                  ROOFTOP_NUM(R, gbyte_per_s, H5T_NATIVE_DOUBLE)});
+}
+
+#undef ROOFTOP_NUM
+#undef ROOFTOP_STR
+
+template <class Row>
+std::vector<Row> read_rows(hid_t parent, const char* name, const h5::Handle& type) {
+  std::vector<unsigned char> buf;
+  const std::size_t n = h5::read_table(parent, name, type, buf, sizeof(Row));
+  std::vector<Row> rows(n);
+  if (n) std::memcpy(rows.data(), buf.data(), n * sizeof(Row));
+  return rows;
+}
+
+double nan_if_empty(const std::optional<double>& v) {
+  return v ? *v : std::numeric_limits<double>::quiet_NaN();
+}
+
+// Machine: one attribute per field, so h5dump shows it plainly.
+void write_machine(hid_t file, const Machine& m) {
+  h5::Handle g = h5::create_group(file, "machine");
+  const hid_t id = g.get();
+  h5::write_attr(id, "hostname", m.hostname);
+  h5::write_attr(id, "execution_space", m.execution_space);
+  h5::write_attr(id, "cpu_model", m.cpu_model);
+  h5::write_attr(id, "gpu_name", m.gpu_name);
+  h5::write_attr(id, "compute_capability", m.compute_capability);
+  h5::write_attr(id, "cores", std::int64_t{m.cores});
+  h5::write_attr(id, "threads", std::int64_t{m.threads});
+  h5::write_attr(id, "simd_bits", std::int64_t{m.simd_bits});
+  h5::write_attr(id, "fma_pipes", std::int64_t{m.fma_pipes});
+  h5::write_attr(id, "add_pipes", std::int64_t{m.add_pipes});
+  h5::write_attr(id, "load_ports", std::int64_t{m.load_ports});
+  h5::write_attr(id, "clock_ghz", m.clock_ghz);
+  h5::write_attr(id, "clock_method", m.clock_method);
+  h5::write_attr(id, "compiler", m.compiler);
+  h5::write_attr(id, "compile_flags", m.compile_flags);
+  h5::write_attr(id, "kokkos_version", m.kokkos_version);
+  h5::write_attr(id, "cuda_version", m.cuda_version);
+  h5::write_attr(id, "driver_version", m.driver_version);
+  std::vector<CacheRow> rows(m.caches.size());
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    h5::put(rows[i].level, m.caches[i].name, "level");
+    rows[i].bytes = m.caches[i].bytes;
+    rows[i].shared_by = m.caches[i].shared_by;
+  }
+  h5::write_table(id, "caches", cache_type(), rows.data(), rows.size());
+}
+
+Machine read_machine(hid_t file) {
+  h5::Handle g = h5::open_group(file, "machine");
+  const hid_t id = g.get();
+  Machine m;
+  m.hostname = h5::read_string_attr(id, "hostname");
+  m.execution_space = h5::read_string_attr(id, "execution_space");
+  m.cpu_model = h5::read_string_attr(id, "cpu_model");
+  m.gpu_name = h5::read_string_attr(id, "gpu_name");
+  m.compute_capability = h5::read_string_attr(id, "compute_capability");
+  m.cores = static_cast<int>(h5::read_int_attr(id, "cores"));
+  m.threads = static_cast<int>(h5::read_int_attr(id, "threads"));
+  m.simd_bits = static_cast<int>(h5::read_int_attr(id, "simd_bits"));
+  m.fma_pipes = static_cast<int>(h5::read_int_attr(id, "fma_pipes"));
+  m.add_pipes = static_cast<int>(h5::read_int_attr(id, "add_pipes"));
+  m.load_ports = static_cast<int>(h5::read_int_attr(id, "load_ports"));
+  m.clock_ghz = h5::read_double_attr(id, "clock_ghz");
+  m.clock_method = h5::read_string_attr(id, "clock_method");
+  m.compiler = h5::read_string_attr(id, "compiler");
+  m.compile_flags = h5::read_string_attr(id, "compile_flags");
+  m.kokkos_version = h5::read_string_attr(id, "kokkos_version");
+  m.cuda_version = h5::read_string_attr(id, "cuda_version");
+  m.driver_version = h5::read_string_attr(id, "driver_version");
+  for (const CacheRow& r : read_rows<CacheRow>(id, "caches", cache_type()))
+    m.caches.push_back({h5::get(r.level), r.bytes, r.shared_by});
+  return m;
+}
+
+void write_ceilings(hid_t file, const std::vector<Ceiling>& ceilings) {
+  std::vector<CeilingRow> rows(ceilings.size());
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const Ceiling& c = ceilings[i];
+    CeilingRow& r = rows[i];
+    h5::put(r.name, c.name, "name");
+    h5::put(r.kind, c.kind, "kind");
+    h5::put(r.units, c.units, "units");
+    h5::put(r.pattern, c.pattern, "pattern");
+    h5::put(r.theoretical_basis, c.theoretical_basis.substr(0, 255), "theoretical_basis");
+    h5::put(r.note, c.note.substr(0, 255), "note");
+    r.value = c.value;
+    r.median = c.median;
+    r.min = c.min;
+    r.max = c.max;
+    r.samples = c.samples;
+    r.working_set_bytes = c.working_set_bytes;
+    r.flops_per_element = c.flops_per_element;
+    r.theoretical = nan_if_empty(c.theoretical);
+    r.fraction_of_theoretical = nan_if_empty(c.fraction_of_theoretical());
+    r.above_theoretical = c.above_theoretical() ? 1 : 0;
+  }
+  write_table(file, "ceilings", ceiling_type(), rows.data(), rows.size());
+}
+
+std::vector<Ceiling> read_ceilings(hid_t file) {
+  std::vector<Ceiling> out;
+  for (const CeilingRow& r : read_rows<CeilingRow>(file, "ceilings", ceiling_type())) {
+    Ceiling c;
+    c.name = h5::get(r.name);
+    c.kind = h5::get(r.kind);
+    c.units = h5::get(r.units);
+    c.pattern = h5::get(r.pattern);
+    c.theoretical_basis = h5::get(r.theoretical_basis);
+    c.note = h5::get(r.note);
+    c.value = r.value;
+    c.median = r.median;
+    c.min = r.min;
+    c.max = r.max;
+    c.samples = r.samples;
+    c.working_set_bytes = r.working_set_bytes;
+    c.flops_per_element = r.flops_per_element;
+    if (std::isfinite(r.theoretical)) c.theoretical = r.theoretical;
+    out.push_back(c);
+  }
+  return out;
+}
+
+void write_sweeps(hid_t file, const Sweeps& s) {
+  h5::Handle g = h5::create_group(file, "sweeps");
+  std::vector<ComputeSampleRow> crows;
+  for (const ComputePoint& p : s.compute) {
+    for (std::size_t i = 0; i < p.rates.size(); ++i) {
+      ComputeSampleRow r{};
+      h5::put(r.precision, p.precision, "precision");
+      h5::put(r.mode, p.mode, "mode");
+      r.flops_per_element = p.flops_per_element;
+      r.mul_add_ratio = p.mul_add_ratio;
+      r.working_set_bytes = p.working_set_bytes;
+      r.sample = static_cast<std::int32_t>(i);
+      r.seconds = i < p.seconds.size() ? p.seconds[i] : std::nan("");
+      r.gflop_per_s = p.rates[i];
+      crows.push_back(r);
+    }
+  }
+  h5::write_table(g.get(), "compute", compute_sample_type(), crows.data(), crows.size());
+  std::vector<BandwidthSampleRow> brows;
+  for (const BandwidthPoint& p : s.bandwidth) {
+    for (std::size_t i = 0; i < p.rates.size(); ++i) {
+      BandwidthSampleRow r{};
+      h5::put(r.pattern, p.pattern, "pattern");
+      r.working_set_bytes = p.working_set_bytes;
+      r.sample = static_cast<std::int32_t>(i);
+      r.seconds = i < p.seconds.size() ? p.seconds[i] : std::nan("");
+      r.gbyte_per_s = p.rates[i];
+      brows.push_back(r);
+    }
+  }
+  h5::write_table(g.get(), "bandwidth", bandwidth_sample_type(), brows.data(), brows.size());
+}
+
+// Rows of one point are consecutive and numbered from sample 0.
+Sweeps read_sweeps(hid_t file) {
+  Sweeps s;
+  h5::Handle g = h5::open_group(file, "sweeps");
+  for (const auto& r : read_rows<ComputeSampleRow>(g.get(), "compute", compute_sample_type())) {
+    if (r.sample == 0 || s.compute.empty()) {
+      ComputePoint p;
+      p.precision = h5::get(r.precision);
+      p.mode = h5::get(r.mode);
+      p.flops_per_element = r.flops_per_element;
+      p.mul_add_ratio = r.mul_add_ratio;
+      p.working_set_bytes = r.working_set_bytes;
+      s.compute.push_back(p);
+    }
+    s.compute.back().seconds.push_back(r.seconds);
+    s.compute.back().rates.push_back(r.gflop_per_s);
+  }
+  for (const auto& r :
+       read_rows<BandwidthSampleRow>(g.get(), "bandwidth", bandwidth_sample_type())) {
+    if (r.sample == 0 || s.bandwidth.empty()) {
+      BandwidthPoint p;
+      p.pattern = h5::get(r.pattern);
+      p.working_set_bytes = r.working_set_bytes;
+      s.bandwidth.push_back(p);
+    }
+    s.bandwidth.back().seconds.push_back(r.seconds);
+    s.bandwidth.back().rates.push_back(r.gbyte_per_s);
+  }
+  return s;
+}
+
+int parse_major(const std::string& version) {
+  int major = -1, minor = -1;
+  if (std::sscanf(version.c_str(), "%d.%d", &major, &minor) != 2 || major < 0)
+    return -1;
+  return major;
+}
+
+// Removes the temporary file unless the write completed.
+class TempFile {
+ public:
+  explicit TempFile(std::string path) : path_(std::move(path)) {}
+  ~TempFile() {
+    if (!committed_) std::remove(path_.c_str());
+  }
+  TempFile(const TempFile&) = delete;
+  TempFile& operator=(const TempFile&) = delete;
+  const std::string& path() const { return path_; }
+  void commit() { committed_ = true; }
+
+ private:
+  std::string path_;
+  bool committed_ = false;
+};
+
+std::string temp_path_for(const std::string& path) {
+  return path + ".tmp" + std::to_string(getpid());
+}
+
+}  // namespace
+
+void check_writable(const std::string& path) {
+  if (path.empty()) throw Error("output path is empty");
+  TempFile probe(temp_path_for(path));
+  std::FILE* f = std::fopen(probe.path().c_str(), "wb");
+  if (!f) throw Error(path + ": cannot write here (" + std::strerror(errno) + ")");
+  std::fclose(f);
+}
+
+void write_file(const std::string& path, const CeilingsFile& data) {
+  check_writable(path);
+  TempFile tmp(temp_path_for(path));
+  {
+    h5::Handle file = h5::create_file(tmp.path());
+    const hid_t id = file.get();
+    const Provenance& p = data.provenance;
+    h5::write_attr(id, "schema", std::string(kSchemaName));
+    h5::write_attr(id, "schema_version",
+                   std::to_string(kSchemaMajor) + "." + std::to_string(kSchemaMinor));
+    h5::write_attr(id, "tool_version", p.tool_version);
+    h5::write_attr(id, "git_revision", p.git_revision);
+    h5::write_attr(id, "created_utc", p.created_utc);
+    h5::write_attr(id, "command_line", p.command_line);
+    write_machine(id, data.machine);
+    write_ceilings(id, data.ceilings);
+    write_sweeps(id, data.sweeps);
+    h5::check(H5Fflush(id, H5F_SCOPE_GLOBAL), "H5Fflush");
+  }
+  if (std::rename(tmp.path().c_str(), path.c_str()) != 0)
+    throw Error(path + ": cannot replace (" + std::strerror(errno) + ")");
+  tmp.commit();
+}
+
+CeilingsFile read_file(const std::string& path) {
+  h5::Handle file = h5::open_file_readonly(path);
+  const hid_t id = file.get();
+  try {
+    if (!h5::has_attr(id, "schema") || h5::read_string_attr(id, "schema") != kSchemaName)
+      throw Error("not a rooftop ceilings file (no '" + std::string(kSchemaName) +
+                  "' schema attribute)");
+    CeilingsFile out;
+    out.provenance.schema_version = h5::read_string_attr(id, "schema_version");
+    const int major = parse_major(out.provenance.schema_version);
+    if (major < 0)
+      throw Error("unreadable schema version '" + out.provenance.schema_version + "'");
+    if (major != kSchemaMajor)
+      throw Error("schema version " + out.provenance.schema_version +
+                  " is not supported (this rooftop reads " + std::to_string(kSchemaMajor) +
+                  ".x)");
+    out.provenance.tool_version = h5::read_string_attr(id, "tool_version");
+    out.provenance.git_revision = h5::read_string_attr(id, "git_revision");
+    out.provenance.created_utc = h5::read_string_attr(id, "created_utc");
+    if (h5::has_attr(id, "command_line"))
+      out.provenance.command_line = h5::read_string_attr(id, "command_line");
+    out.machine = read_machine(id);
+    out.ceilings = read_ceilings(id);
+    out.sweeps = read_sweeps(id);
+    return out;
+  } catch (const Error& e) {
+    throw Error(path + ": " + e.what());
+  }
+}
+
+Provenance current_provenance(const std::string& command_line) {
+  Provenance p;
+  p.schema_version = std::to_string(kSchemaMajor) + "." + std::to_string(kSchemaMinor);
+  p.tool_version = ROOFTOP_VERSION;
+  p.git_revision = ROOFTOP_GIT_REVISION;
+  p.command_line = command_line;
+  std::time_t now = std::time(nullptr);
+  char buf[32];
+  std::tm tm{};
+  gmtime_r(&now, &tm);
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  p.created_utc = buf;
+  return p;
+}
+
+}  // namespace rooftop::ceilings

@@ -1,0 +1,128 @@
+#include "rooftop/ceilings/report.hpp"
+
+#include <cstdio>
+#include <sstream>
+
+namespace rooftop::ceilings {
+namespace {
+
+nlohmann::json optional_number(const std::optional<double>& v) {
+  return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
+}
+
+nlohmann::json machine_json(const Machine& m) {
+  nlohmann::json caches = nlohmann::json::array();
+  for (const CacheLevel& c : m.caches)
+    caches.push_back({{"level", c.name}, {"bytes", c.bytes}, {"shared_by", c.shared_by}});
+  return {{"hostname", m.hostname},
+          {"execution_space", m.execution_space},
+          {"cpu_model", m.cpu_model},
+          {"gpu_name", m.gpu_name},
+          {"compute_capability", m.compute_capability},
+          {"cores", m.cores},
+          {"threads", m.threads},
+          {"caches", caches},
+          {"simd_bits", m.simd_bits},
+          {"fma_pipes", m.fma_pipes},
+          {"add_pipes", m.add_pipes},
+          {"load_ports", m.load_ports},
+          {"clock_ghz", m.clock_ghz},
+          {"clock_method", m.clock_method},
+          {"compiler", m.compiler},
+          {"compile_flags", m.compile_flags},
+          {"kokkos_version", m.kokkos_version},
+          {"cuda_version", m.cuda_version},
+          {"driver_version", m.driver_version}};
+}
+
+}  // namespace
+
+std::string format_bytes(double bytes) {
+  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  int u = 0;
+  while (bytes >= 1024.0 && u < 4) {
+    bytes /= 1024.0;
+    ++u;
+  }
+  char buf[32];
+  if (bytes == static_cast<double>(static_cast<long long>(bytes)))
+    std::snprintf(buf, sizeof buf, "%lld %s", static_cast<long long>(bytes), units[u]);
+  else
+    std::snprintf(buf, sizeof buf, "%.1f %s", bytes, units[u]);
+  return buf;
+}
+
+nlohmann::json to_json(const CeilingsFile& f) {
+  nlohmann::json ceilings = nlohmann::json::array();
+  for (const Ceiling& c : f.ceilings) {
+    ceilings.push_back({{"name", c.name},
+                        {"kind", c.kind},
+                        {"value", c.value},
+                        {"units", c.units},
+                        {"median", c.median},
+                        {"min", c.min},
+                        {"max", c.max},
+                        {"samples", c.samples},
+                        {"pattern", c.pattern},
+                        {"working_set_bytes", c.working_set_bytes},
+                        {"flops_per_element", c.flops_per_element},
+                        {"theoretical", optional_number(c.theoretical)},
+                        {"fraction_of_theoretical", optional_number(c.fraction_of_theoretical())},
+                        {"above_theoretical", c.above_theoretical()},
+                        {"theoretical_basis", c.theoretical_basis},
+                        {"note", c.note}});
+  }
+  const Provenance& p = f.provenance;
+  return {{"schema_version", p.schema_version},
+          {"tool_version", p.tool_version},
+          {"git_revision", p.git_revision},
+          {"created_utc", p.created_utc},
+          {"machine", machine_json(f.machine)},
+          {"ceilings", ceilings}};
+}
+
+std::string format_table(const CeilingsFile& f) {
+  std::ostringstream out;
+  const Machine& m = f.machine;
+  char line[512];
+  out << "rooftop ceilings (schema " << f.provenance.schema_version << ", rooftop "
+      << f.provenance.tool_version << " " << f.provenance.git_revision << ", "
+      << f.provenance.created_utc << ")\n";
+  out << "machine: " << (m.gpu_name.empty() ? m.cpu_model : m.gpu_name) << " on "
+      << m.hostname << "; " << m.execution_space << ", " << m.threads << " threads on "
+      << m.cores << " cores\n";
+  out << "caches:";
+  for (const CacheLevel& c : m.caches)
+    out << " " << c.name << " " << format_bytes(static_cast<double>(c.bytes))
+        << (c.shared_by > 1 ? " (shared by " + std::to_string(c.shared_by) + ")" : "");
+  out << "\n";
+  std::snprintf(line, sizeof line, "clock: %.3f GHz (%s)\n\n", m.clock_ghz,
+                m.clock_method.c_str());
+  out << line;
+  std::snprintf(line, sizeof line, "%-11s %10s %-8s %10s %10s %10s %4s  %-8s %10s %12s %7s\n",
+                "ceiling", "value", "units", "median", "min", "max", "n", "pattern",
+                "work set", "theoretical", "frac");
+  out << line;
+  for (const Ceiling& c : f.ceilings) {
+    char theo[32] = "-", frac[32] = "-";
+    if (c.theoretical) std::snprintf(theo, sizeof theo, "%.1f", *c.theoretical);
+    if (auto fr = c.fraction_of_theoretical()) std::snprintf(frac, sizeof frac, "%.3f", *fr);
+    const std::string ws =
+        c.working_set_bytes ? format_bytes(static_cast<double>(c.working_set_bytes)) : "-";
+    std::snprintf(line, sizeof line, "%-11s %10.1f %-8s %10.1f %10.1f %10.1f %4d  %-8s %10s %12s %7s%s\n",
+                  c.name.c_str(), c.value, c.units.c_str(), c.median, c.min, c.max, c.samples,
+                  c.pattern.c_str(), ws.c_str(), theo, frac,
+                  c.above_theoretical() ? "  ABOVE THEORETICAL" : "");
+    out << line;
+  }
+  bool any_basis = false;
+  for (const Ceiling& c : f.ceilings) {
+    if (c.theoretical_basis.empty()) continue;
+    if (!any_basis) out << "\ntheoretical peaks:\n";
+    any_basis = true;
+    out << "  " << c.name << ": " << c.theoretical_basis << "\n";
+  }
+  return out.str();
+}
+
+}  // namespace rooftop::ceilings

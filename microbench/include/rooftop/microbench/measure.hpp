@@ -1,0 +1,44 @@
+#pragma once
+// Measuring single points: one compute configuration or one bandwidth configuration.
+// Each returns the raw samples and throws rooftop::Error if the result check fails.
+
+#include <cstdint>
+#include <string>
+
+#include "rooftop/ceilings/model.hpp"
+#include "rooftop/microbench/bandwidth_kernel.hpp"
+#include "rooftop/microbench/timing.hpp"
+
+namespace rooftop::microbench {
+
+// FLOPs per element the compute sweep can run (compile-time instantiations).
+inline constexpr int kFlopsPerElement[] = {1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024};
+
+// precision: "fp64" or "fp32". The fused and unfused kernels live in separate
+// translation units because they need different floating-point contraction flags.
+template <class Space>
+ceilings::ComputePoint measure_compute_fma(const std::string& precision, int flops_per_element,
+                                           std::uint64_t working_set_bytes, const Timing& timing);
+template <class Space>
+ceilings::ComputePoint measure_compute_nofma(const std::string& precision, int flops_per_element,
+                                             std::uint64_t working_set_bytes,
+                                             const Timing& timing);
+
+template <class Space>
+ceilings::ComputePoint measure_compute(const std::string& precision, bool fma,
+                                       int flops_per_element, std::uint64_t working_set_bytes,
+                                       const Timing& timing) {
+  return fma ? measure_compute_fma<Space>(precision, flops_per_element, working_set_bytes, timing)
+             : measure_compute_nofma<Space>(precision, flops_per_element, working_set_bytes,
+                                            timing);
+}
+
+template <class Space>
+ceilings::BandwidthPoint measure_bandwidth(Pattern pattern, std::uint64_t working_set_bytes,
+                                           const Timing& timing);
+
+// Parallelism each space's kernels use (work items for bandwidth kernels).
+template <class Space>
+std::int64_t bandwidth_items();
+
+}  // namespace rooftop::microbench

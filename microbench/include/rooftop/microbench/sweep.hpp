@@ -1,0 +1,46 @@
+#pragma once
+// The sweep driver: which points to measure (the plan) and measuring them all.
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "rooftop/ceilings/model.hpp"
+#include "rooftop/microbench/bandwidth_kernel.hpp"
+#include "rooftop/microbench/timing.hpp"
+
+namespace rooftop::microbench {
+
+struct ComputeRun {
+  std::string precision;  // "fp64", "fp32"
+  bool fma = true;
+  int flops_per_element = 1;
+  std::uint64_t working_set_bytes = 0;
+};
+
+struct BandwidthRun {
+  Pattern pattern = Pattern::read;
+  std::uint64_t working_set_bytes = 0;
+};
+
+struct SweepPlan {
+  std::vector<ComputeRun> compute;
+  std::vector<BandwidthRun> bandwidth;
+  Timing timing;
+};
+
+// The default plan for a machine: compute ceilings at high FLOPs per element on a
+// cache-resident array; the FLOPs-per-element roofline trace (1 ... 1024) on a
+// DRAM-resident array; a working-set sweep from 4 KiB to 8x the last-level cache with
+// every pattern, plus one point in the middle of each level's window. `quick` trims
+// patterns, points and sample length for a run of a few seconds.
+SweepPlan make_plan(const ceilings::Machine& machine, bool quick);
+
+using Progress = std::function<void(std::size_t done, std::size_t total, const std::string& what)>;
+
+template <class Space>
+ceilings::Sweeps run_sweeps(const SweepPlan& plan, const Progress& progress);
+
+}  // namespace rooftop::microbench

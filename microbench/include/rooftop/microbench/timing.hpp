@@ -1,0 +1,64 @@
+#pragma once
+// Sampling discipline shared by every microbenchmark: calibrate the repetition count
+// until one sample lasts long enough to swamp timer and launch noise, then take
+// several samples. `launch(reps)` must be blocking (it fences before returning).
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+#include "rooftop/ceilings/error.hpp"
+
+namespace rooftop::microbench {
+
+struct Timing {
+  int samples = 3;
+  double min_sample_seconds = 0.05;
+  const std::atomic<bool>* cancel = nullptr;  // set asynchronously (Ctrl-C)
+};
+
+struct SampleSet {
+  std::int64_t reps = 1;         // repetitions inside one sample
+  std::int64_t total_reps = 0;   // all repetitions run, warm-up included
+  std::vector<double> seconds;   // one per sample
+};
+
+inline void throw_if_cancelled(const Timing& t) {
+  if (t.cancel && t.cancel->load()) throw Interrupted();
+}
+
+template <class Launch>
+double time_blocking(Launch&& launch, std::int64_t reps) {
+  const auto t0 = std::chrono::steady_clock::now();
+  launch(reps);
+  const auto t1 = std::chrono::steady_clock::now();
+  return std::chrono::duration<double>(t1 - t0).count();
+}
+
+// `reps` starts from the caller's guess; the warm-up runs at the final count too, so
+// caches and page tables are in their steady state when sampling starts.
+template <class Launch>
+SampleSet sample(const Timing& timing, std::int64_t reps, Launch&& launch) {
+  SampleSet out;
+  reps = std::max<std::int64_t>(1, reps);
+  for (;;) {
+    throw_if_cancelled(timing);
+    const double t = time_blocking(launch, reps);
+    out.total_reps += reps;
+    if (t >= timing.min_sample_seconds) break;
+    const double grow = t > 0.0 ? 1.15 * timing.min_sample_seconds / t : 16.0;
+    reps = static_cast<std::int64_t>(std::ceil(static_cast<double>(reps) * std::min(grow, 64.0)));
+  }
+  out.reps = reps;
+  for (int s = 0; s < timing.samples; ++s) {
+    throw_if_cancelled(timing);
+    out.seconds.push_back(time_blocking(launch, reps));
+    out.total_reps += reps;
+  }
+  return out;
+}
+
+}  // namespace rooftop::microbench

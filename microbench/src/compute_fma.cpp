@@ -1,0 +1,19 @@
+// Fused kernels: built with contraction allowed; the FMA is explicit anyway.
+#include "compute_impl.hpp"
+
+namespace rooftop::microbench {
+
+template <class Space>
+ceilings::ComputePoint measure_compute_fma(const std::string& precision, int flops,
+                                           std::uint64_t working_set_bytes, const Timing& timing) {
+  return detail::measure<Space, true>(precision, flops, working_set_bytes, timing);
+}
+
+template ceilings::ComputePoint measure_compute_fma<Kokkos::DefaultHostExecutionSpace>(
+    const std::string&, int, std::uint64_t, const Timing&);
+#if defined(KOKKOS_ENABLE_CUDA)
+template ceilings::ComputePoint measure_compute_fma<Kokkos::Cuda>(const std::string&, int,
+                                                                  std::uint64_t, const Timing&);
+#endif
+
+}  // namespace rooftop::microbench

@@ -1,0 +1,106 @@
+#pragma once
+// Shared body of the compute measurements. Included by compute_fma.cpp and
+// compute_nofma.cpp, which are compiled with different floating-point contraction
+// flags: that is what makes the unfused kernel really unfused.
+
+#include <cmath>
+#include <string>
+#include <utility>
+
+#include "rooftop/microbench/compute_kernel.hpp"
+#include "rooftop/microbench/measure.hpp"
+
+namespace rooftop::microbench::detail {
+
+template <class T>
+KOKKOS_INLINE_FUNCTION T initial_value(std::int64_t i) {
+  return static_cast<T>(0.25 + static_cast<double>(i % 8) / 16.0);
+}
+
+// The value an element holds after `steps` steps (see compute_kernel.hpp).
+inline double expected_value(double x0, int flops, std::int64_t steps) {
+  if (flops == 1) return steps % 2 == 0 ? x0 : 1.0 - x0;
+  if (steps > 200) return 0.5;  // (x0 - 1/2) / 2^steps is far below one ulp of 1/2
+  return 0.5 + std::ldexp(x0 - 0.5, -static_cast<int>(steps));
+}
+
+template <class Space, class T, int kFlops, bool kFma>
+ceilings::ComputePoint run_compute(const std::string& precision,
+                                   std::uint64_t working_set_bytes, const Timing& timing) {
+  using Kernel = ComputeKernel<Space, T, kFlops, kFma>;
+  const std::int64_t group =
+      Kernel::kChains * (kContiguousItems<Space> ? Space().concurrency() : 1024);
+  const std::int64_t n = std::max<std::int64_t>(
+      group, static_cast<std::int64_t>(working_set_bytes / sizeof(T)) / group * group);
+
+  Kokkos::View<T*, typename Space::memory_space> x(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("rooftop::compute_x")), n);
+  Kokkos::parallel_for(
+      "rooftop::compute_init", Kokkos::RangePolicy<Space, Kokkos::IndexType<std::int64_t>>(0, n),
+      KOKKOS_LAMBDA(const std::int64_t i) { x(i) = initial_value<T>(i); });
+  Space().fence();
+
+  Kernel kernel{x, T(0.5), T(kFlops == 1 ? 1.0 : 0.25), n / Kernel::kChains};
+  const std::string label = "rooftop::compute<" + precision + "," + (kFma ? "fma" : "nofma") +
+                            "," + std::to_string(kFlops) + ">";
+  auto launch = [&](std::int64_t reps) {
+    for (std::int64_t r = 0; r < reps; ++r)
+      Kokkos::parallel_for(label,
+                           Kokkos::RangePolicy<Space, Kokkos::IndexType<std::int64_t>>(
+                               0, kernel.items),
+                           kernel);
+    Space().fence();
+  };
+  const SampleSet samples = sample(timing, 1, launch);
+
+  // Check every element after timing, so no compiler can delete the work.
+  auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), x);
+  const std::int64_t steps = samples.total_reps * Kernel::kSteps;
+  const double tol = 8.0 * std::numeric_limits<T>::epsilon();
+  for (std::int64_t i = 0; i < n; ++i) {
+    const double want = expected_value(static_cast<double>(initial_value<T>(i)), kFlops, steps);
+    if (!(std::fabs(static_cast<double>(host(i)) - want) <= tol))
+      throw Error(label + ": wrong result at element " + std::to_string(i) + ": " +
+                  std::to_string(static_cast<double>(host(i))) + " (expected " +
+                  std::to_string(want) + ")");
+  }
+
+  ceilings::ComputePoint p;
+  p.precision = precision;
+  p.mode = kFma ? "fma" : "nofma";
+  p.flops_per_element = kFlops;
+  p.mul_add_ratio = kFlops == 1 ? 0.0 : 1.0;
+  p.working_set_bytes = static_cast<std::uint64_t>(n) * sizeof(T);
+  const double flops = static_cast<double>(n) * kFlops * static_cast<double>(samples.reps);
+  for (double s : samples.seconds) {
+    p.seconds.push_back(s);
+    p.rates.push_back(flops / s * 1e-9);
+  }
+  return p;
+}
+
+template <class Space, class T, bool kFma, int... kFlops>
+ceilings::ComputePoint dispatch(const std::string& precision, int flops,
+                                std::uint64_t working_set_bytes, const Timing& timing,
+                                std::integer_sequence<int, kFlops...>) {
+  ceilings::ComputePoint out;
+  const bool found =
+      ((flops == kFlops &&
+        (out = run_compute<Space, T, kFlops, kFma>(precision, working_set_bytes, timing), true)) ||
+       ...);
+  if (!found) throw Error("no compute kernel with " + std::to_string(flops) + " FLOPs per element");
+  return out;
+}
+
+template <class Space, bool kFma>
+ceilings::ComputePoint measure(const std::string& precision, int flops,
+                               std::uint64_t working_set_bytes, const Timing& timing) {
+  using Flops = std::integer_sequence<int, 1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024>;
+  if (precision == "fp64")
+    return dispatch<Space, double, kFma>(precision, flops, working_set_bytes, timing, Flops{});
+  if (precision == "fp32")
+    return dispatch<Space, float, kFma>(precision, flops, working_set_bytes, timing, Flops{});
+  throw Error("unknown precision '" + precision + "' (fp64 or fp32)");
+}
+
+}  // namespace rooftop::microbench::detail

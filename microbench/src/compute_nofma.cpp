@@ -1,0 +1,21 @@
+// Unfused kernels: this file is compiled with -ffp-contract=off (host) and
+// -fmad=false (CUDA), so x * a + b is a multiply and an add, never an FMA.
+#include "compute_impl.hpp"
+
+namespace rooftop::microbench {
+
+template <class Space>
+ceilings::ComputePoint measure_compute_nofma(const std::string& precision, int flops,
+                                             std::uint64_t working_set_bytes,
+                                             const Timing& timing) {
+  return detail::measure<Space, false>(precision, flops, working_set_bytes, timing);
+}
+
+template ceilings::ComputePoint measure_compute_nofma<Kokkos::DefaultHostExecutionSpace>(
+    const std::string&, int, std::uint64_t, const Timing&);
+#if defined(KOKKOS_ENABLE_CUDA)
+template ceilings::ComputePoint measure_compute_nofma<Kokkos::Cuda>(const std::string&, int,
+                                                                    std::uint64_t, const Timing&);
+#endif
+
+}  // namespace rooftop::microbench

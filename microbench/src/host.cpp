@@ -1,0 +1,189 @@
+#include "rooftop/microbench/host.hpp"
+
+#include <unistd.h>
+
+#include <Kokkos_Core.hpp>
+#include <algorithm>
+#include <chrono>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "rooftop/microbench/compute_kernel.hpp"
+
+namespace rooftop::microbench {
+namespace {
+
+std::string read_line(const std::string& path) {
+  std::ifstream in(path);
+  std::string line;
+  std::getline(in, line);
+  return line;
+}
+
+// "48K", "2048K", "105M" -> bytes.
+std::uint64_t parse_size(const std::string& s) {
+  std::uint64_t v = 0;
+  std::size_t i = 0;
+  while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]))) v = v * 10 + (s[i++] - '0');
+  if (i < s.size() && (s[i] == 'K' || s[i] == 'k')) v <<= 10;
+  if (i < s.size() && s[i] == 'M') v <<= 20;
+  if (i < s.size() && s[i] == 'G') v <<= 30;
+  return v;
+}
+
+// "0-3,8-11" -> 8.
+int count_cpu_list(const std::string& list) {
+  int count = 0;
+  std::stringstream ss(list);
+  std::string part;
+  while (std::getline(ss, part, ',')) {
+    const auto dash = part.find('-');
+    if (part.empty()) continue;
+    if (dash == std::string::npos) {
+      ++count;
+    } else {
+      count += std::stoi(part.substr(dash + 1)) - std::stoi(part.substr(0, dash)) + 1;
+    }
+  }
+  return count;
+}
+
+std::map<std::string, std::string> cpuinfo_first_processor() {
+  std::map<std::string, std::string> out;
+  std::ifstream in("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.empty()) break;  // end of the first processor's block
+    const auto colon = line.find(':');
+    if (colon == std::string::npos) continue;
+    std::string key = line.substr(0, colon);
+    key.erase(key.find_last_not_of(" \t") + 1);
+    std::string value = colon + 2 <= line.size() ? line.substr(colon + 2) : "";
+    out[key] = value;
+  }
+  return out;
+}
+
+int physical_cores(const std::string& sysfs_root) {
+  std::set<std::string> cores;
+  for (int cpu = 0;; ++cpu) {
+    const std::string base = sysfs_root + "/cpu" + std::to_string(cpu) + "/topology/";
+    const std::string core = read_line(base + "core_id");
+    if (core.empty()) break;
+    cores.insert(read_line(base + "physical_package_id") + ":" + core);
+  }
+  return static_cast<int>(cores.size());
+}
+
+// Vector pipes per core, in units of the width the kernels were built for. From the
+// vendors' optimization manuals; 0 means unknown (no theoretical peak is claimed).
+struct Pipes {
+  int fma = 0, add = 0, loads = 0;
+  std::string assumption;
+};
+
+Pipes pipes_for(const std::map<std::string, std::string>& info, int simd_bits) {
+  const std::string vendor = info.count("vendor_id") ? info.at("vendor_id") : "";
+  const int family = info.count("cpu family") ? std::stoi(info.at("cpu family")) : 0;
+  Pipes p;
+  if (vendor == "GenuineIntel" && simd_bits >= 256) {
+    // Haswell and later: two FMA-capable ports (p0, p1/p5), two vector loads per cycle.
+    // AVX-512: p0+p1 fused and p5 -- two 512-bit FMA pipes on Xeon Gold 6xxx,
+    // Platinum and every Xeon since Ice Lake; some older Silver/Gold 5xxx parts have one.
+    p = {2, 0, 2, "Intel: 2 FMA pipes and 2 loads per cycle at the built vector width"};
+  } else if (vendor == "AuthenticAMD" && family == 0x19) {
+    // Zen 3/4: 2 FMA (FP0/FP1) + 2 FADD (FP2/FP3) pipes, 256 bits wide; 512-bit ops
+    // are split in two, so count in 512-bit units when built for AVX-512.
+    const int per = simd_bits >= 512 ? 1 : 2;
+    p = {per, per, per, "Zen 3/4: 2 FMA + 2 add pipes of 256 bits, 2 loads of 256 bits"};
+  } else if (vendor == "AuthenticAMD" && family == 0x1a) {
+    p = {2, 2, 2, "Zen 5: 2 FMA + 2 add pipes of 512 bits, 2 loads of 512 bits"};
+  }
+  return p;
+}
+
+}  // namespace
+
+std::vector<ceilings::CacheLevel> read_caches(const std::string& sysfs_root) {
+  std::vector<ceilings::CacheLevel> out;
+  for (int index = 0;; ++index) {
+    const std::string base = sysfs_root + "/cpu0/cache/index" + std::to_string(index) + "/";
+    const std::string level = read_line(base + "level");
+    if (level.empty()) break;
+    const std::string type = read_line(base + "type");
+    if (type != "Data" && type != "Unified") continue;
+    ceilings::CacheLevel c;
+    c.name = "l" + level;
+    c.bytes = parse_size(read_line(base + "size"));
+    c.shared_by = std::max(1, count_cpu_list(read_line(base + "shared_cpu_list")));
+    if (c.bytes > 0) out.push_back(c);
+  }
+  std::sort(out.begin(), out.end(),
+            [](const auto& a, const auto& b) { return a.name < b.name; });
+  return out;
+}
+
+ceilings::Machine describe_host(const std::string& sysfs_root) {
+  ceilings::Machine m;
+  char host[256] = {};
+  gethostname(host, sizeof host - 1);
+  m.hostname = host;
+  const auto info = cpuinfo_first_processor();
+  m.cpu_model = info.count("model name") ? info.at("model name") : "unknown CPU";
+  m.execution_space = Kokkos::DefaultHostExecutionSpace::name();
+  m.threads = Kokkos::DefaultHostExecutionSpace().concurrency();
+  // Threads are spread over cores first (OMP_PROC_BIND=spread).
+  m.cores = std::min(std::max(1, physical_cores(sysfs_root)), m.threads);
+  m.caches = read_caches(sysfs_root);
+  m.simd_bits = kHostSimdBytes * 8;
+  const Pipes p = pipes_for(info, m.simd_bits);
+  m.fma_pipes = p.fma;
+  m.add_pipes = p.add;
+  m.load_ports = p.loads;
+  m.compiler = __VERSION__;
+#ifdef ROOFTOP_KERNEL_FLAGS
+  m.compile_flags = ROOFTOP_KERNEL_FLAGS;
+#endif
+  m.kokkos_version = std::to_string(KOKKOS_VERSION / 10000) + "." +
+                     std::to_string(KOKKOS_VERSION / 100 % 100) + "." +
+                     std::to_string(KOKKOS_VERSION % 100);
+  return m;
+}
+
+double measure_host_clock_ghz(std::string& method) {
+  using Host = Kokkos::DefaultHostExecutionSpace;
+  const int threads = Host().concurrency();
+  std::vector<double> ghz(static_cast<std::size_t>(threads), 0.0);
+  constexpr std::int64_t kAddsPerIteration = 64;
+  const std::int64_t iterations = 400000;  // ~25.6 M cycles: ~10 ms at 2.5 GHz
+  double* out = ghz.data();
+  Kokkos::parallel_for(
+      "rooftop::clock", Kokkos::RangePolicy<Host>(0, threads), [=](const int t) {
+        for (int attempt = 0; attempt < 3; ++attempt) {
+          std::int64_t x = t, k = 1;
+          asm volatile("" : "+r"(k));  // an opaque register, not an immediate the core could fold
+          const auto t0 = std::chrono::steady_clock::now();
+          for (std::int64_t i = 0; i < iterations; ++i) {
+            for (int a = 0; a < kAddsPerIteration; ++a) {
+              x += k;
+              // An empty asm that "may change x" forbids folding the chain into a
+              // multiply; each add then waits one cycle for the previous one.
+              asm volatile("" : "+r"(x));
+            }
+          }
+          const auto t1 = std::chrono::steady_clock::now();
+          const double s = std::chrono::duration<double>(t1 - t0).count();
+          out[t] = std::max(out[t], static_cast<double>(iterations * kAddsPerIteration) / s * 1e-9);
+          asm volatile("" ::"r"(x));
+        }
+      });
+  Host().fence();
+  std::sort(ghz.begin(), ghz.end());
+  method = "dependent integer-add chain, 1 cycle per add, on all " + std::to_string(threads) +
+           " threads at once; median over threads of the best of 3";
+  return ghz[ghz.size() / 2];
+}
+
+}  // namespace rooftop::microbench

@@ -1,0 +1,109 @@
+#include "rooftop/microbench/sweep.hpp"
+
+#include <Kokkos_Core.hpp>
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+#include "rooftop/ceilings/extract.hpp"
+#include "rooftop/microbench/measure.hpp"
+
+namespace rooftop::microbench {
+namespace {
+
+constexpr std::uint64_t KiB = 1024;
+
+std::vector<std::uint64_t> working_sets(const ceilings::Machine& machine, int per_octave,
+                                        std::uint64_t largest) {
+  std::set<std::uint64_t> sizes;
+  for (double ws = 4.0 * KiB; ws <= static_cast<double>(largest) * 1.001;
+       ws *= std::pow(2.0, 1.0 / per_octave))
+    sizes.insert(static_cast<std::uint64_t>(ws) / KiB * KiB);
+  // Guarantee a point well inside every level's window (geometric middle).
+  for (const auto& w : ceilings::level_windows(machine)) {
+    const double lo = std::max<double>(4.0 * KiB, static_cast<double>(w.lo));
+    const double hi = w.name == "dram" ? 2.0 * lo : static_cast<double>(w.hi);
+    sizes.insert(static_cast<std::uint64_t>(std::sqrt(lo * hi)) / KiB * KiB);
+  }
+  return {sizes.begin(), sizes.end()};
+}
+
+std::string describe(const ComputeRun& r) {
+  return "compute " + r.precision + (r.fma ? " fma " : " nofma ") +
+         std::to_string(r.flops_per_element) + " FLOP/element";
+}
+
+std::string describe(const BandwidthRun& r) {
+  const double kib = static_cast<double>(r.working_set_bytes) / KiB;
+  char buf[96];
+  std::snprintf(buf, sizeof buf, "bandwidth %-5s %10.0f KiB", pattern_name(r.pattern), kib);
+  return buf;
+}
+
+}  // namespace
+
+SweepPlan make_plan(const ceilings::Machine& machine, bool quick) {
+  SweepPlan plan;
+  plan.timing.samples = quick ? 3 : 5;
+  plan.timing.min_sample_seconds = quick ? 0.01 : 0.05;
+
+  std::uint64_t llc = 0;  // last-level cache available to the run
+  std::uint64_t l2 = 256 * KiB;
+  for (const auto& c : machine.caches) {
+    llc = std::max(llc, ceilings::capacity_for_threads(c, machine.threads));
+    if (c.name == "l2") l2 = ceilings::capacity_for_threads(c, machine.threads);
+  }
+  if (llc == 0) llc = 32 * 1024 * KiB;
+  const std::uint64_t dram = ceilings::level_windows(machine).back().lo;
+
+  // Compute ceilings: a few FLOPs-per-element values where the kernel is compute-bound,
+  // on an array that stays in L2 so memory never interferes.
+  const std::uint64_t resident = std::max<std::uint64_t>(64 * KiB, l2 / 4);
+  for (const char* precision : {"fp64", "fp32"})
+    for (bool fma : {true, false})
+      for (int flops : {256, 1024})
+        plan.compute.push_back({precision, fma, flops, resident});
+  // The roofline trace: memory-bound at 1 FLOP/element, compute-bound at 1024.
+  for (const char* precision : quick ? std::vector<const char*>{"fp64"}
+                                     : std::vector<const char*>{"fp64", "fp32"})
+    for (int flops : kFlopsPerElement)
+      if (!quick || flops == 1 || flops == 8 || flops == 64 || flops == 1024)
+        plan.compute.push_back({precision, true, flops, dram});
+
+  const std::vector<Pattern> patterns =
+      quick ? std::vector<Pattern>{Pattern::read, Pattern::triad}
+            : std::vector<Pattern>{Pattern::read, Pattern::write, Pattern::copy, Pattern::triad,
+                                   Pattern::rmw};
+  const std::uint64_t largest = quick ? 2 * dram : std::max<std::uint64_t>(8 * llc, dram);
+  for (std::uint64_t ws : working_sets(machine, quick ? 1 : 2, largest))
+    for (Pattern p : patterns) plan.bandwidth.push_back({p, ws});
+  return plan;
+}
+
+template <class Space>
+ceilings::Sweeps run_sweeps(const SweepPlan& plan, const Progress& progress) {
+  ceilings::Sweeps out;
+  const std::size_t total = plan.compute.size() + plan.bandwidth.size();
+  std::size_t done = 0;
+  for (const ComputeRun& r : plan.compute) {
+    if (progress) progress(done, total, describe(r));
+    out.compute.push_back(measure_compute<Space>(r.precision, r.fma, r.flops_per_element,
+                                                 r.working_set_bytes, plan.timing));
+    ++done;
+  }
+  for (const BandwidthRun& r : plan.bandwidth) {
+    if (progress) progress(done, total, describe(r));
+    out.bandwidth.push_back(measure_bandwidth<Space>(r.pattern, r.working_set_bytes, plan.timing));
+    ++done;
+  }
+  if (progress) progress(done, total, "done");
+  return out;
+}
+
+template ceilings::Sweeps run_sweeps<Kokkos::DefaultHostExecutionSpace>(const SweepPlan&,
+                                                                      const Progress&);
+#if defined(KOKKOS_ENABLE_CUDA)
+template ceilings::Sweeps run_sweeps<Kokkos::Cuda>(const SweepPlan&, const Progress&);
+#endif
+
+}  // namespace rooftop::microbench
