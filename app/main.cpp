@@ -1,6 +1,8 @@
 // rooftop: the command line. The only place that knows CLI11; it wires the libraries
 // (microbench -> ceilings -> analyze) and turns every error into one line on stderr.
 
+#include <unistd.h>
+
 #include <CLI/CLI.hpp>
 #include <csignal>
 #include <cstdio>
@@ -47,7 +49,10 @@ int main(int argc, char** argv) {
     if (m->parsed()) return rooftop::app::run_measure(measure, command_line);
     if (s->parsed()) return rooftop::app::run_show(show);
   } catch (const rooftop::Interrupted&) {
-    std::fprintf(stderr, "\nrooftop: interrupted; nothing was written\n");
+    // On a terminal the progress line is still open; end it first. Elsewhere the
+    // message stays the single line that every failure prints.
+    if (isatty(fileno(stderr))) std::fputc('\n', stderr);
+    std::fprintf(stderr, "rooftop: interrupted; nothing was written\n");
     return 130;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "rooftop: error: %s\n", e.what());

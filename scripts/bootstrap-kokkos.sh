@@ -23,13 +23,13 @@ while [ $# -gt 0 ]; do
     --cuda) cuda=1 ;;
     --prefix) [ $# -ge 2 ] || die "--prefix needs a directory"; prefix=$2; shift ;;
     --prefix=*) prefix=${1#--prefix=} ;;
-    -h|--help) sed -n '2,9s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"; exit 0 ;;
+    -h|--help) sed -n '2,9s/^# \{0,1\}//p' "${BASH_SOURCE[0]}" >&3; exit 0 ;;
     *) die "unknown argument '$1' (usage: $0 [--cuda] [--prefix DIR])" ;;
   esac
   shift
 done
 if [ -z "$prefix" ]; then
-  if [ $cuda = 1 ]; then flavor=cuda-openmp; else flavor=openmp; fi
+  if [ $cuda = 1 ]; then flavor="cuda-openmp"; else flavor="openmp"; fi
   prefix=$deps_dir/kokkos-$KOKKOS_VERSION-$flavor
 fi
 mkdir -p "$(dirname "$prefix")"
@@ -50,7 +50,7 @@ if [ $cuda = 1 ]; then
   [ -f "$patch_file" ] || die "missing $patch_file"
   nvcc=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
   [ -x "$nvcc" ] || die "--cuda needs nvcc (not on PATH nor in /usr/local/cuda/bin)"
-  export PATH=$(dirname "$nvcc"):$PATH  # nvcc_wrapper looks nvcc up on PATH
+  PATH=$(dirname "$nvcc"):$PATH; export PATH  # nvcc_wrapper looks nvcc up on PATH
 fi
 
 # --- source: the trilinos .orig tarball, downloaded once into the cache -----
@@ -62,17 +62,22 @@ ensure_deb_src() {
   local d822=/etc/apt/sources.list.d/debian.sources list=/etc/apt/sources.list
   if [ -f "$d822" ] && grep -q '^Types:' "$d822" && grep '^Types:' "$d822" | grep -qv deb-src; then
     log "adding deb-src to $d822"
-    $sudo sed -i '/^Types:/{/deb-src/!s/$/ deb-src/}' "$d822"
+    $sudo sed -i '/^Types:/{/deb-src/!s/$/ deb-src/}' "$d822" || return 1
   fi
   if [ -f "$list" ] && grep -q '^deb ' "$list" && ! grep -q '^deb-src ' "$list"; then
     log "adding deb-src lines to $list"
-    sed -n 's/^deb /deb-src /p' "$list" | $sudo tee -a "$list" >/dev/null
+    sed -n 's/^deb /deb-src /p' "$list" | $sudo tee -a "$list" >/dev/null || return 1
   fi
 }
 
 src_cache=$deps_dir/src
 mkdir -p "$src_cache"
-orig() { ls "$src_cache"/trilinos_*.orig.tar.* 2>/dev/null | grep -v '\.asc$' | head -1; }
+orig() {  # the cached upstream tarball, if any
+  local f
+  for f in "$src_cache"/trilinos_*.orig.tar.{xz,gz,bz2}; do
+    if [ -f "$f" ]; then echo "$f"; return; fi
+  done
+}
 if [ -z "$(orig)" ]; then
   ensure_deb_src || die "could not add a deb-src entry to the apt sources (needs root or sudo)"
   $sudo apt-get update -qq || die "apt-get update failed"
@@ -80,8 +85,11 @@ if [ -z "$(orig)" ]; then
     $sudo apt-get install -y -qq dpkg-dev || die "apt-get install dpkg-dev failed"
   fi
   log "downloading the trilinos source package into $src_cache"
-  (cd "$src_cache" && apt-get source --download-only trilinos) \
+  # Download aside and move in afterwards: a cut download is never cached.
+  rm -rf "$src_cache/download" && mkdir "$src_cache/download"
+  (cd "$src_cache/download" && apt-get source --download-only trilinos) \
     || die "apt-get source trilinos failed (needs network and a deb-src entry)"
+  mv "$src_cache"/download/* "$src_cache"/ && rmdir "$src_cache/download"
   [ -n "$(orig)" ] || die "no trilinos_*.orig.tar.* in $src_cache after download"
 fi
 
@@ -118,6 +126,10 @@ cmake --build "$work/build" --parallel "$(nproc)" || die "build failed"
 # Install under DESTDIR, then move into place in one step: an interrupted
 # bootstrap never leaves a prefix that the cache check above would accept.
 DESTDIR=$staging cmake --install "$work/build" >/dev/null || die "install failed"
+if [ $cuda = 1 ]; then  # point at the installed wrapper, not the deleted build copy
+  sed -i "s|^SET(Kokkos_CXX_COMPILER \".*\")|SET(Kokkos_CXX_COMPILER \"$prefix/bin/nvcc_wrapper\")|" \
+    "$staging$prefix"/lib*/cmake/Kokkos/KokkosConfigCommon.cmake
+fi
 if [ -d "$prefix" ]; then rmdir "$prefix"; fi
 mv "$staging$prefix" "$prefix" || die "could not move the install into $prefix"
 

@@ -95,29 +95,39 @@ void roofline_panel(std::ostringstream& s, const ceilings::CeilingsFile& f, doub
         "arithmetic intensity (FLOP/byte)", "GFLOP/s", false);
 
   // Compute ceilings: horizontal lines from where the fastest memory level meets them.
+  // Labels are pushed apart when two ceilings are close.
+  std::sort(compute.begin(), compute.end(),
+            [](const Ceiling* x, const Ceiling* y) { return x->value > y->value; });
+  double last_label_y = -1e9;
   int i = 0;
   for (auto* c : compute) {
     const double Y = a.py(c->value);
     const double xs = std::max(a.xmin, c->value / bw_max);
+    const char* color = kPalette[i % 8];
     s << "<line class='ceiling compute' x1='" << a.px(xs) << "' y1='" << Y << "' x2='"
-      << a.x0 + a.w << "' y2='" << Y << "' stroke='" << kPalette[i % 8]
-      << "' stroke-width='2'" << (c->name.find("nofma") != std::string::npos ? " stroke-dasharray='6,3'" : "")
-      << "/>\n";
-    s << "<text x='" << a.x0 + a.w - 4 << "' y='" << Y - 4
-      << "' text-anchor='end' font-size='11' fill='" << kPalette[i % 8] << "'>" << c->name
-      << " " << num(c->value) << " GFLOP/s</text>\n";
+      << a.x0 + a.w << "' y2='" << Y << "' stroke='" << color << "' stroke-width='2'"
+      << (c->name.find("nofma") != std::string::npos ? " stroke-dasharray='6,3'" : "") << "/>\n";
+    const double label_y = std::max(Y - 4, last_label_y + 13);
+    last_label_y = label_y;
+    s << "<text x='" << a.x0 + a.w - 4 << "' y='" << label_y
+      << "' text-anchor='end' font-size='11' fill='" << color << "'>" << c->name << " "
+      << num(c->value) << " GFLOP/s</text>\n";
     ++i;
   }
-  // Bandwidth ceilings: diagonals up to the highest compute ceiling.
+  // Bandwidth ceilings: diagonals up to the highest compute ceiling, labelled along
+  // the line (parallel lines keep their labels apart).
+  const double angle = std::atan((a.h / std::log(a.ymax / a.ymin)) /
+                                 (a.w / std::log(a.xmax / a.xmin))) * 180.0 / 3.14159265358979323846;
   for (auto* c : bandwidth) {
     const double x1 = std::max(a.xmin, a.ymin / c->value);
     const double x2 = std::min(a.xmax, peak / c->value);
     s << "<line class='ceiling bandwidth' x1='" << a.px(x1) << "' y1='" << a.py(x1 * c->value)
       << "' x2='" << a.px(x2) << "' y2='" << a.py(x2 * c->value) << "' stroke='#555'"
       << " stroke-width='1.5'/>\n";
-    const double xl = std::max(a.xmin * 1.5, x2 / 40);
-    s << "<text x='" << a.px(xl) + 4 << "' y='" << a.py(xl * c->value) - 6
-      << "' font-size='11' fill='#333'>" << c->name << " " << num(c->value) << " GB/s</text>\n";
+    const double xl = std::max(a.xmin * 1.2, x1 * 1.5);
+    s << "<text transform='translate(" << num(a.px(xl)) << "," << num(a.py(xl * c->value) - 4)
+      << ") rotate(" << num(-angle) << ")' font-size='11' fill='#333'>" << c->name << " "
+      << num(c->value) << " GB/s</text>\n";
   }
   // The FLOPs-per-element trace (points measured with the largest working set).
   std::uint64_t trace_ws = 0;

@@ -17,7 +17,7 @@ std::vector<ceilings::CacheLevel> read_caches(const std::string& sysfs_root);
 
 // Sustained core clock in GHz, measured with a chain of dependent integer adds
 // (one cycle each on every current core) on all threads of the host space at once;
-// the median over threads. Also sets `method` to a one-line description.
+// the highest reading. Also sets `method` to a one-line description.
 double measure_host_clock_ghz(std::string& method);
 
 }  // namespace rooftop::microbench

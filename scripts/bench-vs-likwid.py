@@ -1,0 +1,117 @@
+#!/usr/bin/env python3
+"""Side-by-side: rooftop's CPU ceilings against likwid-bench, in one run on one machine.
+
+Runs `rooftop measure` (default settings) and then the matching likwid-bench kernels
+with the same thread count and a working set inside each level, and prints one
+ratio per ceiling (rooftop / likwid-bench). Absolute numbers drift on shared machines;
+the ratios, taken minutes apart, are what this script is for.
+
+usage: scripts/bench-vs-likwid.py [--rooftop build/app/rooftop] [--markdown] [--runs N]
+"""
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+
+
+def likwid(test, size_bytes, threads):
+    """Runs one likwid-bench test; returns (MFlops/s, MByte/s)."""
+    kb = max(4, size_bytes // 1000)  # likwid-bench's kB is 1000 bytes
+    cmd = ["likwid-bench", "-t", test, "-W", f"N:{kb}kB:{threads}"]
+    out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
+    flops = re.search(r"MFlops/s:\s+([\d.]+)", out)
+    bytes_ = re.search(r"MByte/s:\s+([\d.]+)", out)
+    return (float(flops.group(1)) if flops else 0.0, float(bytes_.group(1)) if bytes_ else 0.0)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--rooftop", default=os.path.join(os.path.dirname(__file__), "..", "build", "app", "rooftop"))
+    ap.add_argument("--markdown", action="store_true", help="print a Markdown table")
+    ap.add_argument("--runs", type=int, default=1, help="rooftop measure runs (checks run-to-run agreement)")
+    ap.add_argument("--quick", action="store_true", help="pass --quick to rooftop measure")
+    args = ap.parse_args()
+
+    flags = open("/proc/cpuinfo").read()
+    avx512 = " avx512f" in flags
+    v = "avx512" if avx512 else "avx"
+
+    runs = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for i in range(args.runs):
+            path = os.path.join(tmp, f"r{i}.h5")
+            cmd = [args.rooftop, "measure", "--out", path] + (["--quick"] if args.quick else [])
+            t0 = time.time()
+            subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
+            seconds = time.time() - t0
+            shown = subprocess.run([args.rooftop, "show", path, "--json"], check=True,
+                                   capture_output=True, text=True).stdout
+            doc = json.loads(shown)
+            doc["_seconds"] = seconds
+            runs.append(doc)
+
+    doc = runs[-1]
+    threads = doc["machine"]["threads"]
+    ceilings = {c["name"]: c for c in doc["ceilings"]}
+    caches = {c["level"]: c for c in doc["machine"]["caches"]}
+
+    def capacity(level):
+        c = caches[level]
+        instances = max(1, -(-threads // max(1, c["shared_by"])))
+        return c["bytes"] * instances
+
+    # Working sets inside each level, as rooftop's own windows place them.
+    sizes = {}
+    below = 0
+    for level in sorted(caches):
+        cap = capacity(level)
+        lo, hi = 2 * below, cap // 2
+        if lo < hi:
+            sizes[level] = int((max(lo, 4096) * hi) ** 0.5)
+        below = max(below, cap)
+    sizes["dram"] = 8 * below
+
+    rows = []
+    compute = [("fp64_fma", f"peakflops_{v}_fma"), ("fp32_fma", f"peakflops_sp_{v}_fma"),
+               ("fp64_nofma", f"peakflops_{v}")]
+    for name, test in compute:
+        mflops, _ = likwid(test, 32 * 1000, threads)  # L1-resident, compute-bound
+        rows.append((name, ceilings[name]["value"], mflops / 1000.0, "GFLOP/s", test, 32000))
+    for level, size in sizes.items():
+        if level not in ceilings:
+            continue
+        _, mbytes = likwid(f"load_{v}", size, threads)
+        rows.append((level, ceilings[level]["value"], mbytes / 1000.0, "GB/s", f"load_{v}", size))
+
+    def fmt_size(b):
+        for unit in ["B", "KiB", "MiB", "GiB"]:
+            if b < 1024:
+                return f"{b:.0f} {unit}"
+            b /= 1024
+        return f"{b:.0f} TiB"
+
+    if args.markdown:
+        print("| ceiling | rooftop | likwid-bench | units | ratio | likwid test, working set |")
+        print("|---|---:|---:|---|---:|---|")
+        for name, r, l, units, test, size in rows:
+            print(f"| {name} | {r:.1f} | {l:.1f} | {units} | {r / l:.3f} | {test}, {fmt_size(size)} |")
+    else:
+        print(f"{'ceiling':<11} {'rooftop':>10} {'likwid':>10} {'units':<8} {'ratio':>6}  likwid test")
+        for name, r, l, units, test, size in rows:
+            print(f"{name:<11} {r:>10.1f} {l:>10.1f} {units:<8} {r / l:>6.3f}  {test} ({fmt_size(size)})")
+    print(f"\n{doc['machine']['cpu_model']}, {threads} threads, measure took "
+          + ", ".join(f"{r['_seconds']:.1f} s" for r in runs))
+    if len(runs) > 1:
+        print("run-to-run spread (max/min - 1) over", len(runs), "runs:")
+        for name in ceilings:
+            vals = [next(c["value"] for c in r["ceilings"] if c["name"] == name) for r in runs]
+            print(f"  {name:<11} {max(vals) / min(vals) - 1:6.1%}   " + " ".join(f"{x:.1f}" for x in vals))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Compiles the CUDA build (Kokkos CUDA + OpenMP through nvcc_wrapper) in build-cuda/
+# without running it, so no kernel is written that only the host compiler accepts.
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+command -v nvcc >/dev/null || export PATH="/usr/local/cuda/bin:$PATH"
+command -v nvcc >/dev/null || { echo "check-cuda-build: nvcc not found (install the CUDA Toolkit)" >&2; exit 1; }
+"$root/scripts/install-deps.sh" >/dev/null
+kokkos_root="$("$root/scripts/bootstrap-kokkos.sh" --cuda | tail -1)"
+generator=()
+command -v ninja >/dev/null && generator=(-G Ninja)
+cmake -S "$root" -B "$root/build-cuda" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release \
+      -DKokkos_ROOT="$kokkos_root" -DCMAKE_CXX_COMPILER="$kokkos_root/bin/nvcc_wrapper" "$@"
+cmake --build "$root/build-cuda" --parallel "$(nproc)"

@@ -1,0 +1,90 @@
+#pragma once
+// Running the built rooftop program from the CLI tests: its exit status, what it wrote
+// on stdout and stderr, and how long it took. ROOFTOP_EXE is the program's path, set
+// by CMake ($<TARGET_FILE:rooftop>).
+
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+
+#include <chrono>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "support.hpp"
+
+extern char** environ;
+
+namespace rooftop::testing {
+
+struct RunResult {
+  int status = -1;  // exit status, or 128 + signal number when killed (as shells report it)
+  std::string out;
+  std::string err;
+  double seconds = 0.0;
+};
+
+// Starts rooftop with stdout and stderr going to files and stdin from /dev/null. The
+// child gets an empty signal mask and the default SIGINT action, whatever the test
+// process has.
+inline pid_t spawn_rooftop(const std::vector<std::string>& args, const std::string& out_path,
+                           const std::string& err_path) {
+  std::vector<std::string> storage;
+  storage.push_back(ROOFTOP_EXE);
+  storage.insert(storage.end(), args.begin(), args.end());
+  std::vector<char*> argv;
+  for (std::string& a : storage) argv.push_back(a.data());
+  argv.push_back(nullptr);
+
+  posix_spawn_file_actions_t files;
+  posix_spawn_file_actions_init(&files);
+  posix_spawn_file_actions_addopen(&files, 0, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_addopen(&files, 1, out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_addopen(&files, 2, err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawnattr_t attr;
+  posix_spawnattr_init(&attr);
+  sigset_t none, interrupt;
+  sigemptyset(&none);
+  sigemptyset(&interrupt);
+  sigaddset(&interrupt, SIGINT);
+  posix_spawnattr_setsigmask(&attr, &none);
+  posix_spawnattr_setsigdefault(&attr, &interrupt);
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+  pid_t pid = -1;
+  const int rc = posix_spawn(&pid, ROOFTOP_EXE, &files, &attr, argv.data(), environ);
+  posix_spawnattr_destroy(&attr);
+  posix_spawn_file_actions_destroy(&files);
+  if (rc != 0) throw std::runtime_error("cannot start " + std::string(ROOFTOP_EXE));
+  return pid;
+}
+
+inline int decode_wait_status(int status) {
+  if (WIFEXITED(status)) return WEXITSTATUS(status);
+  if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
+  return -1;
+}
+
+// Runs rooftop to completion; its output files live in `scratch`.
+inline RunResult run_rooftop(const std::vector<std::string>& args, const TempDir& scratch) {
+  const std::string out_path = scratch.file("stdout.txt");
+  const std::string err_path = scratch.file("stderr.txt");
+  const auto t0 = std::chrono::steady_clock::now();
+  const pid_t pid = spawn_rooftop(args, out_path, err_path);
+  int status = 0;
+  if (waitpid(pid, &status, 0) != pid) throw std::runtime_error("waitpid failed");
+  RunResult r;
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  r.status = decode_wait_status(status);
+  r.out = read_bytes(out_path);
+  r.err = read_bytes(err_path);
+  return r;
+}
+
+// True when `text` is exactly one non-empty line ending in a newline.
+inline bool is_one_line(const std::string& text) {
+  return text.size() > 1 && text.back() == '\n' && text.find('\n') == text.size() - 1;
+}
+
+}  // namespace rooftop::testing

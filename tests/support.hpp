@@ -1,0 +1,175 @@
+#pragma once
+// Helpers shared by the test suites: scratch directories, raw file contents, and a
+// complete sample ceilings file.
+
+#include <stdlib.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <random>
+#include <stdexcept>
+#include <string>
+#include <system_error>
+#include <vector>
+
+#include "rooftop/ceilings/model.hpp"
+
+namespace rooftop::testing {
+
+inline constexpr std::uint64_t KiB = 1024;
+inline constexpr std::uint64_t MiB = 1024 * KiB;
+
+// A fresh directory under the system's temporary directory, removed with its contents.
+class TempDir {
+ public:
+  TempDir() {
+    std::string pattern = (std::filesystem::temp_directory_path() / "rooftop-test-XXXXXX").string();
+    if (!mkdtemp(pattern.data())) throw std::runtime_error("mkdtemp failed");
+    path_ = pattern;
+  }
+  ~TempDir() {
+    std::error_code ec;
+    std::filesystem::remove_all(path_, ec);
+  }
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+
+  const std::filesystem::path& path() const { return path_; }
+  std::string file(const std::string& name) const { return (path_ / name).string(); }
+
+  // Names of the entries in the directory, sorted.
+  std::vector<std::string> entries() const {
+    std::vector<std::string> out;
+    for (const auto& e : std::filesystem::directory_iterator(path_))
+      out.push_back(e.path().filename().string());
+    std::sort(out.begin(), out.end());
+    return out;
+  }
+
+ private:
+  std::filesystem::path path_;
+};
+
+inline std::string read_bytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+inline void write_bytes(const std::string& path, const std::string& bytes) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << bytes;
+  if (!out) throw std::runtime_error("cannot write " + path);
+}
+
+inline void write_random_bytes(const std::string& path, std::size_t size) {
+  std::mt19937 rng(12345);
+  std::string bytes(size, '\0');
+  for (char& c : bytes) c = static_cast<char>(rng() & 0xff);
+  write_bytes(path, bytes);
+}
+
+// The first `fraction` of `from`, as a file that was cut off while being copied.
+inline void write_truncated_copy(const std::string& from, const std::string& to, double fraction) {
+  const std::string bytes = read_bytes(from);
+  write_bytes(to, bytes.substr(0, static_cast<std::size_t>(static_cast<double>(bytes.size()) * fraction)));
+}
+
+// A complete, plausible ceilings file: every machine field set, three cache levels,
+// ceilings with and without a theoretical peak, sweeps with several points and samples.
+inline ceilings::CeilingsFile sample_ceilings_file() {
+  ceilings::CeilingsFile f;
+  f.provenance.schema_version = "1.0";
+  f.provenance.tool_version = "0.1.0";
+  f.provenance.git_revision = "0123456789ab";
+  f.provenance.created_utc = "2026-11-21T12:34:56Z";
+  f.provenance.command_line = "rooftop measure --quick --out ceilings.h5";
+
+  ceilings::Machine& m = f.machine;
+  m.hostname = "node017";
+  m.execution_space = "OpenMP";
+  m.cpu_model = "Test CPU 9000";
+  m.gpu_name = "Test GPU";
+  m.compute_capability = "9.0";
+  m.cores = 2;
+  m.threads = 4;
+  m.caches = {{"l1", 48 * KiB, 2}, {"l2", 2 * MiB, 2}, {"l3", 105 * MiB, 4}};
+  m.simd_bits = 512;
+  m.fma_pipes = 2;
+  m.add_pipes = 1;
+  m.load_ports = 3;
+  m.clock_ghz = 2.125;
+  m.clock_method = "dependent integer-add chain";
+  m.compiler = "GCC 12.2.0";
+  m.compile_flags = "-O3 -march=native";
+  m.kokkos_version = "3.4.1";
+  m.cuda_version = "13.0";
+  m.driver_version = "580.65";
+
+  ceilings::Ceiling fma;
+  fma.name = "fp64_fma";
+  fma.kind = "compute";
+  fma.value = fma.median = 101.5;
+  fma.units = "GFLOP/s";
+  fma.min = 99.25;
+  fma.max = 102.75;
+  fma.samples = 5;
+  fma.pattern = "fma";
+  fma.working_set_bytes = 1 * MiB;
+  fma.flops_per_element = 1024;
+  fma.theoretical = 136.0;
+  fma.theoretical_basis = "2 cores x 8 lanes x 4 FLOP/cycle/lane x 2.125 GHz";
+  fma.note = "";
+
+  ceilings::Ceiling dram;
+  dram.name = "dram";
+  dram.kind = "bandwidth";
+  dram.value = dram.median = 11.5;
+  dram.units = "GB/s";
+  dram.min = 11.0;
+  dram.max = 12.25;
+  dram.samples = 3;
+  dram.pattern = "triad";
+  dram.working_set_bytes = 512 * MiB;
+  dram.note = "measured with another job running";
+  f.ceilings = {fma, dram};
+
+  ceilings::ComputePoint c1;
+  c1.precision = "fp64";
+  c1.mode = "fma";
+  c1.flops_per_element = 1024;
+  c1.mul_add_ratio = 1.0;
+  c1.working_set_bytes = 1 * MiB;
+  c1.seconds = {0.051, 0.052, 0.0505};
+  c1.rates = {101.5, 99.25, 102.75};
+  ceilings::ComputePoint c2 = c1;
+  c2.precision = "fp32";
+  c2.mode = "nofma";
+  c2.flops_per_element = 1;
+  c2.mul_add_ratio = 0.0;
+  c2.seconds = {0.06, 0.061};
+  c2.rates = {3.5, 3.25};
+  f.sweeps.compute = {c1, c2};
+
+  ceilings::BandwidthPoint b1;
+  b1.pattern = "read";
+  b1.working_set_bytes = 16 * KiB;
+  b1.seconds = {0.05, 0.0501};
+  b1.rates = {300.5, 299.0};
+  ceilings::BandwidthPoint b2;
+  b2.pattern = "triad";
+  b2.working_set_bytes = 512 * MiB;
+  b2.seconds = {0.2, 0.21, 0.205};
+  b2.rates = {11.5, 11.0, 12.25};
+  ceilings::BandwidthPoint b3;
+  b3.pattern = "rmw";
+  b3.working_set_bytes = 1 * MiB;
+  b3.seconds = {0.07};
+  b3.rates = {150.0};
+  f.sweeps.bandwidth = {b1, b2, b3};
+  return f;
+}
+
+}  // namespace rooftop::testing
