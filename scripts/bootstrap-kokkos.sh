@@ -99,7 +99,7 @@ trap 'rm -rf "$work" "$staging"' EXIT
 rm -rf "$staging"
 
 log "extracting packages/kokkos from $(basename "$(orig)")"
-# tar detects xz/gz itself; the wildcard keeps it to the ~10 MB we need.
+# tar detects xz/gz itself; the wildcard keeps it to the ~12 MB we need.
 tar -xf "$(orig)" -C "$work" --wildcards '*/packages/kokkos/*' \
   || die "could not extract packages/kokkos from $(orig)"
 src=$(echo "$work"/*/packages/kokkos)

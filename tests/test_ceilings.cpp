@@ -95,6 +95,7 @@ Machine test_machine() {
   m.cpu_model = "Test CPU";
   m.cores = 2;
   m.threads = 2;
+  m.hardware_threads = 2;
   m.caches = {{"l1", 48 * KiB, 1}, {"l2", 2 * MiB, 1}, {"l3", 105 * MiB, 2}};
   m.simd_bits = 512;
   m.fma_pipes = 2;
@@ -128,6 +129,14 @@ TEST(CapacityForThreads, PartlyFilledInstanceCountsAsAWholeInstance) {
   // Three SMT threads on two cores whose L1 is shared by two hardware threads.
   const CacheLevel l1{"l1", 48 * KiB, 2};
   EXPECT_EQ(capacity_for_threads(l1, 3), 96 * KiB);
+}
+
+TEST(CapacityForThreads, NoMoreInstancesThanTheMachineHas) {
+  // 8 threads on 2 cores: two private L2s, one shared L3.
+  EXPECT_EQ(capacity_for_threads({"l2", 2 * MiB, 1}, 8, 2), 4 * MiB);
+  EXPECT_EQ(capacity_for_threads({"l3", 105 * MiB, 2}, 8, 2), 105 * MiB);
+  // SMT: 4 threads spread over 4 cores with 2 hardware threads each, L1 per core.
+  EXPECT_EQ(capacity_for_threads({"l1", 48 * KiB, 2}, 4, 8), 4 * 48 * KiB);
 }
 
 TEST(CapacityForThreads, UnknownThreadCountMeansOneInstance) {

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <Kokkos_Core.hpp>
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cmath>
@@ -323,22 +324,49 @@ TEST(RunSweeps, CancelledRunThrowsInterrupted) {
 // ---------------------------------------------------------------------------------------
 // sample(): calibration and cancellation
 
-// A stand-in for a kernel launch: work proportional to `reps`, timed from inside.
+// A stand-in for a kernel launch: work proportional to `reps`, timed from inside. The
+// first call can carry extra work, as if the thread had been preempted during it.
 struct FakeLaunch {
   struct Call {
     std::int64_t reps;
     double seconds;
   };
   std::vector<Call>* calls;
+  int steps_per_rep = 100;
+  std::int64_t extra_reps_first_call = 0;
   void operator()(std::int64_t reps) const {
     const auto t0 = std::chrono::steady_clock::now();
+    const std::int64_t work = reps + (calls->empty() ? extra_reps_first_call : 0);
     volatile double x = 1.0;
-    for (std::int64_t r = 0; r < reps; ++r)
-      for (int i = 0; i < 100; ++i) x = x * 0.5 + 0.5;
+    for (std::int64_t r = 0; r < work; ++r)
+      for (int i = 0; i < steps_per_rep; ++i) x = x * 0.5 + 0.5;
     const auto t1 = std::chrono::steady_clock::now();
     calls->push_back({reps, std::chrono::duration<double>(t1 - t0).count()});
   }
 };
+
+// Calibration is the run of launches with strictly growing counts before the first
+// launch repeated at the same count (the warm-up and the first sample share a count).
+std::size_t calibration_launches(const std::vector<FakeLaunch::Call>& calls) {
+  for (std::size_t i = 1; i < calls.size(); ++i)
+    if (calls[i].reps == calls[i - 1].reps) return i;
+  return calls.size();
+}
+
+void expect_consistent_bookkeeping(const std::vector<FakeLaunch::Call>& calls, const SampleSet& s,
+                                   const Timing& timing) {
+  const std::size_t n = static_cast<std::size_t>(timing.samples);
+  ASSERT_EQ(s.seconds.size(), n);
+  ASSERT_GE(calls.size(), n + 1) << "no warm-up launch";
+  for (std::size_t i = 1; i < calls.size(); ++i)
+    EXPECT_GE(calls[i].reps, calls[i - 1].reps) << "the count went down at launch " << i;
+  for (std::size_t i = calls.size() - n; i < calls.size(); ++i)
+    EXPECT_EQ(calls[i].reps, s.reps) << "the reported samples ran another count";
+  std::int64_t total = 0;
+  for (const auto& c : calls) total += c.reps;
+  EXPECT_EQ(s.total_reps, total);
+  for (double sec : s.seconds) EXPECT_GT(sec, 0.0);
+}
 
 TEST(Sample, GrowsRepetitionsUntilASampleLastsLongEnough) {
   Timing timing;
@@ -347,23 +375,33 @@ TEST(Sample, GrowsRepetitionsUntilASampleLastsLongEnough) {
   std::vector<FakeLaunch::Call> calls;
   const SampleSet s = sample(timing, 1, FakeLaunch{&calls});
 
-  ASSERT_EQ(s.seconds.size(), 3u);
-  ASSERT_GT(calls.size(), 3u) << "no calibration launch";
-  const std::size_t calibration = calls.size() - 3;
-  EXPECT_EQ(calls[0].reps, 1);
+  expect_consistent_bookkeeping(calls, s, timing);
+  EXPECT_EQ(calls.front().reps, 1);
   EXPECT_GT(s.reps, 1) << "one repetition of a tiny launch cannot last 20 ms";
-  for (std::size_t i = 1; i < calibration; ++i)
-    EXPECT_GT(calls[i].reps, calls[i - 1].reps) << "calibration must grow the count";
-  // Calibration continued only after launches too short to count.
+  const std::size_t calibration = calibration_launches(calls);
+  ASSERT_GE(calibration, 2u) << "the count never grew";
+  // Calibration went on only after launches too short to count.
   for (std::size_t i = 0; i + 1 < calibration; ++i)
     EXPECT_LT(calls[i].seconds, timing.min_sample_seconds) << "launch " << i;
-  // The last calibration launch is the warm-up at the final count; samples use it too.
-  EXPECT_EQ(calls[calibration - 1].reps, s.reps);
-  for (std::size_t i = calibration; i < calls.size(); ++i) EXPECT_EQ(calls[i].reps, s.reps);
-  std::int64_t total = 0;
-  for (const auto& c : calls) total += c.reps;
-  EXPECT_EQ(s.total_reps, total);
-  for (double sec : s.seconds) EXPECT_GT(sec, 0.0);
+}
+
+TEST(Sample, CalibrationSlowedDownOnceIsCorrectedBeforeReporting) {
+  // The first launch is long (as if preempted), so calibration stops at one repetition
+  // and the samples that follow are far too short: they must be redone at a higher count.
+  Timing timing;
+  timing.samples = 3;
+  timing.min_sample_seconds = 0.005;
+  std::vector<FakeLaunch::Call> calls;
+  FakeLaunch launch{&calls, 10000, 2000};
+  const SampleSet s = sample(timing, 1, launch);
+
+  ASSERT_GE(calls.front().seconds, timing.min_sample_seconds)
+      << "the simulated preemption was too short to test anything";
+  EXPECT_EQ(calibration_launches(calls), 1u);
+  expect_consistent_bookkeeping(calls, s, timing);
+  EXPECT_GT(s.reps, 1) << "short samples were reported as they were";
+  EXPECT_GE(*std::min_element(s.seconds.begin(), s.seconds.end()),
+            0.5 * timing.min_sample_seconds);
 }
 
 TEST(Sample, StartsFromTheCallersGuess) {

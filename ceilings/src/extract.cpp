@@ -24,10 +24,13 @@ void note(std::vector<std::string>* skipped, const std::string& why) {
 
 }  // namespace
 
-std::uint64_t capacity_for_threads(const CacheLevel& level, int threads) {
+std::uint64_t capacity_for_threads(const CacheLevel& level, int threads, int hardware_threads) {
   const int shared_by = std::max(1, level.shared_by);
-  const int instances = std::max(1, (std::max(1, threads) + shared_by - 1) / shared_by);
-  return level.bytes * static_cast<std::uint64_t>(instances);
+  threads = std::max(1, threads);
+  int instances = (threads + shared_by - 1) / shared_by;
+  if (hardware_threads > 0)
+    instances = std::min(threads, std::max(1, hardware_threads / shared_by));
+  return level.bytes * static_cast<std::uint64_t>(std::max(1, instances));
 }
 
 std::vector<LevelWindow> level_windows(const Machine& machine,
@@ -37,7 +40,7 @@ std::vector<LevelWindow> level_windows(const Machine& machine,
   for (const CacheLevel& level : machine.caches) {
     LevelWindow w;
     w.name = level.name;
-    w.capacity = capacity_for_threads(level, machine.threads);
+    w.capacity = capacity_for_threads(level, machine.threads, machine.hardware_threads);
     w.lo = static_cast<std::uint64_t>(kSpillFactor * static_cast<double>(below));
     w.hi = static_cast<std::uint64_t>(kFitFraction * static_cast<double>(w.capacity));
     if (w.lo >= w.hi) {

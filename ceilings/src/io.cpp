@@ -130,6 +130,7 @@ void write_machine(hid_t file, const Machine& m) {
   h5::write_attr(id, "compute_capability", m.compute_capability);
   h5::write_attr(id, "cores", std::int64_t{m.cores});
   h5::write_attr(id, "threads", std::int64_t{m.threads});
+  h5::write_attr(id, "hardware_threads", std::int64_t{m.hardware_threads});
   h5::write_attr(id, "simd_bits", std::int64_t{m.simd_bits});
   h5::write_attr(id, "fma_pipes", std::int64_t{m.fma_pipes});
   h5::write_attr(id, "add_pipes", std::int64_t{m.add_pipes});
@@ -161,6 +162,7 @@ Machine read_machine(hid_t file) {
   m.compute_capability = h5::read_string_attr(id, "compute_capability");
   m.cores = static_cast<int>(h5::read_int_attr(id, "cores"));
   m.threads = static_cast<int>(h5::read_int_attr(id, "threads"));
+  m.hardware_threads = static_cast<int>(h5::read_int_attr(id, "hardware_threads"));
   m.simd_bits = static_cast<int>(h5::read_int_attr(id, "simd_bits"));
   m.fma_pipes = static_cast<int>(h5::read_int_attr(id, "fma_pipes"));
   m.add_pipes = static_cast<int>(h5::read_int_attr(id, "add_pipes"));
@@ -330,7 +332,7 @@ void check_writable(const std::string& path) {
 void write_file(const std::string& path, const CeilingsFile& data) {
   check_writable(path);
   TempFile tmp(temp_path_for(path));
-  {
+  try {
     h5::Handle file = h5::create_file(tmp.path());
     const hid_t id = file.get();
     const Provenance& p = data.provenance;
@@ -345,6 +347,8 @@ void write_file(const std::string& path, const CeilingsFile& data) {
     write_ceilings(id, data.ceilings);
     write_sweeps(id, data.sweeps);
     h5::check(H5Fflush(id, H5F_SCOPE_GLOBAL), "H5Fflush");
+  } catch (const Error& e) {
+    throw Error(path + ": " + e.what());
   }
   if (std::rename(tmp.path().c_str(), path.c_str()) != 0)
     throw Error(path + ": cannot replace (" + std::strerror(errno) + ")");

@@ -21,6 +21,7 @@ nlohmann::json machine_json(const Machine& m) {
           {"compute_capability", m.compute_capability},
           {"cores", m.cores},
           {"threads", m.threads},
+          {"hardware_threads", m.hardware_threads},
           {"caches", caches},
           {"simd_bits", m.simd_bits},
           {"fma_pipes", m.fma_pipes},

@@ -1,7 +1,7 @@
 #include <cmath>
 #include <string>
 
-#include "rooftop/microbench/bandwidth_kernel.hpp"
+#include "bandwidth_kernel.hpp"
 #include "rooftop/microbench/measure.hpp"
 
 namespace rooftop::microbench {

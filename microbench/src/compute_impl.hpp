@@ -7,7 +7,7 @@
 #include <string>
 #include <utility>
 
-#include "rooftop/microbench/compute_kernel.hpp"
+#include "compute_kernel.hpp"
 #include "rooftop/microbench/measure.hpp"
 
 namespace rooftop::microbench::detail {

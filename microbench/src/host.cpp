@@ -10,7 +10,7 @@
 #include <set>
 #include <sstream>
 
-#include "rooftop/microbench/compute_kernel.hpp"
+#include "compute_kernel.hpp"
 
 namespace rooftop::microbench {
 namespace {
@@ -134,6 +134,7 @@ ceilings::Machine describe_host(const std::string& sysfs_root) {
   m.cpu_model = info.count("model name") ? info.at("model name") : "unknown CPU";
   m.execution_space = Kokkos::DefaultHostExecutionSpace::name();
   m.threads = Kokkos::DefaultHostExecutionSpace().concurrency();
+  m.hardware_threads = static_cast<int>(sysconf(_SC_NPROCESSORS_ONLN));
   // Threads are spread over cores first (OMP_PROC_BIND=spread).
   m.cores = std::min(std::max(1, physical_cores(sysfs_root)), m.threads);
   m.caches = read_caches(sysfs_root);

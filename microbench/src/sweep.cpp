@@ -50,8 +50,10 @@ SweepPlan make_plan(const ceilings::Machine& machine, bool quick) {
   std::uint64_t llc = 0;  // last-level cache available to the run
   std::uint64_t l2 = 256 * KiB;
   for (const auto& c : machine.caches) {
-    llc = std::max(llc, ceilings::capacity_for_threads(c, machine.threads));
-    if (c.name == "l2") l2 = ceilings::capacity_for_threads(c, machine.threads);
+    const std::uint64_t bytes =
+        ceilings::capacity_for_threads(c, machine.threads, machine.hardware_threads);
+    llc = std::max(llc, bytes);
+    if (c.name == "l2") l2 = bytes;
   }
   if (llc == 0) llc = 32 * 1024 * KiB;
   const std::uint64_t dram = ceilings::level_windows(machine).back().lo;

@@ -20,8 +20,11 @@ struct LevelWindow {
   std::uint64_t hi = std::numeric_limits<std::uint64_t>::max();  // largest
 };
 
-// Bytes of one cache level available to `threads` threads spread over the machine.
-std::uint64_t capacity_for_threads(const CacheLevel& level, int threads);
+// Bytes of one cache level available to `threads` threads spread over the machine
+// (OMP_PROC_BIND=spread: each thread lands on a distinct instance while there are
+// free ones). `hardware_threads` bounds the instances that exist; 0 means unknown.
+std::uint64_t capacity_for_threads(const CacheLevel& level, int threads,
+                                   int hardware_threads = 0);
 
 // Windows for every cache level and dram. A level whose window is empty (too close in
 // size to the level below it) is left out and named in `skipped` with the reason.

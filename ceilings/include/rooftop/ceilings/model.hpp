@@ -25,6 +25,7 @@ struct Machine {
   std::string compute_capability;  // empty on a host characterization
   int cores = 0;                   // physical cores (host) or SMs (device) used
   int threads = 0;                 // concurrency of the execution space
+  int hardware_threads = 0;        // logical CPUs online (0: unknown)
   std::vector<CacheLevel> caches;  // innermost first
   int simd_bits = 0;               // widest vector the kernels were built for
   int fma_pipes = 0;               // FMA-capable pipes per core (0: unknown)

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "rooftop/ceilings/model.hpp"
-#include "rooftop/microbench/bandwidth_kernel.hpp"
+#include "rooftop/microbench/pattern.hpp"
 #include "rooftop/microbench/timing.hpp"
 
 namespace rooftop::microbench {

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "rooftop/ceilings/model.hpp"
-#include "rooftop/microbench/bandwidth_kernel.hpp"
+#include "rooftop/microbench/pattern.hpp"
 #include "rooftop/microbench/timing.hpp"
 
 namespace rooftop::microbench {

@@ -12,28 +12,10 @@
 #include <Kokkos_Core.hpp>
 #include <cstdint>
 
-#include "rooftop/microbench/compute_kernel.hpp"
+#include "compute_kernel.hpp"
+#include "rooftop/microbench/pattern.hpp"
 
 namespace rooftop::microbench {
-
-enum class Pattern { read, write, copy, triad, rmw };
-
-constexpr const char* pattern_name(Pattern p) {
-  switch (p) {
-    case Pattern::read: return "read";
-    case Pattern::write: return "write";
-    case Pattern::copy: return "copy";
-    case Pattern::triad: return "triad";
-    case Pattern::rmw: return "rmw";
-  }
-  return "?";
-}
-constexpr int arrays_of(Pattern p) {
-  return p == Pattern::copy ? 2 : p == Pattern::triad ? 3 : 1;
-}
-constexpr int bytes_per_element(Pattern p) {
-  return p == Pattern::read || p == Pattern::write ? 8 : p == Pattern::triad ? 24 : 16;
-}
 
 // Elements handled together by one host work item: 16 vector registers of doubles
 // (eight in flight cover 2 loads/cycle x 4 cycles of add latency, with margin).
