@@ -22,6 +22,39 @@ void note(std::vector<std::string>* skipped, const std::string& why) {
   if (skipped) skipped->push_back(why);
 }
 
+// The point with the highest median rate among those `accept` takes (null if none).
+template <class Point, class Accept>
+const Point* best_point(const std::vector<Point>& points, Accept accept) {
+  const Point* best = nullptr;
+  double best_median = 0.0;
+  for (const Point& p : points) {
+    if (p.rates.empty() || !accept(p)) continue;
+    const double median = summarize(p.rates).median;
+    if (!best || median > best_median) {
+      best = &p;
+      best_median = median;
+    }
+  }
+  return best;
+}
+
+// A ceiling is the sustained (median) rate of its best point, with that point's spread.
+template <class Point>
+Ceiling ceiling_from(const std::string& name, const char* kind, const char* units,
+                     const Point& p) {
+  const Summary s = summarize(p.rates);
+  Ceiling c;
+  c.name = name;
+  c.kind = kind;
+  c.units = units;
+  c.value = c.median = s.median;
+  c.min = s.min;
+  c.max = s.max;
+  c.samples = s.count;
+  c.working_set_bytes = p.working_set_bytes;
+  return c;
+}
+
 }  // namespace
 
 std::uint64_t capacity_for_threads(const CacheLevel& level, int threads, int hardware_threads) {
@@ -97,69 +130,37 @@ std::vector<Ceiling> extract_ceilings(const Machine& machine, const Sweeps& swee
   // Compute: the best sustained point of each precision and mode.
   for (const char* precision : {"fp64", "fp32"}) {
     for (const char* mode : {"fma", "nofma"}) {
-      const ComputePoint* best = nullptr;
-      Summary best_summary;
-      for (const ComputePoint& p : sweeps.compute) {
-        if (p.precision != precision || p.mode != mode || p.rates.empty()) continue;
-        Summary s = summarize(p.rates);
-        if (!best || s.median > best_summary.median) {
-          best = &p;
-          best_summary = s;
-        }
-      }
       const std::string name = std::string(precision) + "_" + mode;
+      const ComputePoint* best = best_point(sweeps.compute, [&](const ComputePoint& p) {
+        return p.precision == precision && p.mode == mode;
+      });
       if (!best) {
         note(skipped, name + ": not measured");
         continue;
       }
-      Ceiling c;
-      c.name = name;
-      c.kind = "compute";
-      c.units = "GFLOP/s";
-      c.value = c.median = best_summary.median;
-      c.min = best_summary.min;
-      c.max = best_summary.max;
-      c.samples = best_summary.count;
+      Ceiling c = ceiling_from(name, "compute", "GFLOP/s", *best);
       c.pattern = std::string(mode) == "fma" ? "fma" : "mul+add";
-      c.working_set_bytes = best->working_set_bytes;
       c.flops_per_element = best->flops_per_element;
-      attach_theoretical(machine, c);
       out.push_back(c);
     }
   }
 
-  // Bandwidth: per level, the best sustained (median) point of any pattern inside
-  // the level's window.
+  // Bandwidth: per level, the best sustained point of any pattern inside the level's
+  // window.
   for (const LevelWindow& w : level_windows(machine, skipped)) {
-    const BandwidthPoint* best = nullptr;
-    Summary best_summary;
-    for (const BandwidthPoint& p : sweeps.bandwidth) {
-      if (p.working_set_bytes < w.lo || p.working_set_bytes > w.hi || p.rates.empty())
-        continue;
-      Summary s = summarize(p.rates);
-      if (!best || s.median > best_summary.median) {
-        best = &p;
-        best_summary = s;
-      }
-    }
+    const BandwidthPoint* best = best_point(sweeps.bandwidth, [&](const BandwidthPoint& p) {
+      return p.working_set_bytes >= w.lo && p.working_set_bytes <= w.hi;
+    });
     if (!best) {
       note(skipped, w.name + ": no sweep point inside its working-set window");
       continue;
     }
-    Ceiling c;
-    c.name = w.name;
-    c.kind = "bandwidth";
-    c.units = "GB/s";
-    c.value = c.median = best_summary.median;
-    c.min = best_summary.min;
-    c.max = best_summary.max;
-    c.samples = best_summary.count;
+    Ceiling c = ceiling_from(w.name, "bandwidth", "GB/s", *best);
     c.pattern = best->pattern;
-    c.working_set_bytes = best->working_set_bytes;
-    attach_theoretical(machine, c);
     out.push_back(c);
   }
 
+  for (Ceiling& c : out) attach_theoretical(machine, c);
   for (Ceiling& c : out) {
     if (c.above_theoretical()) {
       c.note = "ABOVE THEORETICAL PEAK: the measurement or the hardware model is wrong";

@@ -104,6 +104,18 @@ Pipes pipes_for(const std::map<std::string, std::string>& info, int simd_bits) {
   return p;
 }
 
+// kAdds dependent adds, unrolled at compile time so that loop control (a taken branch
+// per add) cannot be the limit. The empty asm that "may change x" forbids folding the
+// chain into one multiply; each add then waits one cycle for the previous one.
+template <std::size_t... kAdds>
+void add_chain(std::int64_t& x, std::int64_t k, std::index_sequence<kAdds...>) {
+  const auto add = [&] {
+    x += k;
+    asm volatile("" : "+r"(x));
+  };
+  ((void)kAdds, ..., add());
+}
+
 }  // namespace
 
 std::vector<ceilings::CacheLevel> read_caches(const std::string& sysfs_root) {
@@ -167,14 +179,7 @@ double measure_host_clock_ghz(std::string& method) {
           asm volatile("" : "+r"(k));  // an opaque register, not an immediate the core could fold
           const auto t0 = std::chrono::steady_clock::now();
           for (std::int64_t i = 0; i < iterations; ++i) {
-            // Unrolled, so loop control (a taken branch per add) cannot be the limit.
-#pragma GCC unroll 64
-            for (int a = 0; a < kAddsPerIteration; ++a) {
-              x += k;
-              // An empty asm that "may change x" forbids folding the chain into a
-              // multiply; each add then waits one cycle for the previous one.
-              asm volatile("" : "+r"(x));
-            }
+            add_chain(x, k, std::make_index_sequence<kAddsPerIteration>{});
           }
           const auto t1 = std::chrono::steady_clock::now();
           const double s = std::chrono::duration<double>(t1 - t0).count();
