@@ -108,12 +108,13 @@ Pipes pipes_for(const std::map<std::string, std::string>& info, int simd_bits) {
 // per add) cannot be the limit. The empty asm that "may change x" forbids folding the
 // chain into one multiply; each add then waits one cycle for the previous one.
 template <std::size_t... kAdds>
-void add_chain(std::int64_t& x, std::int64_t k, std::index_sequence<kAdds...>) {
+inline std::int64_t add_chain(std::int64_t x, std::int64_t k, std::index_sequence<kAdds...>) {
   const auto add = [&] {
     x += k;
     asm volatile("" : "+r"(x));
   };
-  ((void)kAdds, ..., add());
+  (((void)kAdds, add()), ...);
+  return x;
 }
 
 }  // namespace
@@ -169,8 +170,8 @@ double measure_host_clock_ghz(std::string& method) {
   using Host = Kokkos::DefaultHostExecutionSpace;
   const int threads = Host().concurrency();
   std::vector<double> ghz(static_cast<std::size_t>(threads), 0.0);
-  constexpr std::int64_t kAddsPerIteration = 64;
-  const std::int64_t iterations = 200000;  // 12.8 M cycles: ~5 ms at 2.5 GHz
+  constexpr std::int64_t kAddsPerIteration = 256;
+  const std::int64_t iterations = 50000;  // 12.8 M cycles: ~5 ms at 2.5 GHz
   double* out = ghz.data();
   Kokkos::parallel_for(
       "rooftop::clock", Kokkos::RangePolicy<Host>(0, threads), [=](const int t) {
@@ -179,7 +180,7 @@ double measure_host_clock_ghz(std::string& method) {
           asm volatile("" : "+r"(k));  // an opaque register, not an immediate the core could fold
           const auto t0 = std::chrono::steady_clock::now();
           for (std::int64_t i = 0; i < iterations; ++i) {
-            add_chain(x, k, std::make_index_sequence<kAddsPerIteration>{});
+            x = add_chain(x, k, std::make_index_sequence<kAddsPerIteration>{});
           }
           const auto t1 = std::chrono::steady_clock::now();
           const double s = std::chrono::duration<double>(t1 - t0).count();
