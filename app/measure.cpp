@@ -83,7 +83,7 @@ int run_measure(const MeasureOptions& options, const std::string& command_line) 
   if (g_interrupted) throw Interrupted();
 
   ceilings::write_file(options.out, file);
-  if (!options.plot.empty()) analyze::write_text_file(options.plot, analyze::roofline_svg(file));
+  if (!options.plot.empty()) ceilings::write_text_file(options.plot, analyze::roofline_svg(file));
 
   std::cout << ceilings::format_table(file);
   for (const std::string& why : skipped) std::cout << "skipped " << why << "\n";

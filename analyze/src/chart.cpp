@@ -227,22 +227,4 @@ std::string roofline_svg(const ceilings::CeilingsFile& f) {
   return s.str();
 }
 
-void write_text_file(const std::string& path, const std::string& text) {
-  const std::string tmp = path + ".tmp" + std::to_string(getpid());
-  {
-    std::ofstream out(tmp, std::ios::binary);
-    if (!out) throw Error(path + ": cannot write here (" + std::strerror(errno) + ")");
-    out << text;
-    out.flush();
-    if (!out) {
-      std::remove(tmp.c_str());
-      throw Error(path + ": write failed");
-    }
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    std::remove(tmp.c_str());
-    throw Error(path + ": cannot replace (" + std::strerror(errno) + ")");
-  }
-}
-
 }  // namespace rooftop::analyze

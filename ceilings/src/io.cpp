@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstring>
 #include <ctime>
+#include <fstream>
 #include <limits>
 
 #include "h5.hpp"
@@ -327,6 +328,21 @@ void check_writable(const std::string& path) {
   std::FILE* f = std::fopen(probe.path().c_str(), "wb");
   if (!f) throw Error(path + ": cannot write here (" + std::strerror(errno) + ")");
   std::fclose(f);
+}
+
+void write_text_file(const std::string& path, const std::string& text) {
+  if (path.empty()) throw Error("output path is empty");
+  TempFile tmp(temp_path_for(path));
+  {
+    std::ofstream out(tmp.path(), std::ios::binary);
+    if (!out) throw Error(path + ": cannot write here (" + std::strerror(errno) + ")");
+    out << text;
+    out.flush();
+    if (!out) throw Error(path + ": write failed");
+  }
+  if (std::rename(tmp.path().c_str(), path.c_str()) != 0)
+    throw Error(path + ": cannot replace (" + std::strerror(errno) + ")");
+  tmp.commit();
 }
 
 void write_file(const std::string& path, const CeilingsFile& data) {

@@ -4,13 +4,12 @@
 #include <sstream>
 
 namespace rooftop::ceilings {
-namespace {
 
-nlohmann::json optional_number(const std::optional<double>& v) {
+nlohmann::json number_or_null(const std::optional<double>& v) {
   return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
 }
 
-nlohmann::json machine_json(const Machine& m) {
+nlohmann::json to_json(const Machine& m) {
   nlohmann::json caches = nlohmann::json::array();
   for (const CacheLevel& c : m.caches)
     caches.push_back({{"level", c.name}, {"bytes", c.bytes}, {"shared_by", c.shared_by}});
@@ -36,7 +35,12 @@ nlohmann::json machine_json(const Machine& m) {
           {"driver_version", m.driver_version}};
 }
 
-}  // namespace
+std::string machine_name(const Machine& m) {
+  if (!m.gpu_name.empty()) return m.gpu_name;
+  if (!m.cpu_model.empty()) return m.cpu_model;
+  if (!m.hostname.empty()) return m.hostname;
+  return "unnamed machine";
+}
 
 std::string format_bytes(double bytes) {
   const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
@@ -67,8 +71,8 @@ nlohmann::json to_json(const CeilingsFile& f) {
                         {"pattern", c.pattern},
                         {"working_set_bytes", c.working_set_bytes},
                         {"flops_per_element", c.flops_per_element},
-                        {"theoretical", optional_number(c.theoretical)},
-                        {"fraction_of_theoretical", optional_number(c.fraction_of_theoretical())},
+                        {"theoretical", number_or_null(c.theoretical)},
+                        {"fraction_of_theoretical", number_or_null(c.fraction_of_theoretical())},
                         {"above_theoretical", c.above_theoretical()},
                         {"theoretical_basis", c.theoretical_basis},
                         {"note", c.note}});
@@ -78,7 +82,7 @@ nlohmann::json to_json(const CeilingsFile& f) {
           {"tool_version", p.tool_version},
           {"git_revision", p.git_revision},
           {"created_utc", p.created_utc},
-          {"machine", machine_json(f.machine)},
+          {"machine", to_json(f.machine)},
           {"ceilings", ceilings}};
 }
 
@@ -89,7 +93,7 @@ std::string format_table(const CeilingsFile& f) {
   out << "rooftop ceilings (schema " << f.provenance.schema_version << ", rooftop "
       << f.provenance.tool_version << " " << f.provenance.git_revision << ", "
       << f.provenance.created_utc << ")\n";
-  out << "machine: " << (m.gpu_name.empty() ? m.cpu_model : m.gpu_name) << " on "
+  out << "machine: " << machine_name(m) << " on "
       << m.hostname << "; " << m.execution_space << ", " << m.threads << " threads on "
       << m.cores << " cores\n";
   out << "caches:";

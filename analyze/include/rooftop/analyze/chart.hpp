@@ -11,7 +11,4 @@ namespace rooftop::analyze {
 
 std::string roofline_svg(const ceilings::CeilingsFile& file);
 
-// Writes text atomically (temporary file + rename); throws rooftop::Error.
-void write_text_file(const std::string& path, const std::string& text);
-
 }  // namespace rooftop::analyze

@@ -19,6 +19,10 @@ void write_file(const std::string& path, const CeilingsFile& file);
 // and for an unknown schema major version.
 CeilingsFile read_file(const std::string& path);
 
+// Writes any text output (chart, export) the same way: temporary file beside `path`,
+// then rename; an existing `path` survives a failed write.
+void write_text_file(const std::string& path, const std::string& text);
+
 // Fails early (before a long measurement) when `path` could not be written later.
 void check_writable(const std::string& path);
 

@@ -70,13 +70,15 @@ struct Ceiling {
   double value = 0.0; // the sustained (median) rate at the best point
   std::string units;  // "GFLOP/s" or "GB/s"
   double median = 0.0, min = 0.0, max = 0.0;
-  int samples = 0;
+  int samples = 0;       // 0: not measured (a theoretical value imported from elsewhere)
   std::string pattern;  // access pattern (bandwidth) or "fma"/"mul+add" (compute)
   std::uint64_t working_set_bytes = 0;
   int flops_per_element = 0;
   std::optional<double> theoretical;  // same units as value; empty where unknown
   std::string theoretical_basis;      // how the theoretical peak was computed
   std::string note;
+
+  bool measured() const { return samples > 0; }
 
   std::optional<double> fraction_of_theoretical() const {
     if (!theoretical || *theoretical <= 0.0) return std::nullopt;

@@ -10,7 +10,14 @@
 namespace rooftop::ceilings {
 
 nlohmann::json to_json(const CeilingsFile& file);
+nlohmann::json to_json(const Machine& machine);  // the "machine" object of to_json(file)
 std::string format_table(const CeilingsFile& file);
 std::string format_bytes(double bytes);  // "48 KiB", "1.5 MiB"
+
+// A number, or JSON null where it is unknown.
+nlohmann::json number_or_null(const std::optional<double>& value);
+
+// What a reader calls the machine: the GPU's name, else the CPU model, else the host name.
+std::string machine_name(const Machine& machine);
 
 }  // namespace rooftop::ceilings

@@ -38,17 +38,23 @@ double time_blocking(Launch&& launch, std::int64_t reps) {
   return std::chrono::duration<double>(t1 - t0).count();
 }
 
-// `reps` starts from the caller's guess; the warm-up runs at the final count too, so
-// caches and page tables are in their steady state when sampling starts.
+// `reps` starts from the caller's guess and grows until one run lasts long enough.
+// That last calibration run counts as the first sample when an earlier run has
+// already brought caches and page tables to their steady state; otherwise it is
+// the warm-up.
 template <class Launch>
 SampleSet sample(const Timing& timing, std::int64_t reps, Launch&& launch) {
   SampleSet out;
   reps = std::max<std::int64_t>(1, reps);
-  for (;;) {
+  double calibrated = 0.0;  // seconds of the last calibration run, if it can be a sample
+  for (bool warm = false;; warm = true) {
     throw_if_cancelled(timing);
     const double t = time_blocking(launch, reps);
     out.total_reps += reps;
-    if (t >= timing.min_sample_seconds) break;
+    if (t >= timing.min_sample_seconds) {
+      if (warm) calibrated = t;
+      break;
+    }
     const double grow = t > 0.0 ? 1.15 * timing.min_sample_seconds / t : 16.0;
     reps = static_cast<std::int64_t>(std::ceil(static_cast<double>(reps) * std::min(grow, 64.0)));
   }
@@ -57,7 +63,9 @@ SampleSet sample(const Timing& timing, std::int64_t reps, Launch&& launch) {
   for (int attempt = 0;; ++attempt) {
     out.reps = reps;
     out.seconds.clear();
-    for (int s = 0; s < timing.samples; ++s) {
+    if (calibrated > 0.0) out.seconds.push_back(calibrated);
+    calibrated = 0.0;
+    while (static_cast<int>(out.seconds.size()) < timing.samples) {
       throw_if_cancelled(timing);
       out.seconds.push_back(time_blocking(launch, reps));
       out.total_reps += reps;
