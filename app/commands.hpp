@@ -2,6 +2,7 @@
 // Subcommands of the rooftop program; each returns the process exit status.
 
 #include <string>
+#include <vector>
 
 namespace rooftop::app {
 
@@ -18,5 +19,25 @@ struct ShowOptions {
   bool json = false;
 };
 int run_show(const ShowOptions& options);
+
+struct CompareOptions {
+  std::vector<std::string> files;  // the first is the baseline
+  std::string plot;
+  bool json = false;
+};
+int run_compare(const CompareOptions& options);
+
+struct ExportOptions {
+  std::string file;
+  std::string format;
+  std::string out;  // empty: stdout
+};
+int run_export(const ExportOptions& options);
+
+struct ImportCeilingsOptions {
+  std::string file;  // ERT roofline.json
+  std::string out;
+};
+int run_import_ceilings(const ImportCeilingsOptions& options, const std::string& command_line);
 
 }  // namespace rooftop::app

@@ -7,9 +7,11 @@
 #include <csignal>
 #include <cstdio>
 #include <iostream>
+#include <iterator>
 
 #include "commands.hpp"
 #include "rooftop/ceilings/error.hpp"
+#include "rooftop/ceilings/export.hpp"
 #include "rooftop/config.hpp"
 
 int main(int argc, char** argv) {
@@ -30,6 +32,29 @@ int main(int argc, char** argv) {
   s->add_option("file", show.file, "ceilings file (HDF5)")->required();
   s->add_flag("--json", show.json, "machine-readable output");
 
+  rooftop::app::CompareOptions compare;
+  CLI::App* c = app.add_subcommand(
+      "compare", "ceilings of several files side by side, against the first, noise-aware");
+  c->add_option("files", compare.files, "ceilings files (HDF5); the first is the baseline")
+      ->required();
+  c->add_option("--plot", compare.plot, "SVG chart to write (the rooflines overlaid)");
+  c->add_flag("--json", compare.json, "machine-readable output");
+
+  rooftop::app::ExportOptions exp;
+  CLI::App* e = app.add_subcommand("export", "write a ceilings file in a format other tools read");
+  e->add_option("file", exp.file, "ceilings file (HDF5)")->required();
+  e->add_option("--format", exp.format, "ert-json (ERT's roofline.json), csv or json")
+      ->required()
+      ->check(CLI::IsMember(std::vector<std::string>(std::begin(rooftop::ceilings::kExportFormats),
+                                                     std::end(rooftop::ceilings::kExportFormats))));
+  e->add_option("--out", exp.out, "file to write (default: stdout)");
+
+  rooftop::app::ImportCeilingsOptions import_ceilings;
+  CLI::App* ic = app.add_subcommand("import-ceilings",
+                                    "read an ERT roofline.json into a ceilings file");
+  ic->add_option("file", import_ceilings.file, "ERT roofline.json")->required();
+  ic->add_option("--out", import_ceilings.out, "ceilings file to write (HDF5)")->required();
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -48,6 +73,9 @@ int main(int argc, char** argv) {
   try {
     if (m->parsed()) return rooftop::app::run_measure(measure, command_line);
     if (s->parsed()) return rooftop::app::run_show(show);
+    if (c->parsed()) return rooftop::app::run_compare(compare);
+    if (e->parsed()) return rooftop::app::run_export(exp);
+    if (ic->parsed()) return rooftop::app::run_import_ceilings(import_ceilings, command_line);
   } catch (const rooftop::Interrupted&) {
     // On a terminal the progress line is still open; end it first. Elsewhere the
     // message stays the single line that every failure prints.

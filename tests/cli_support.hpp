@@ -4,6 +4,7 @@
 // by CMake ($<TARGET_FILE:rooftop>).
 
 #include <fcntl.h>
+#include <gtest/gtest.h>
 #include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
@@ -85,6 +86,14 @@ inline RunResult run_rooftop(const std::vector<std::string>& args, const TempDir
 // True when `text` is exactly one non-empty line ending in a newline.
 inline bool is_one_line(const std::string& text) {
   return text.size() > 1 && text.back() == '\n' && text.find('\n') == text.size() - 1;
+}
+
+// A failure as every rooftop failure must look: a non-zero exit (not a signal) and
+// exactly one line on stderr.
+inline void expect_one_line_failure(const RunResult& r) {
+  EXPECT_NE(r.status, 0);
+  EXPECT_LT(r.status, 128) << "killed by a signal instead of exiting";
+  EXPECT_TRUE(is_one_line(r.err)) << "stderr was:\n" << r.err;
 }
 
 }  // namespace rooftop::testing

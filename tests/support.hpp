@@ -1,7 +1,8 @@
 #pragma once
-// Helpers shared by the test suites: scratch directories, raw file contents, and a
-// complete sample ceilings file.
+// Helpers shared by the test suites: scratch directories, raw file contents, errors,
+// and a complete sample ceilings file.
 
+#include <gtest/gtest.h>
 #include <stdlib.h>
 
 #include <algorithm>
@@ -15,6 +16,7 @@
 #include <system_error>
 #include <vector>
 
+#include "rooftop/ceilings/error.hpp"
 #include "rooftop/ceilings/model.hpp"
 
 namespace rooftop::testing {
@@ -52,6 +54,18 @@ class TempDir {
  private:
   std::filesystem::path path_;
 };
+
+// The message of the rooftop::Error thrown by `f`, or a test failure if none is thrown.
+template <class F>
+std::string error_of(F&& f) {
+  try {
+    f();
+  } catch (const rooftop::Error& e) {
+    return e.what();
+  }
+  ADD_FAILURE() << "expected rooftop::Error, nothing was thrown";
+  return {};
+}
 
 inline std::string read_bytes(const std::string& path) {
   std::ifstream in(path, std::ios::binary);

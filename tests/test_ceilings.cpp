@@ -28,17 +28,7 @@ using rooftop::testing::KiB;
 using rooftop::testing::MiB;
 using rooftop::testing::TempDir;
 
-// The message of the rooftop::Error thrown by `f`, or a test failure if none is thrown.
-template <class F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const rooftop::Error& e) {
-    return e.what();
-  }
-  ADD_FAILURE() << "expected rooftop::Error, nothing was thrown";
-  return {};
-}
+using rooftop::testing::error_of;
 
 // ---------------------------------------------------------------------------------------
 // summarize

@@ -18,12 +18,6 @@ namespace {
 // Measuring takes tens of seconds; failing early takes well under this.
 constexpr double kFastSeconds = 10.0;
 
-void expect_one_line_failure(const RunResult& r) {
-  EXPECT_NE(r.status, 0);
-  EXPECT_LT(r.status, 128) << "killed by a signal instead of exiting";
-  EXPECT_TRUE(is_one_line(r.err)) << "stderr was:\n" << r.err;
-}
-
 TEST(CliErrors, UnknownFlagFailsWithOneLine) {
   TempDir logs;
   const RunResult r = run_rooftop({"--no-such-flag"}, logs);

@@ -1,13 +1,8 @@
 #include "rooftop/analyze/chart.hpp"
 
-#include <unistd.h>
-
 #include <algorithm>
-#include <cerrno>
 #include <cmath>
 #include <cstdio>
-#include <cstring>
-#include <fstream>
 #include <map>
 #include <sstream>
 
@@ -80,55 +75,128 @@ void frame(std::ostringstream& s, const Axes& a, const std::string& title,
   }
 }
 
-void roofline_panel(std::ostringstream& s, const ceilings::CeilingsFile& f, double top) {
-  std::vector<const Ceiling*> compute, bandwidth;
-  for (const Ceiling& c : f.ceilings) (c.kind == "compute" ? compute : bandwidth).push_back(&c);
-  double peak = 1.0, bw_max = 1.0, bw_min = 1e30;
-  for (auto* c : compute) peak = std::max(peak, c->value);
-  for (auto* c : bandwidth) bw_max = std::max(bw_max, c->value), bw_min = std::min(bw_min, c->value);
-  if (bandwidth.empty()) bw_min = 1.0;
+// The extremes of the ceilings of one or more files: they set a roofline's axes and
+// where its lines meet.
+struct RoofRange {
+  double peak = 1.0;     // highest compute ceiling
+  double bw_max = 1.0;   // highest bandwidth
+  double bw_min = 0.0;   // lowest bandwidth (0: none)
 
+  explicit RoofRange(const ceilings::CeilingsFile& f) { add(f); }
+  RoofRange() = default;
+  void add(const ceilings::CeilingsFile& f) {
+    for (const Ceiling& c : f.ceilings) {
+      if (c.kind == "compute") {
+        peak = std::max(peak, c.value);
+      } else {
+        bw_max = std::max(bw_max, c.value);
+        bw_min = bw_min > 0.0 ? std::min(bw_min, c.value) : c.value;
+      }
+    }
+  }
+};
+
+Axes roofline_axes(const RoofRange& r, double top) {
   Axes a{90, top + 40, 760, 420, 1.0 / 64, 1024, 0, 0};
-  a.ymax = std::pow(10.0, std::ceil(std::log10(peak * 1.6)));
-  a.ymin = std::pow(10.0, std::floor(std::log10(std::min(bw_min * a.xmin, peak / 100))));
-  frame(s, a, "Roofline: " + (f.machine.gpu_name.empty() ? f.machine.cpu_model : f.machine.gpu_name),
-        "arithmetic intensity (FLOP/byte)", "GFLOP/s", false);
+  const double bw_min = r.bw_min > 0.0 ? r.bw_min : 1.0;
+  a.ymax = std::pow(10.0, std::ceil(std::log10(r.peak * 1.6)));
+  a.ymin = std::pow(10.0, std::floor(std::log10(std::min(bw_min * a.xmin, r.peak / 100))));
+  return a;
+}
 
-  // Compute ceilings: horizontal lines from where the fastest memory level meets them.
-  // Labels are pushed apart when two ceilings are close.
-  std::sort(compute.begin(), compute.end(),
-            [](const Ceiling* x, const Ceiling* y) { return x->value > y->value; });
+// One ceiling line of a roofline. `meets` is the machine's ceiling of the other kind that
+// bounds the line: a compute ceiling starts where the fastest bandwidth reaches it, a
+// bandwidth ceiling ends where it reaches the highest compute ceiling.
+struct Roof {
+  const Ceiling* ceiling;
+  std::string color;
+  std::string prefix;  // before the name in the label ("[2] " on a comparison)
+  double meets;
+};
+
+// Dotted: a theoretical value that was never measured; dashed: separate mul and add.
+const char* dash(const Ceiling& c) {
+  if (!c.measured()) return " stroke-dasharray='2,3'";
+  if (c.name.find("nofma") != std::string::npos) return " stroke-dasharray='6,3'";
+  return "";
+}
+
+std::string roof_label(const Roof& r, const char* units) {
+  const Ceiling& c = *r.ceiling;
+  return escape(r.prefix + c.name + " " + num(c.value) + " " + units +
+                (c.measured() ? "" : " (theoretical)"));
+}
+
+// Compute ceilings: horizontal lines, labelled at the right edge; labels are pushed
+// apart when two ceilings are close.
+void draw_compute_roofs(std::ostringstream& s, const Axes& a, std::vector<Roof> roofs) {
+  std::sort(roofs.begin(), roofs.end(),
+            [](const Roof& x, const Roof& y) { return x.ceiling->value > y.ceiling->value; });
   double last_label_y = -1e9;
-  int i = 0;
-  for (auto* c : compute) {
-    const double Y = a.py(c->value);
-    const double xs = std::max(a.xmin, c->value / bw_max);
-    const char* color = kPalette[i % 8];
+  for (const Roof& r : roofs) {
+    const Ceiling& c = *r.ceiling;
+    const double Y = a.py(c.value);
+    const double xs = std::max(a.xmin, c.value / r.meets);
     s << "<line class='ceiling compute' x1='" << a.px(xs) << "' y1='" << Y << "' x2='"
-      << a.x0 + a.w << "' y2='" << Y << "' stroke='" << color << "' stroke-width='2'"
-      << (c->name.find("nofma") != std::string::npos ? " stroke-dasharray='6,3'" : "") << "/>\n";
+      << a.x0 + a.w << "' y2='" << Y << "' stroke='" << r.color << "' stroke-width='2'"
+      << dash(c) << "/>\n";
     const double label_y = std::max(Y - 4, last_label_y + 13);
     last_label_y = label_y;
     s << "<text x='" << a.x0 + a.w - 4 << "' y='" << label_y
-      << "' text-anchor='end' font-size='11' fill='" << color << "'>" << c->name << " "
-      << num(c->value) << " GFLOP/s</text>\n";
-    ++i;
+      << "' text-anchor='end' font-size='11' fill='" << r.color << "'>"
+      << roof_label(r, "GFLOP/s") << "</text>\n";
   }
-  // Bandwidth ceilings: diagonals up to the highest compute ceiling, labelled along
-  // the line (parallel lines keep their labels apart).
+}
+
+// Bandwidth ceilings: diagonals up to the compute ceiling they meet, labelled along the
+// line (parallel lines keep their labels apart).
+void draw_bandwidth_roofs(std::ostringstream& s, const Axes& a, const std::vector<Roof>& roofs) {
   const double angle = std::atan((a.h / std::log(a.ymax / a.ymin)) /
                                  (a.w / std::log(a.xmax / a.xmin))) * 180.0 / 3.14159265358979323846;
-  for (auto* c : bandwidth) {
-    const double x1 = std::max(a.xmin, a.ymin / c->value);
-    const double x2 = std::min(a.xmax, peak / c->value);
-    s << "<line class='ceiling bandwidth' x1='" << a.px(x1) << "' y1='" << a.py(x1 * c->value)
-      << "' x2='" << a.px(x2) << "' y2='" << a.py(x2 * c->value) << "' stroke='#555'"
-      << " stroke-width='1.5'/>\n";
+  for (const Roof& r : roofs) {
+    const Ceiling& c = *r.ceiling;
+    const double x1 = std::max(a.xmin, a.ymin / c.value);
+    const double x2 = std::min(a.xmax, r.meets / c.value);
+    s << "<line class='ceiling bandwidth' x1='" << a.px(x1) << "' y1='" << a.py(x1 * c.value)
+      << "' x2='" << a.px(x2) << "' y2='" << a.py(x2 * c.value) << "' stroke='" << r.color
+      << "' stroke-width='1.5'" << dash(c) << "/>\n";
     const double xl = std::max(a.xmin * 1.2, x1 * 1.5);
-    s << "<text transform='translate(" << num(a.px(xl)) << "," << num(a.py(xl * c->value) - 4)
-      << ") rotate(" << num(-angle) << ")' font-size='11' fill='#333'>" << c->name << " "
-      << num(c->value) << " GB/s</text>\n";
+    s << "<text transform='translate(" << num(a.px(xl)) << "," << num(a.py(xl * c.value) - 4)
+      << ") rotate(" << num(-angle) << ")' font-size='11' fill='" << r.color << "'>"
+      << roof_label(r, "GB/s") << "</text>\n";
   }
+}
+
+// The roofs of one file; `color` empty gives each compute ceiling its own colour (the
+// single-machine chart).
+void add_roofs(const ceilings::CeilingsFile& f, const std::string& color, const std::string& prefix,
+               std::vector<Roof>& compute, std::vector<Roof>& bandwidth) {
+  const RoofRange range(f);
+  int i = 0;
+  for (const Ceiling& c : f.ceilings) {
+    if (c.kind == "compute")
+      compute.push_back({&c, color.empty() ? kPalette[i++ % 8] : color, prefix, range.bw_max});
+    else
+      bandwidth.push_back({&c, color.empty() ? "#555" : color, prefix, range.peak});
+  }
+}
+
+void svg_begin(std::ostringstream& s, double width, double height) {
+  s << "<?xml version='1.0' encoding='UTF-8'?>\n"
+    << "<svg xmlns='http://www.w3.org/2000/svg' width='" << width << "' height='" << height
+    << "' viewBox='0 0 " << width << " " << height << "' font-family='sans-serif'>\n"
+    << "<rect width='100%' height='100%' fill='white'/>\n";
+}
+
+void roofline_panel(std::ostringstream& s, const ceilings::CeilingsFile& f, double top) {
+  const Axes a = roofline_axes(RoofRange(f), top);
+  frame(s, a, "Roofline: " + ceilings::machine_name(f.machine),
+        "arithmetic intensity (FLOP/byte)", "GFLOP/s", false);
+  std::vector<Roof> compute, bandwidth;
+  add_roofs(f, "", "", compute, bandwidth);
+  draw_compute_roofs(s, a, compute);
+  draw_bandwidth_roofs(s, a, bandwidth);
+
   // The FLOPs-per-element trace (points measured with the largest working set).
   std::uint64_t trace_ws = 0;
   for (const auto& p : f.sweeps.compute) trace_ws = std::max(trace_ws, p.working_set_bytes);
@@ -213,16 +281,46 @@ void sweep_panel(std::ostringstream& s, const ceilings::CeilingsFile& f, double 
 std::string roofline_svg(const ceilings::CeilingsFile& f) {
   std::ostringstream s;
   const double width = 900, height = 1040;
-  s << "<?xml version='1.0' encoding='UTF-8'?>\n"
-    << "<svg xmlns='http://www.w3.org/2000/svg' width='" << width << "' height='" << height
-    << "' viewBox='0 0 " << width << " " << height << "' font-family='sans-serif'>\n"
-    << "<rect width='100%' height='100%' fill='white'/>\n";
+  svg_begin(s, width, height);
   roofline_panel(s, f, 0);
   sweep_panel(s, f, 540);
   s << "<text x='10' y='" << height - 8 << "' font-size='10' fill='#777'>rooftop "
     << escape(f.provenance.tool_version) << " " << escape(f.provenance.git_revision) << ", "
     << escape(f.provenance.created_utc) << ", " << escape(f.machine.hostname) << ", "
     << f.machine.threads << " threads, clock " << num(f.machine.clock_ghz, 2) << " GHz</text>\n";
+  s << "</svg>\n";
+  return s.str();
+}
+
+std::string comparison_svg(const std::vector<ceilings::CeilingsFile>& files,
+                           const std::vector<std::string>& labels) {
+  ROOFTOP_REQUIRE(labels.size() == files.size(), "one label per file");
+  RoofRange range;
+  for (const auto& f : files) range.add(f);
+  std::ostringstream s;
+  const double width = 900, height = 560;
+  svg_begin(s, width, height);
+  const Axes a = roofline_axes(range, 0);
+  frame(s, a, "Rooflines compared", "arithmetic intensity (FLOP/byte)", "GFLOP/s", false);
+
+  std::vector<Roof> compute, bandwidth;
+  for (std::size_t k = 0; k < files.size(); ++k) {
+    const std::string color = kPalette[k % 8];
+    const std::string tag = "[" + std::to_string(k + 1) + "] ";
+    add_roofs(files[k], color, tag, compute, bandwidth);
+    // Legend: one colour per machine, top left inside the plot.
+    const double y = a.y0 + 16 + 16 * static_cast<double>(k);
+    s << "<line class='legend' x1='" << a.x0 + 8 << "' y1='" << y - 4 << "' x2='" << a.x0 + 28
+      << "' y2='" << y - 4 << "' stroke='" << color << "' stroke-width='3'/><text x='"
+      << a.x0 + 34 << "' y='" << y << "' font-size='11' fill='" << color << "'>"
+      << escape(tag + labels[k] + ": " + ceilings::machine_name(files[k].machine))
+      << "</text>\n";
+  }
+  draw_compute_roofs(s, a, compute);
+  draw_bandwidth_roofs(s, a, bandwidth);
+  s << "<text x='" << a.x0 << "' y='" << a.y0 + a.h + 58
+    << "' font-size='11' fill='#555'>solid: FMA or measured bandwidth; dashed: separate "
+       "multiply and add; dotted: theoretical, not measured</text>\n";
   s << "</svg>\n";
   return s.str();
 }

@@ -29,13 +29,20 @@ std::string cell(const char* format, double value) {
 
 const char* to_string(Verdict v) {
   switch (v) {
-    case Verdict::baseline: return "baseline";
-    case Verdict::same: return "same";
-    case Verdict::higher: return "higher";
-    case Verdict::lower: return "lower";
-    case Verdict::absent: return "absent";
-    case Verdict::no_spread: return "no spread";
-    case Verdict::no_baseline: return "no baseline";
+    case Verdict::baseline:
+      return "baseline";
+    case Verdict::same:
+      return "same";
+    case Verdict::higher:
+      return "higher";
+    case Verdict::lower:
+      return "lower";
+    case Verdict::absent:
+      return "absent";
+    case Verdict::no_spread:
+      return "no spread";
+    case Verdict::no_baseline:
+      return "no baseline";
   }
   return "?";
 }
@@ -54,7 +61,8 @@ Comparison compare(const std::vector<CeilingsFile>& files, const std::vector<std
 
   Comparison out;
   for (std::size_t i = 0; i < files.size(); ++i)
-    out.files.push_back({labels[i], machine_name(files[i].machine), files[i].provenance.created_utc});
+    out.files.push_back(
+        {labels[i], machine_name(files[i].machine), files[i].provenance.created_utc});
 
   for (const CeilingsFile& f : files) {
     for (const Ceiling& c : f.ceilings) {
@@ -72,8 +80,8 @@ Comparison compare(const std::vector<CeilingsFile>& files, const std::vector<std
     for (std::size_t i = 0; i < files.size(); ++i) {
       const Ceiling* c = files[i].find(row.name);
       if (c && c->units != row.units)
-        throw Error(labels[i] + ": ceiling " + row.name + " is in " + c->units + ", " +
-                    labels[0] + "'s in " + row.units);
+        throw Error(labels[i] + ": ceiling " + row.name + " is in " + c->units + ", " + labels[0] +
+                    "'s in " + row.units);
       row.ceilings.push_back(c ? std::optional<Ceiling>(*c) : std::nullopt);
     }
     const std::optional<Ceiling>& base = row.ceilings[0];
@@ -142,20 +150,27 @@ std::string format_table(const Comparison& cmp) {
     out << "  [" << i + 1 << "] " << f.label << ": " << f.machine
         << (f.created_utc.empty() ? "" : " (" + f.created_utc + ")") << "\n";
   }
-  char line[128];
   out << "\n";
-  std::snprintf(line, sizeof line, "%-11s %-8s", "ceiling", "units");
-  out << line;
-  for (std::size_t i = 0; i < cmp.files.size(); ++i) {
-    std::snprintf(line, sizeof line, " | %10s %8s  %-11s", ("[" + std::to_string(i + 1) + "]").c_str(),
-                  "ratio", "verdict");
-    out << line;
-  }
-  out << "\n";
+  // One cell per file: value, ratio to [1], verdict; padded lines end without blanks.
+  const auto emit = [&out](std::string line) {
+    line.erase(line.find_last_not_of(' ') + 1);
+    out << line << "\n";
+  };
+  const auto columns = [](const std::string& value, const std::string& ratio, const char* verdict) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, " | %10s %8s  %-11s", value.c_str(), ratio.c_str(), verdict);
+    return std::string(buf);
+  };
+  char head[32];
+  std::snprintf(head, sizeof head, "%-11s %-8s", "ceiling", "units");
+  std::string line = head;
+  for (std::size_t i = 0; i < cmp.files.size(); ++i)
+    line += columns("[" + std::to_string(i + 1) + "]", "ratio", "verdict");
+  emit(line);
   bool any_theoretical = false, any_no_spread = false;
   for (const ComparedCeiling& r : cmp.ceilings) {
-    std::snprintf(line, sizeof line, "%-11s %-8s", r.name.c_str(), r.units.c_str());
-    out << line;
+    std::snprintf(head, sizeof head, "%-11s %-8s", r.name.c_str(), r.units.c_str());
+    line = head;
     for (std::size_t i = 0; i < r.ceilings.size(); ++i) {
       const std::optional<Ceiling>& c = r.ceilings[i];
       std::string value = "-";
@@ -166,13 +181,11 @@ std::string format_table(const Comparison& cmp) {
           any_theoretical = true;
         }
       }
-      const std::string ratio = r.ratios[i] ? cell("%.3g", *r.ratios[i]) : "-";
-      std::snprintf(line, sizeof line, " | %10s %8s  %-11s", value.c_str(), ratio.c_str(),
-                    to_string(r.verdicts[i]));
-      out << line;
+      line +=
+          columns(value, r.ratios[i] ? cell("%.3g", *r.ratios[i]) : "-", to_string(r.verdicts[i]));
       any_no_spread = any_no_spread || r.verdicts[i] == Verdict::no_spread;
     }
-    out << "\n";
+    emit(line);
   }
   if (any_theoretical || any_no_spread) out << "\n";
   if (any_theoretical) out << "* theoretical, not measured\n";

@@ -93,17 +93,28 @@ std::string format_table(const CeilingsFile& f) {
   out << "rooftop ceilings (schema " << f.provenance.schema_version << ", rooftop "
       << f.provenance.tool_version << " " << f.provenance.git_revision << ", "
       << f.provenance.created_utc << ")\n";
-  out << "machine: " << machine_name(m) << " on "
-      << m.hostname << "; " << m.execution_space << ", " << m.threads << " threads on "
-      << m.cores << " cores\n";
-  out << "caches:";
-  for (const CacheLevel& c : m.caches)
-    out << " " << c.name << " " << format_bytes(static_cast<double>(c.bytes))
-        << (c.shared_by > 1 ? " (shared by " + std::to_string(c.shared_by) + ")" : "");
+  // Facts an imported file does not have (host, threads, caches, clock) are left out.
+  out << "machine: " << machine_name(m);
+  if (!m.hostname.empty() && m.hostname != machine_name(m)) out << " on " << m.hostname;
+  std::string run = m.execution_space;
+  if (m.threads > 0) run += (run.empty() ? "" : ", ") + std::to_string(m.threads) + " threads";
+  if (m.cores > 0)
+    run += (m.threads > 0 ? " on " : run.empty() ? "" : ", ") + std::to_string(m.cores) +
+           (m.gpu_name.empty() ? " cores" : " SMs");
+  out << (run.empty() ? "" : "; " + run) << "\n";
+  if (!m.caches.empty()) {
+    out << "caches:";
+    for (const CacheLevel& c : m.caches)
+      out << " " << c.name << " " << format_bytes(static_cast<double>(c.bytes))
+          << (c.shared_by > 1 ? " (shared by " + std::to_string(c.shared_by) + ")" : "");
+    out << "\n";
+  }
+  if (m.clock_ghz > 0.0) {
+    std::snprintf(line, sizeof line, "clock: %.3f GHz (%s)\n", m.clock_ghz,
+                  m.clock_method.c_str());
+    out << line;
+  }
   out << "\n";
-  std::snprintf(line, sizeof line, "clock: %.3f GHz (%s)\n\n", m.clock_ghz,
-                m.clock_method.c_str());
-  out << line;
   std::snprintf(line, sizeof line, "%-11s %10s %-8s %10s %10s %10s %4s  %-8s %10s %12s %7s\n",
                 "ceiling", "value", "units", "median", "min", "max", "n", "pattern",
                 "work set", "theoretical", "frac");
@@ -126,6 +137,13 @@ std::string format_table(const CeilingsFile& f) {
     if (!any_basis) out << "\ntheoretical peaks:\n";
     any_basis = true;
     out << "  " << c.name << ": " << c.theoretical_basis << "\n";
+  }
+  bool any_note = false;
+  for (const Ceiling& c : f.ceilings) {
+    if (c.note.empty()) continue;
+    if (!any_note) out << "\nnotes:\n";
+    any_note = true;
+    out << "  " << c.name << ": " << c.note << "\n";
   }
   return out.str();
 }

@@ -44,7 +44,7 @@ std::string describe(const BandwidthRun& r) {
 
 SweepPlan make_plan(const ceilings::Machine& machine, bool quick) {
   SweepPlan plan;
-  plan.timing.samples = quick ? 3 : 5;
+  plan.timing.samples = 3;
   plan.timing.min_sample_seconds = quick ? 0.01 : 0.05;
 
   std::uint64_t llc = 0;  // last-level cache available to the run
@@ -58,26 +58,24 @@ SweepPlan make_plan(const ceilings::Machine& machine, bool quick) {
   if (llc == 0) llc = 32 * 1024 * KiB;
   const std::uint64_t dram = ceilings::level_windows(machine).back().lo;
 
-  // Compute ceilings: a few FLOPs-per-element values where the kernel is compute-bound,
-  // on an array that stays in L2 so memory never interferes.
+  // Compute ceilings: 1024 FLOPs per element on an array that stays in L2, so memory
+  // never interferes; cheap, so more samples.
   const std::uint64_t resident = std::max<std::uint64_t>(64 * KiB, l2 / 4);
   for (const char* precision : {"fp64", "fp32"})
-    for (bool fma : {true, false})
-      for (int flops : {256, 1024})
-        plan.compute.push_back({precision, fma, flops, resident});
-  // The roofline trace: memory-bound at 1 FLOP/element, compute-bound at 1024.
-  for (const char* precision : quick ? std::vector<const char*>{"fp64"}
-                                     : std::vector<const char*>{"fp64", "fp32"})
-    for (int flops : kFlopsPerElement)
-      if (!quick || flops == 1 || flops == 8 || flops == 64 || flops == 1024)
-        plan.compute.push_back({precision, true, flops, dram});
+    for (bool fma : {true, false}) plan.compute.push_back({precision, fma, 1024, resident, 7});
+  // The roofline trace (FP64 FMA) on a DRAM-resident array: memory-bound at 1 FLOP per
+  // element, compute-bound at the top.
+  for (int flops : kFlopsPerElement)
+    if (!quick || flops == 1 || flops == 4 || flops == 16 || flops == 64 || flops == 256)
+      plan.compute.push_back({"fp64", true, flops, dram, 0});
 
+  // Bandwidth: every pattern at one working set per octave (plus each level's middle).
   const std::vector<Pattern> patterns =
       quick ? std::vector<Pattern>{Pattern::read, Pattern::triad}
             : std::vector<Pattern>{Pattern::read, Pattern::write, Pattern::copy, Pattern::triad,
                                    Pattern::rmw};
   const std::uint64_t largest = quick ? 2 * dram : std::max<std::uint64_t>(8 * llc, dram);
-  for (std::uint64_t ws : working_sets(machine, quick ? 1 : 2, largest))
+  for (std::uint64_t ws : working_sets(machine, 1, largest))
     for (Pattern p : patterns) plan.bandwidth.push_back({p, ws});
   return plan;
 }
@@ -89,8 +87,10 @@ ceilings::Sweeps run_sweeps(const SweepPlan& plan, const Progress& progress) {
   std::size_t done = 0;
   for (const ComputeRun& r : plan.compute) {
     if (progress) progress(done, total, describe(r));
+    Timing timing = plan.timing;
+    if (r.samples > 0) timing.samples = r.samples;
     out.compute.push_back(measure_compute<Space>(r.precision, r.fma, r.flops_per_element,
-                                                 r.working_set_bytes, plan.timing));
+                                                 r.working_set_bytes, timing));
     ++done;
   }
   for (const BandwidthRun& r : plan.bandwidth) {

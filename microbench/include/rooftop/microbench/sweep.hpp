@@ -18,6 +18,7 @@ struct ComputeRun {
   bool fma = true;
   int flops_per_element = 1;
   std::uint64_t working_set_bytes = 0;
+  int samples = 0;  // 0: the plan's
 };
 
 struct BandwidthRun {
@@ -31,7 +32,7 @@ struct SweepPlan {
   Timing timing;
 };
 
-// The default plan for a machine: compute ceilings at high FLOPs per element on a
+// The default plan for a machine: compute ceilings at 1024 FLOPs per element on a
 // cache-resident array; the FLOPs-per-element roofline trace (1 ... 1024) on a
 // DRAM-resident array; a working-set sweep from 4 KiB to 8x the last-level cache with
 // every pattern, plus one point in the middle of each level's window. `quick` trims

@@ -1,0 +1,40 @@
+#include <filesystem>
+#include <iostream>
+
+#include "commands.hpp"
+#include "rooftop/analyze/chart.hpp"
+#include "rooftop/ceilings/compare.hpp"
+#include "rooftop/ceilings/error.hpp"
+#include "rooftop/ceilings/io.hpp"
+
+namespace rooftop::app {
+
+int run_compare(const CompareOptions& options) {
+  const std::vector<std::string>& paths = options.files;
+  if (paths.size() < 2) throw Error("compare needs at least two ceilings files");
+  // The same file twice compares nothing; two copies of one file are fine ("same").
+  for (std::size_t i = 0; i < paths.size(); ++i)
+    for (std::size_t j = 0; j < i; ++j) {
+      std::error_code ec;
+      if (std::filesystem::equivalent(paths[i], paths[j], ec))
+        throw Error(paths[i] + ": given twice (as " + paths[j] +
+                    "); compare needs different files");
+    }
+  if (!options.plot.empty()) ceilings::check_writable(options.plot);
+
+  std::vector<ceilings::CeilingsFile> files;
+  files.reserve(paths.size());
+  for (const std::string& path : paths) files.push_back(ceilings::read_file(path));
+  const ceilings::Comparison comparison = ceilings::compare(files, paths);
+
+  if (!options.plot.empty())
+    ceilings::write_text_file(options.plot, analyze::comparison_svg(files, paths));
+  if (options.json)
+    std::cout << ceilings::to_json(comparison).dump(2) << "\n";
+  else
+    std::cout << ceilings::format_table(comparison)
+              << (options.plot.empty() ? "" : "\nwrote " + options.plot + "\n");
+  return 0;
+}
+
+}  // namespace rooftop::app

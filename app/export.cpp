@@ -1,0 +1,22 @@
+#include <iostream>
+
+#include "commands.hpp"
+#include "rooftop/ceilings/export.hpp"
+#include "rooftop/ceilings/io.hpp"
+
+namespace rooftop::app {
+
+int run_export(const ExportOptions& options) {
+  const ceilings::CeilingsFile file = ceilings::read_file(options.file);
+  std::vector<std::string> skipped;
+  const std::string text = ceilings::export_text(file, options.format, &skipped);
+  if (options.out.empty())
+    std::cout << text;
+  else
+    ceilings::write_text_file(options.out, text);
+  // stdout may be the export itself: notes go to stderr.
+  for (const std::string& why : skipped) std::cerr << "rooftop: note: " << why << "\n";
+  return 0;
+}
+
+}  // namespace rooftop::app

@@ -1,0 +1,22 @@
+#include <iostream>
+
+#include "commands.hpp"
+#include "rooftop/ceilings/ert.hpp"
+#include "rooftop/ceilings/io.hpp"
+#include "rooftop/ceilings/report.hpp"
+
+namespace rooftop::app {
+
+int run_import_ceilings(const ImportCeilingsOptions& options, const std::string& command_line) {
+  ceilings::check_writable(options.out);
+  std::vector<std::string> skipped;
+  ceilings::CeilingsFile file = ceilings::read_ert_file(options.file, &skipped);
+  file.provenance = ceilings::current_provenance(command_line);
+  ceilings::write_file(options.out, file);
+  std::cout << ceilings::format_table(file);
+  for (const std::string& why : skipped) std::cout << "skipped " << why << "\n";
+  std::cout << "\nwrote " << options.out << "\n";
+  return 0;
+}
+
+}  // namespace rooftop::app

@@ -1,0 +1,291 @@
+#include "rooftop/ceilings/ert.hpp"
+
+#include <strings.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <map>
+#include <utility>
+
+#include "rooftop/ceilings/error.hpp"
+#include "rooftop/ceilings/report.hpp"
+
+namespace rooftop::ceilings {
+namespace {
+
+using nlohmann::json;
+
+struct ErtName {
+  const char* label;    // as in roofline.json
+  const char* ceiling;  // rooftop's name
+  bool compute;         // gflops (true) or gbytes
+};
+
+// Written by to_ert_json, in this order; the aliases after them are only read.
+constexpr ErtName kWritten[] = {{"FP64 GFLOPs", "fp64_fma", true},
+                                {"FP64 no-FMA GFLOPs", "fp64_nofma", true},
+                                {"FP32 GFLOPs", "fp32_fma", true},
+                                {"FP32 no-FMA GFLOPs", "fp32_nofma", true},
+                                {"L1", "l1", false},
+                                {"L2", "l2", false},
+                                {"L3", "l3", false},
+                                {"DRAM", "dram", false}};
+constexpr ErtName kAliases[] = {
+    {"GFLOPs", "fp64_fma", true},  // ERT before per-precision labels measured FP64 only
+    {"HBM", "dram", false}};
+
+const ErtName* by_label(const std::string& label) {
+  for (const ErtName& n : kWritten)
+    if (strcasecmp(n.label, label.c_str()) == 0) return &n;
+  for (const ErtName& n : kAliases)
+    if (strcasecmp(n.label, label.c_str()) == 0) return &n;
+  return nullptr;
+}
+
+const ErtName* by_ceiling(const std::string& name) {
+  for (const ErtName& n : kWritten)
+    if (name == n.ceiling) return &n;
+  return nullptr;
+}
+
+std::string in_quotes(const std::string& s) { return "\"" + s + "\""; }
+
+// One [label, value] pair of a data list, checked.
+struct Entry {
+  std::string where;  // e.g. empirical.gbytes.data[2]
+  std::string label;
+  double value = 0.0;
+  const ErtName* name = nullptr;
+};
+
+// parent[key], where `where` names parent for the messages ("" for the top level).
+const json& child(const json& parent, const std::string& where, const char* key) {
+  if (!parent.is_object()) throw Error("'" + where + "' is not an object");
+  const auto it = parent.find(key);
+  if (it == parent.end())
+    throw Error("missing key '" + (where.empty() ? "" : where + ".") + key + "'");
+  return *it;
+}
+
+// Adds the entries of root.section.group.data to `entries` (one per rooftop ceiling).
+void read_group(const json& root, const char* section, const char* group,
+                std::map<std::string, Entry>& entries, std::vector<std::string>* skipped) {
+  const std::string where = std::string(section) + "." + group;
+  const json& data = child(child(child(root, "", section), section, group), where, "data");
+  if (!data.is_array()) throw Error("'" + where + ".data' is not a list");
+  const bool compute = std::string(group) == "gflops";
+  for (std::size_t i = 0; i < data.size(); ++i) {
+    Entry e;
+    e.where = where + ".data[" + std::to_string(i) + "]";
+    const json& pair = data[i];
+    if (!pair.is_array() || pair.size() != 2 || !pair[0].is_string())
+      throw Error(e.where + ": expected [\"name\", value], found " + pair.dump());
+    e.label = pair[0].get<std::string>();
+    if (!pair[1].is_number())
+      throw Error(e.where + " " + in_quotes(e.label) + ": value " + pair[1].dump() +
+                  " is not a number");
+    e.value = pair[1].get<double>();
+    if (!std::isfinite(e.value) || e.value <= 0.0)
+      throw Error(e.where + " " + in_quotes(e.label) + ": value " + pair[1].dump() +
+                  " is not a positive number");
+    e.name = by_label(e.label);
+    if (!e.name) {
+      if (skipped)
+        skipped->push_back(e.where + " " + in_quotes(e.label) +
+                           ": no rooftop ceiling for it; left out");
+      continue;
+    }
+    if (e.name->compute != compute)
+      throw Error(
+          e.where + " " + in_quotes(e.label) + ": a " +
+          (compute ? "memory level in the gflops list" : "compute ceiling in the gbytes list"));
+    const auto [it, fresh] = entries.emplace(e.name->ceiling, e);
+    if (!fresh)
+      throw Error(e.where + " " + in_quotes(e.label) + ": a second value for " + e.name->ceiling +
+                  " (first: " + it->second.where + " " + in_quotes(it->second.label) + ")");
+  }
+}
+
+// Free-form metadata: a value is taken where it has the expected type, ignored otherwise.
+std::string joined_strings(const json& list) {
+  std::string out;
+  if (!list.is_array()) return out;
+  for (const json& s : list)
+    if (s.is_string()) out += (out.empty() ? "" : " ") + s.get<std::string>();
+  return out;
+}
+
+// The "machine" object rooftop writes (report.hpp's to_json(Machine)), read back.
+void read_rooftop_machine(const json& j, Machine& m) {
+  if (!j.is_object()) return;
+  const std::pair<const char*, std::string Machine::*> strings[] = {
+      {"hostname", &Machine::hostname},
+      {"execution_space", &Machine::execution_space},
+      {"cpu_model", &Machine::cpu_model},
+      {"gpu_name", &Machine::gpu_name},
+      {"compute_capability", &Machine::compute_capability},
+      {"clock_method", &Machine::clock_method},
+      {"compiler", &Machine::compiler},
+      {"compile_flags", &Machine::compile_flags},
+      {"kokkos_version", &Machine::kokkos_version},
+      {"cuda_version", &Machine::cuda_version},
+      {"driver_version", &Machine::driver_version}};
+  for (const auto& [key, member] : strings)
+    if (const auto it = j.find(key); it != j.end() && it->is_string())
+      m.*member = it->get<std::string>();
+  const std::pair<const char*, int Machine::*> ints[] = {
+      {"cores", &Machine::cores},
+      {"threads", &Machine::threads},
+      {"hardware_threads", &Machine::hardware_threads},
+      {"simd_bits", &Machine::simd_bits},
+      {"fma_pipes", &Machine::fma_pipes},
+      {"add_pipes", &Machine::add_pipes},
+      {"load_ports", &Machine::load_ports}};
+  for (const auto& [key, member] : ints)
+    if (const auto it = j.find(key); it != j.end() && it->is_number_integer())
+      m.*member = it->get<int>();
+  if (const auto it = j.find("clock_ghz"); it != j.end() && it->is_number())
+    m.clock_ghz = it->get<double>();
+  if (const auto it = j.find("caches"); it != j.end() && it->is_array()) {
+    for (const json& c : *it) {
+      if (!c.is_object() || !c.value("level", json()).is_string()) continue;
+      m.caches.push_back({c["level"].get<std::string>(), c.value("bytes", std::uint64_t{0}),
+                          c.value("shared_by", 1)});
+    }
+  }
+}
+
+Machine machine_from_metadata(const json& empirical) {
+  Machine m;
+  const auto md = empirical.find("metadata");
+  if (md == empirical.end() || !md->is_object()) return m;
+  if (const auto h = md->find("HOSTNAME"); h != md->end()) {
+    // ERT writes a name, or Python's gethostbyaddr triple [name, aliases, addresses].
+    if (h->is_string()) m.hostname = h->get<std::string>();
+    if (h->is_array() && !h->empty() && (*h)[0].is_string())
+      m.hostname = (*h)[0].get<std::string>();
+  }
+  if (const auto config = md->find("CONFIG"); config != md->end() && config->is_object()) {
+    m.compiler = joined_strings(config->value("ERT_CC", json()));
+    m.compile_flags = joined_strings(config->value("ERT_CFLAGS", json()));
+  }
+  if (const auto ours = md->find("ROOFTOP"); ours != md->end() && ours->is_object())
+    read_rooftop_machine(ours->value("machine", json()), m);
+  return m;
+}
+
+// The ceiling `n` from its empirical entry, its spec entry, or both (never neither).
+Ceiling imported_ceiling(const ErtName& n, const Entry* measured, const Entry* spec) {
+  ROOFTOP_REQUIRE(measured || spec, "a ceiling needs a value");
+  Ceiling c;
+  c.name = n.ceiling;
+  c.kind = n.compute ? "compute" : "bandwidth";
+  c.units = n.compute ? "GFLOP/s" : "GB/s";
+  const bool fma = std::string(n.ceiling).find("nofma") == std::string::npos;
+  if (spec) {
+    c.theoretical = spec->value;
+    c.theoretical_basis = "ERT roofline.json spec " + in_quotes(spec->label);
+  }
+  if (measured) {
+    c.value = c.median = c.min = c.max = measured->value;
+    c.samples = 1;
+    c.pattern = !n.compute ? "rmw" : fma ? "fma" : "mul+add";  // ERT's kernels
+    c.note = "imported from ERT roofline.json (empirical " + in_quotes(measured->label) +
+             "): measured, one value, no spread";
+    if (n.compute)
+      c.note += fma ? "; ERT's compute kernel is FMA-based" : "; separate multiplies and adds";
+  } else if (spec) {
+    c.value = c.median = c.min = c.max = spec->value;
+    c.samples = 0;
+    c.note = "imported from ERT roofline.json (spec " + in_quotes(spec->label) +
+             "): theoretical, not measured";
+  }
+  return c;
+}
+
+}  // namespace
+
+json to_ert_json(const CeilingsFile& f, std::vector<std::string>* skipped) {
+  json lists[2][2] = {{json::array(), json::array()}, {json::array(), json::array()}};
+  enum { kEmpirical, kSpec };
+  for (const ErtName& n : kWritten) {
+    const Ceiling* c = f.find(n.ceiling);
+    if (!c) continue;
+    const int group = n.compute ? 0 : 1;
+    if (c->measured()) {
+      lists[kEmpirical][group].push_back(json::array({n.label, c->value}));
+      if (c->theoretical) lists[kSpec][group].push_back(json::array({n.label, *c->theoretical}));
+    } else {
+      lists[kSpec][group].push_back(json::array({n.label, c->theoretical.value_or(c->value)}));
+    }
+  }
+  for (const Ceiling& c : f.ceilings)
+    if (!by_ceiling(c.name) && skipped)
+      skipped->push_back(c.name + ": ERT has no name for it; left out");
+
+  const Provenance& p = f.provenance;
+  const json rooftop = {{"schema_version", p.schema_version}, {"tool_version", p.tool_version},
+                        {"git_revision", p.git_revision},     {"created_utc", p.created_utc},
+                        {"command_line", p.command_line},     {"machine", to_json(f.machine)}};
+  const auto group = [](json data) {
+    return json{{"data", std::move(data)}, {"metadata", json::object()}};
+  };
+  return {
+      {"empirical",
+       {{"gflops", group(lists[kEmpirical][0])},
+        {"gbytes", group(lists[kEmpirical][1])},
+        {"metadata", {{"HOSTNAME", f.machine.hostname}, {"ROOFTOP", rooftop}}}}},
+      {"spec", {{"gflops", {{"data", lists[kSpec][0]}}}, {"gbytes", {{"data", lists[kSpec][1]}}}}}};
+}
+
+CeilingsFile from_ert_json(const json& ert, std::vector<std::string>* skipped) {
+  if (!ert.is_object()) throw Error("not an ERT roofline.json (the top level is not an object)");
+  const json& empirical = child(ert, "", "empirical");
+  std::map<std::string, Entry> measured, spec;
+  read_group(ert, "empirical", "gflops", measured, skipped);
+  read_group(ert, "empirical", "gbytes", measured, skipped);
+  if (const auto s = ert.find("spec"); s != ert.end()) {  // optional, and so are its lists
+    if (!s->is_object()) throw Error("'spec' is not an object");
+    for (const char* group : {"gflops", "gbytes"})
+      if (s->contains(group)) read_group(ert, "spec", group, spec, skipped);
+  }
+  if (measured.empty())
+    throw Error(
+        "no measured ceiling rooftop knows in empirical.gflops.data or "
+        "empirical.gbytes.data");
+
+  CeilingsFile out;
+  out.machine = machine_from_metadata(empirical);
+  for (const ErtName& n : kWritten) {
+    const auto m = measured.find(n.ceiling);
+    const auto s = spec.find(n.ceiling);
+    if (m == measured.end() && s == spec.end()) continue;
+    out.ceilings.push_back(imported_ceiling(n, m == measured.end() ? nullptr : &m->second,
+                                            s == spec.end() ? nullptr : &s->second));
+  }
+  return out;
+}
+
+CeilingsFile read_ert_file(const std::string& path, std::vector<std::string>* skipped) {
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) throw Error(path + ": no such file");
+  if (!std::filesystem::is_regular_file(path, ec)) throw Error(path + ": not a regular file");
+  std::ifstream in(path, std::ios::binary);
+  const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  if (!in && !in.eof()) throw Error(path + ": cannot read");
+  json ert;
+  try {
+    ert = json::parse(text);
+  } catch (const json::parse_error& e) {
+    throw Error(path + ": not valid JSON (parse error at byte " + std::to_string(e.byte) + ")");
+  }
+  try {
+    return from_ert_json(ert, skipped);
+  } catch (const Error& e) {
+    throw Error(path + ": " + e.what());
+  }
+}
+
+}  // namespace rooftop::ceilings

@@ -1,0 +1,99 @@
+#include "rooftop/ceilings/export.hpp"
+
+#include <sstream>
+
+#include "rooftop/ceilings/error.hpp"
+#include "rooftop/ceilings/ert.hpp"
+#include "rooftop/ceilings/report.hpp"
+
+namespace rooftop::ceilings {
+namespace {
+
+using nlohmann::json;
+
+// One ceiling's row: every column, in order, with its cell (a JSON value: string,
+// number, boolean, or null where unknown). CSV and JSON are both written from this.
+using Row = std::vector<std::pair<const char*, json>>;
+
+Row table_row(const CeilingsFile& f, const Ceiling& c) {
+  return {{"machine", machine_name(f.machine)},
+          {"hostname", f.machine.hostname},
+          {"created_utc", f.provenance.created_utc},
+          {"name", c.name},
+          {"kind", c.kind},
+          {"value", c.value},
+          {"units", c.units},
+          {"median", c.median},
+          {"min", c.min},
+          {"max", c.max},
+          {"samples", c.samples},
+          {"measured", c.measured()},
+          {"pattern", c.pattern},
+          {"working_set_bytes", c.working_set_bytes},
+          {"flops_per_element", c.flops_per_element},
+          {"theoretical", number_or_null(c.theoretical)},
+          {"fraction_of_theoretical", number_or_null(c.fraction_of_theoretical())},
+          {"above_theoretical", c.above_theoretical()},
+          {"theoretical_basis", c.theoretical_basis},
+          {"note", c.note}};
+}
+
+std::vector<std::string> column_names() {
+  std::vector<std::string> names;
+  for (const auto& [name, cell] : table_row(CeilingsFile{}, Ceiling{})) names.push_back(name);
+  return names;
+}
+
+std::string csv_field(const json& cell) {
+  if (cell.is_null()) return "";
+  if (!cell.is_string()) return cell.dump();  // numbers round-trip; booleans true/false
+  std::string s = cell.get<std::string>();
+  if (s.find_first_of(",\"\r\n") == std::string::npos) return s;
+  std::string out = "\"";
+  for (char ch : s) out += ch == '"' ? std::string("\"\"") : std::string(1, ch);
+  return out + "\"";
+}
+
+void csv_line(std::ostringstream& out, const std::vector<json>& cells) {
+  for (std::size_t i = 0; i < cells.size(); ++i) out << (i ? "," : "") << csv_field(cells[i]);
+  out << "\n";
+}
+
+}  // namespace
+
+std::string to_csv(const CeilingsFile& f) {
+  std::ostringstream out;
+  const std::vector<std::string> names = column_names();
+  csv_line(out, std::vector<json>(names.begin(), names.end()));
+  for (const Ceiling& c : f.ceilings) {
+    std::vector<json> cells;
+    for (auto& [name, cell] : table_row(f, c)) cells.push_back(std::move(cell));
+    csv_line(out, cells);
+  }
+  return out.str();
+}
+
+json to_table_json(const CeilingsFile& f) {
+  json rows = json::array();
+  for (const Ceiling& c : f.ceilings) {
+    json object = json::object();
+    for (auto& [name, cell] : table_row(f, c)) object[name] = std::move(cell);
+    rows.push_back(std::move(object));
+  }
+  return {{"schema", "rooftop-ceilings-table"},
+          {"schema_version", f.provenance.schema_version},
+          {"columns", column_names()},
+          {"rows", rows}};
+}
+
+std::string export_text(const CeilingsFile& f, const std::string& format,
+                        std::vector<std::string>* skipped) {
+  if (format == "ert-json") return to_ert_json(f, skipped).dump(2) + "\n";
+  if (format == "csv") return to_csv(f);
+  if (format == "json") return to_table_json(f).dump(2) + "\n";
+  std::string known;
+  for (const char* k : kExportFormats) known += (known.empty() ? "" : ", ") + std::string(k);
+  throw Error("unknown export format '" + format + "' (known: " + known + ")");
+}
+
+}  // namespace rooftop::ceilings
