@@ -22,6 +22,15 @@ void note(std::vector<std::string>* skipped, const std::string& why) {
   if (skipped) skipped->push_back(why);
 }
 
+// Arrays read and written per element by each access pattern of the sweep.
+std::pair<int, int> loads_and_stores(const std::string& pattern) {
+  if (pattern == "read") return {1, 0};
+  if (pattern == "write") return {0, 1};
+  if (pattern == "copy" || pattern == "rmw") return {1, 1};
+  if (pattern == "triad") return {2, 1};
+  return {0, 0};
+}
+
 // The point with the highest median rate among those `accept` takes (null if none).
 template <class Point, class Accept>
 const Point* best_point(const std::vector<Point>& points, Accept accept) {
@@ -112,13 +121,20 @@ void attach_theoretical(const Machine& m, Ceiling& c) {
                   fma ? "" : ", 1:1 mul:add", m.clock_ghz, m.clock_method.c_str());
     c.theoretical_basis = buf;
   } else if (c.kind == "bandwidth" && c.name == "l1" && m.load_ports > 0 &&
-             (c.pattern == "read")) {
-    // L1 load bandwidth: vector loads per cycle x vector width x clock x cores.
-    const double bytes_per_cycle = m.load_ports * (m.simd_bits / 8.0);
+             m.store_bytes_per_cycle > 0) {
+    // L1: an element of the pattern needs its loads on the load ports and its stores
+    // on the store port; the busier of the two sets the pace.
+    const auto [loads, stores] = loads_and_stores(c.pattern);
+    const double load_bytes = m.load_ports * (m.simd_bits / 8.0);
+    const double cycles = std::max(8.0 * loads / load_bytes, 8.0 * stores / m.store_bytes_per_cycle);
+    if (cycles <= 0.0) return;
+    const double bytes_per_cycle = 8.0 * (loads + stores) / cycles;
     c.theoretical = m.cores * bytes_per_cycle * m.clock_ghz;
-    std::snprintf(buf, sizeof buf, "%d cores x %d loads/cycle x %d B x %.3f GHz (%s)",
-                  m.cores, m.load_ports, m.simd_bits / 8, m.clock_ghz,
-                  m.clock_method.c_str());
+    std::snprintf(buf, sizeof buf,
+                  "%d cores x %.0f B/cycle (%s: %d load + %d store streams; %g B/cycle loads, "
+                  "%g B/cycle stores) x %.3f GHz (%s)",
+                  m.cores, bytes_per_cycle, c.pattern.c_str(), loads, stores, load_bytes,
+                  m.store_bytes_per_cycle, m.clock_ghz, m.clock_method.c_str());
     c.theoretical_basis = buf;
   }
 }

@@ -136,6 +136,8 @@ void write_machine(hid_t file, const Machine& m) {
   h5::write_attr(id, "fma_pipes", std::int64_t{m.fma_pipes});
   h5::write_attr(id, "add_pipes", std::int64_t{m.add_pipes});
   h5::write_attr(id, "load_ports", std::int64_t{m.load_ports});
+  h5::write_attr(id, "store_bytes_per_cycle", m.store_bytes_per_cycle);
+  h5::write_attr(id, "hardware_model", m.hardware_model);
   h5::write_attr(id, "clock_ghz", m.clock_ghz);
   h5::write_attr(id, "clock_method", m.clock_method);
   h5::write_attr(id, "compiler", m.compiler);
@@ -168,6 +170,8 @@ Machine read_machine(hid_t file) {
   m.fma_pipes = static_cast<int>(h5::read_int_attr(id, "fma_pipes"));
   m.add_pipes = static_cast<int>(h5::read_int_attr(id, "add_pipes"));
   m.load_ports = static_cast<int>(h5::read_int_attr(id, "load_ports"));
+  m.store_bytes_per_cycle = h5::read_double_attr(id, "store_bytes_per_cycle");
+  m.hardware_model = h5::read_string_attr(id, "hardware_model");
   m.clock_ghz = h5::read_double_attr(id, "clock_ghz");
   m.clock_method = h5::read_string_attr(id, "clock_method");
   m.compiler = h5::read_string_attr(id, "compiler");

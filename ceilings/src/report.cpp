@@ -4,6 +4,22 @@
 #include <sstream>
 
 namespace rooftop::ceilings {
+namespace {
+
+// "title:" and one "  name: text" line per ceiling whose text is not empty; nothing
+// when every ceiling's text is empty.
+void text_section(std::ostringstream& out, const CeilingsFile& f, const char* title,
+                  std::string Ceiling::*text) {
+  bool any = false;
+  for (const Ceiling& c : f.ceilings) {
+    if ((c.*text).empty()) continue;
+    if (!any) out << "\n" << title << ":\n";
+    any = true;
+    out << "  " << c.name << ": " << c.*text << "\n";
+  }
+}
+
+}  // namespace
 
 nlohmann::json number_or_null(const std::optional<double>& v) {
   return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
@@ -26,6 +42,8 @@ nlohmann::json to_json(const Machine& m) {
           {"fma_pipes", m.fma_pipes},
           {"add_pipes", m.add_pipes},
           {"load_ports", m.load_ports},
+          {"store_bytes_per_cycle", m.store_bytes_per_cycle},
+          {"hardware_model", m.hardware_model},
           {"clock_ghz", m.clock_ghz},
           {"clock_method", m.clock_method},
           {"compiler", m.compiler},
@@ -57,25 +75,32 @@ std::string format_bytes(double bytes) {
   return buf;
 }
 
+std::vector<std::pair<std::string, nlohmann::json>> ceiling_fields(const Ceiling& c) {
+  return {{"name", c.name},
+          {"kind", c.kind},
+          {"value", c.value},
+          {"units", c.units},
+          {"median", c.median},
+          {"min", c.min},
+          {"max", c.max},
+          {"samples", c.samples},
+          {"measured", c.measured()},
+          {"pattern", c.pattern},
+          {"working_set_bytes", c.working_set_bytes},
+          {"flops_per_element", c.flops_per_element},
+          {"theoretical", number_or_null(c.theoretical)},
+          {"fraction_of_theoretical", number_or_null(c.fraction_of_theoretical())},
+          {"above_theoretical", c.above_theoretical()},
+          {"theoretical_basis", c.theoretical_basis},
+          {"note", c.note}};
+}
+
 nlohmann::json to_json(const CeilingsFile& f) {
   nlohmann::json ceilings = nlohmann::json::array();
   for (const Ceiling& c : f.ceilings) {
-    ceilings.push_back({{"name", c.name},
-                        {"kind", c.kind},
-                        {"value", c.value},
-                        {"units", c.units},
-                        {"median", c.median},
-                        {"min", c.min},
-                        {"max", c.max},
-                        {"samples", c.samples},
-                        {"pattern", c.pattern},
-                        {"working_set_bytes", c.working_set_bytes},
-                        {"flops_per_element", c.flops_per_element},
-                        {"theoretical", number_or_null(c.theoretical)},
-                        {"fraction_of_theoretical", number_or_null(c.fraction_of_theoretical())},
-                        {"above_theoretical", c.above_theoretical()},
-                        {"theoretical_basis", c.theoretical_basis},
-                        {"note", c.note}});
+    nlohmann::json object = nlohmann::json::object();
+    for (auto& [key, value] : ceiling_fields(c)) object[key] = std::move(value);
+    ceilings.push_back(std::move(object));
   }
   const Provenance& p = f.provenance;
   return {{"schema_version", p.schema_version},
@@ -131,20 +156,8 @@ std::string format_table(const CeilingsFile& f) {
                   c.above_theoretical() ? "  ABOVE THEORETICAL" : "");
     out << line;
   }
-  bool any_basis = false;
-  for (const Ceiling& c : f.ceilings) {
-    if (c.theoretical_basis.empty()) continue;
-    if (!any_basis) out << "\ntheoretical peaks:\n";
-    any_basis = true;
-    out << "  " << c.name << ": " << c.theoretical_basis << "\n";
-  }
-  bool any_note = false;
-  for (const Ceiling& c : f.ceilings) {
-    if (c.note.empty()) continue;
-    if (!any_note) out << "\nnotes:\n";
-    any_note = true;
-    out << "  " << c.name << ": " << c.note << "\n";
-  }
+  text_section(out, f, "theoretical peaks", &Ceiling::theoretical_basis);
+  text_section(out, f, "notes", &Ceiling::note);
   return out.str();
 }
 

@@ -81,6 +81,7 @@ int physical_cores(const std::string& sysfs_root) {
 // vendors' optimization manuals; 0 means unknown (no theoretical peak is claimed).
 struct Pipes {
   int fma = 0, add = 0, loads = 0;
+  double store_bytes = 0;
   std::string assumption;
 };
 
@@ -92,14 +93,15 @@ Pipes pipes_for(const std::map<std::string, std::string>& info, int simd_bits) {
     // Haswell and later: two FMA-capable ports (p0, p1/p5), two vector loads per cycle.
     // AVX-512: p0+p1 fused and p5 -- two 512-bit FMA pipes on Xeon Gold 6xxx,
     // Platinum and every Xeon since Ice Lake; some older Silver/Gold 5xxx parts have one.
-    p = {2, 0, 2, "Intel: 2 FMA pipes and 2 loads per cycle at the built vector width"};
+    // Stores: one 512-bit or two 256-bit per cycle (Ice Lake and later), 64 B.
+    p = {2, 0, 2, 64, "Intel: 2 FMA pipes and 2 loads per cycle at the built vector width"};
   } else if (vendor == "AuthenticAMD" && family == 0x19) {
     // Zen 3/4: 2 FMA (FP0/FP1) + 2 FADD (FP2/FP3) pipes, 256 bits wide; 512-bit ops
     // are split in two, so count in 512-bit units when built for AVX-512.
     const int per = simd_bits >= 512 ? 1 : 2;
-    p = {per, per, per, "Zen 3/4: 2 FMA + 2 add pipes of 256 bits, 2 loads of 256 bits"};
+    p = {per, per, per, 32, "Zen 3/4: 2 FMA + 2 add pipes, 2 loads and 1 store of 256 bits"};
   } else if (vendor == "AuthenticAMD" && family == 0x1a) {
-    p = {2, 2, 2, "Zen 5: 2 FMA + 2 add pipes of 512 bits, 2 loads of 512 bits"};
+    p = {2, 2, 2, 64, "Zen 5: 2 FMA + 2 add pipes, 2 loads and 1 store of 512 bits"};
   }
   return p;
 }
@@ -156,6 +158,8 @@ ceilings::Machine describe_host(const std::string& sysfs_root) {
   m.fma_pipes = p.fma;
   m.add_pipes = p.add;
   m.load_ports = p.loads;
+  m.store_bytes_per_cycle = p.store_bytes;
+  m.hardware_model = p.assumption;
   m.compiler = __VERSION__;
 #ifdef ROOFTOP_KERNEL_FLAGS
   m.compile_flags = ROOFTOP_KERNEL_FLAGS;

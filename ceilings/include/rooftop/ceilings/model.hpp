@@ -31,6 +31,8 @@ struct Machine {
   int fma_pipes = 0;               // FMA-capable pipes per core (0: unknown)
   int add_pipes = 0;               // add-only pipes per core
   int load_ports = 0;              // vector loads per cycle per core
+  double store_bytes_per_cycle = 0;  // L1 store bandwidth per core (0: unknown)
+  std::string hardware_model;        // where the pipe and port counts come from
   double clock_ghz = 0.0;          // measured under load
   std::string clock_method;
   std::string compiler;
