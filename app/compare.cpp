@@ -17,8 +17,9 @@ int run_compare(const CompareOptions& options) {
     for (std::size_t j = 0; j < i; ++j) {
       std::error_code ec;
       if (std::filesystem::equivalent(paths[i], paths[j], ec))
-        throw Error(paths[i] + ": given twice (as " + paths[j] +
-                    "); compare needs different files");
+        throw Error(paths[i] + ": given twice" +
+                    (paths[i] == paths[j] ? "" : " (as " + paths[j] + ")") +
+                    "; compare needs different files");
     }
   if (!options.plot.empty()) ceilings::check_writable(options.plot);
 

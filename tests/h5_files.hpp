@@ -45,4 +45,16 @@ inline void rewrite_root_string_attr(const std::string& path, const char* name,
   if (status < 0 || attr < 0) throw std::runtime_error("cannot rewrite attribute " + std::string(name));
 }
 
+// Deletes attribute `name` of the group `group`: a file written before the attribute
+// existed.
+inline void delete_attr(const std::string& path, const char* group, const char* name) {
+  const hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+  if (file < 0) throw std::runtime_error("H5Fopen failed: " + path);
+  const hid_t g = H5Gopen2(file, group, H5P_DEFAULT);
+  const herr_t status = g >= 0 ? H5Adelete(g, name) : -1;
+  if (g >= 0) H5Gclose(g);
+  H5Fclose(file);
+  if (status < 0) throw std::runtime_error("cannot delete attribute " + std::string(name));
+}
+
 }  // namespace rooftop::testing

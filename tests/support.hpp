@@ -91,6 +91,70 @@ inline void write_truncated_copy(const std::string& from, const std::string& to,
   write_bytes(to, bytes.substr(0, static_cast<std::size_t>(static_cast<double>(bytes.size()) * fraction)));
 }
 
+// A ceiling named as rooftop names them (fp… compute, the rest bandwidth) with the
+// units that go with its kind; `samples` 0 means never measured.
+inline ceilings::Ceiling make_ceiling(const std::string& name, double value, double min,
+                                      double max, int samples) {
+  ceilings::Ceiling c;
+  c.name = name;
+  c.kind = name.rfind("fp", 0) == 0 ? "compute" : "bandwidth";
+  c.units = c.kind == "compute" ? "GFLOP/s" : "GB/s";
+  c.value = c.median = value;
+  c.min = min;
+  c.max = max;
+  c.samples = samples;
+  return c;
+}
+
+inline void expect_same_machine(const ceilings::Machine& a, const ceilings::Machine& b) {
+  EXPECT_EQ(a.hostname, b.hostname);
+  EXPECT_EQ(a.execution_space, b.execution_space);
+  EXPECT_EQ(a.cpu_model, b.cpu_model);
+  EXPECT_EQ(a.gpu_name, b.gpu_name);
+  EXPECT_EQ(a.compute_capability, b.compute_capability);
+  EXPECT_EQ(a.cores, b.cores);
+  EXPECT_EQ(a.threads, b.threads);
+  EXPECT_EQ(a.hardware_threads, b.hardware_threads);
+  ASSERT_EQ(a.caches.size(), b.caches.size());
+  for (std::size_t i = 0; i < a.caches.size(); ++i) {
+    SCOPED_TRACE(a.caches[i].name);
+    EXPECT_EQ(a.caches[i].name, b.caches[i].name);
+    EXPECT_EQ(a.caches[i].bytes, b.caches[i].bytes);
+    EXPECT_EQ(a.caches[i].shared_by, b.caches[i].shared_by);
+  }
+  EXPECT_EQ(a.simd_bits, b.simd_bits);
+  EXPECT_EQ(a.fma_pipes, b.fma_pipes);
+  EXPECT_EQ(a.add_pipes, b.add_pipes);
+  EXPECT_EQ(a.load_ports, b.load_ports);
+  EXPECT_EQ(a.store_bytes_per_cycle, b.store_bytes_per_cycle);
+  EXPECT_EQ(a.hardware_model, b.hardware_model);
+  EXPECT_EQ(a.clock_ghz, b.clock_ghz);
+  EXPECT_EQ(a.clock_method, b.clock_method);
+  EXPECT_EQ(a.compiler, b.compiler);
+  EXPECT_EQ(a.compile_flags, b.compile_flags);
+  EXPECT_EQ(a.kokkos_version, b.kokkos_version);
+  EXPECT_EQ(a.cuda_version, b.cuda_version);
+  EXPECT_EQ(a.driver_version, b.driver_version);
+}
+
+inline void expect_same_ceiling(const ceilings::Ceiling& a, const ceilings::Ceiling& b) {
+  SCOPED_TRACE(a.name);
+  EXPECT_EQ(a.name, b.name);
+  EXPECT_EQ(a.kind, b.kind);
+  EXPECT_EQ(a.value, b.value);
+  EXPECT_EQ(a.units, b.units);
+  EXPECT_EQ(a.median, b.median);
+  EXPECT_EQ(a.min, b.min);
+  EXPECT_EQ(a.max, b.max);
+  EXPECT_EQ(a.samples, b.samples);
+  EXPECT_EQ(a.pattern, b.pattern);
+  EXPECT_EQ(a.working_set_bytes, b.working_set_bytes);
+  EXPECT_EQ(a.flops_per_element, b.flops_per_element);
+  EXPECT_EQ(a.theoretical, b.theoretical);
+  EXPECT_EQ(a.theoretical_basis, b.theoretical_basis);
+  EXPECT_EQ(a.note, b.note);
+}
+
 // A complete, plausible ceilings file: every machine field set, three cache levels,
 // ceilings with and without a theoretical peak, sweeps with several points and samples.
 inline ceilings::CeilingsFile sample_ceilings_file() {
@@ -114,6 +178,8 @@ inline ceilings::CeilingsFile sample_ceilings_file() {
   m.fma_pipes = 2;
   m.add_pipes = 1;
   m.load_ports = 3;
+  m.store_bytes_per_cycle = 64;
+  m.hardware_model = "Test CPU 9000 (vendor optimization guide)";
   m.clock_ghz = 2.125;
   m.clock_method = "dependent integer-add chain";
   m.compiler = "GCC 12.2.0";

@@ -13,7 +13,6 @@
 namespace rooftop::analyze {
 namespace {
 
-using ceilings::Ceiling;
 using ceilings::CeilingsFile;
 
 std::size_t count(const std::string& text, const std::string& what) {
@@ -25,23 +24,9 @@ std::size_t count(const std::string& text, const std::string& what) {
 CeilingsFile gpu_file() {
   CeilingsFile f;
   f.machine.gpu_name = "Test GPU <sm_70>";
-  Ceiling fma;
-  fma.name = "fp64_fma";
-  fma.kind = "compute";
-  fma.units = "GFLOP/s";
-  fma.value = 7000.0;
-  fma.samples = 1;
-  Ceiling l1;
-  l1.name = "l1";
-  l1.kind = "bandwidth";
-  l1.units = "GB/s";
-  l1.value = 14336.0;
-  l1.samples = 0;  // theoretical, not measured
-  Ceiling hbm = l1;
-  hbm.name = "dram";
-  hbm.value = 800.0;
-  hbm.samples = 1;
-  f.ceilings = {fma, l1, hbm};
+  f.ceilings = {rooftop::testing::make_ceiling("fp64_fma", 7000.0, 7000.0, 7000.0, 1),
+                rooftop::testing::make_ceiling("l1", 14336.0, 14336.0, 14336.0, 0),
+                rooftop::testing::make_ceiling("dram", 800.0, 800.0, 800.0, 1)};
   return f;
 }
 

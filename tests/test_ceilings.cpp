@@ -29,6 +29,8 @@ using rooftop::testing::MiB;
 using rooftop::testing::TempDir;
 
 using rooftop::testing::error_of;
+using rooftop::testing::expect_same_ceiling;
+using rooftop::testing::expect_same_machine;
 
 // ---------------------------------------------------------------------------------------
 // summarize
@@ -91,6 +93,7 @@ Machine test_machine() {
   m.fma_pipes = 2;
   m.add_pipes = 0;
   m.load_ports = 2;
+  m.store_bytes_per_cycle = 64;
   m.clock_ghz = 2.0;
   m.clock_method = "fixed for the test";
   return m;
@@ -477,6 +480,24 @@ TEST(Theoretical, L1ReadPeakIsLoadPortsTimesVectorWidthTimesClock) {
   EXPECT_DOUBLE_EQ(*c.theoretical, 512.0);
 }
 
+TEST(Theoretical, L1PeakOfMixedPatternsIsPacedByTheBusierPorts) {
+  // 64 B/cycle of stores: copy and rmw move 16 B per element in one cycle per 8
+  // elements' store (128 B/cycle); triad 24 B in one cycle (192 B/cycle); write 64 B/cycle.
+  const std::pair<const char*, double> cases[] = {
+      {"copy", 2 * 128 * 2.0}, {"rmw", 2 * 128 * 2.0}, {"triad", 2 * 192 * 2.0},
+      {"write", 2 * 64 * 2.0}};
+  for (const auto& [pattern, peak] : cases) {
+    SCOPED_TRACE(pattern);
+    Ceiling c;
+    c.name = "l1";
+    c.kind = "bandwidth";
+    c.pattern = pattern;
+    attach_theoretical(test_machine(), c);
+    ASSERT_TRUE(c.theoretical.has_value());
+    EXPECT_DOUBLE_EQ(*c.theoretical, peak);
+  }
+}
+
 TEST(Theoretical, FractionIsValueOverPeak) {
   Ceiling c = compute_ceiling("fp64_fma", 96.0);
   attach_theoretical(test_machine(), c);
@@ -513,52 +534,6 @@ TEST(Theoretical, ExtractionAttachesPeaksAndNotesCeilingsAboveThem) {
 
 // ---------------------------------------------------------------------------------------
 // HDF5: round trip and atomic writes
-
-void expect_same_machine(const Machine& a, const Machine& b) {
-  EXPECT_EQ(a.hostname, b.hostname);
-  EXPECT_EQ(a.execution_space, b.execution_space);
-  EXPECT_EQ(a.cpu_model, b.cpu_model);
-  EXPECT_EQ(a.gpu_name, b.gpu_name);
-  EXPECT_EQ(a.compute_capability, b.compute_capability);
-  EXPECT_EQ(a.cores, b.cores);
-  EXPECT_EQ(a.threads, b.threads);
-  ASSERT_EQ(a.caches.size(), b.caches.size());
-  for (std::size_t i = 0; i < a.caches.size(); ++i) {
-    SCOPED_TRACE(a.caches[i].name);
-    EXPECT_EQ(a.caches[i].name, b.caches[i].name);
-    EXPECT_EQ(a.caches[i].bytes, b.caches[i].bytes);
-    EXPECT_EQ(a.caches[i].shared_by, b.caches[i].shared_by);
-  }
-  EXPECT_EQ(a.simd_bits, b.simd_bits);
-  EXPECT_EQ(a.fma_pipes, b.fma_pipes);
-  EXPECT_EQ(a.add_pipes, b.add_pipes);
-  EXPECT_EQ(a.load_ports, b.load_ports);
-  EXPECT_EQ(a.clock_ghz, b.clock_ghz);
-  EXPECT_EQ(a.clock_method, b.clock_method);
-  EXPECT_EQ(a.compiler, b.compiler);
-  EXPECT_EQ(a.compile_flags, b.compile_flags);
-  EXPECT_EQ(a.kokkos_version, b.kokkos_version);
-  EXPECT_EQ(a.cuda_version, b.cuda_version);
-  EXPECT_EQ(a.driver_version, b.driver_version);
-}
-
-void expect_same_ceiling(const Ceiling& a, const Ceiling& b) {
-  SCOPED_TRACE(a.name);
-  EXPECT_EQ(a.name, b.name);
-  EXPECT_EQ(a.kind, b.kind);
-  EXPECT_EQ(a.value, b.value);
-  EXPECT_EQ(a.units, b.units);
-  EXPECT_EQ(a.median, b.median);
-  EXPECT_EQ(a.min, b.min);
-  EXPECT_EQ(a.max, b.max);
-  EXPECT_EQ(a.samples, b.samples);
-  EXPECT_EQ(a.pattern, b.pattern);
-  EXPECT_EQ(a.working_set_bytes, b.working_set_bytes);
-  EXPECT_EQ(a.flops_per_element, b.flops_per_element);
-  EXPECT_EQ(a.theoretical, b.theoretical);
-  EXPECT_EQ(a.theoretical_basis, b.theoretical_basis);
-  EXPECT_EQ(a.note, b.note);
-}
 
 TEST(CeilingsFileIo, RoundTripKeepsEveryField) {
   TempDir dir;
@@ -736,6 +711,19 @@ TEST(CeilingsFileRejection, UnparsableSchemaVersion) {
   expect_rejected(path, "schema version");
 }
 
+TEST(CeilingsFileIo, FileWrittenBeforeTheLaterMachineAttributesIsRead) {
+  TempDir dir;
+  const std::string path = dir.file("early.h5");
+  write_file(path, rooftop::testing::sample_ceilings_file());
+  rooftop::testing::delete_attr(path, "machine", "store_bytes_per_cycle");
+  rooftop::testing::delete_attr(path, "machine", "hardware_model");
+  CeilingsFile back;
+  ASSERT_NO_THROW(back = read_file(path));
+  EXPECT_EQ(back.machine.store_bytes_per_cycle, 0.0) << "unknown";
+  EXPECT_TRUE(back.machine.hardware_model.empty());
+  EXPECT_EQ(back.machine.cpu_model, "Test CPU 9000");
+}
+
 TEST(CeilingsFileRejection, NewerMinorVersionIsStillRead) {
   TempDir dir;
   const std::string path = dir.file("newer.h5");
@@ -761,7 +749,7 @@ TEST(ToJson, HasTheKeysTheDesignPromises) {
   ASSERT_EQ(j["ceilings"].size(), 2u);
   for (const nlohmann::json& c : j["ceilings"]) {
     for (const char* key : {"name", "kind", "value", "units", "median", "min", "max", "samples",
-                            "theoretical", "fraction_of_theoretical"})
+                            "measured", "theoretical", "fraction_of_theoretical"})
       EXPECT_TRUE(c.contains(key)) << "missing key " << key << " in " << c.dump();
   }
   const nlohmann::json& fma = j["ceilings"][0];
@@ -794,6 +782,28 @@ TEST(ToJson, MachineListsCachesWithSizesAndSharing) {
   EXPECT_EQ(m["caches"][2]["level"], "l3");
   EXPECT_EQ(m["caches"][2]["bytes"], 105 * MiB);
   EXPECT_EQ(m["caches"][2]["shared_by"], 4);
+}
+
+TEST(FormatTable, MeasuredMachineLineCachesClockAndNotes) {
+  const std::string text = format_table(rooftop::testing::sample_ceilings_file());
+  EXPECT_NE(text.find("machine: Test GPU on node017; OpenMP, 4 threads on 2 SMs\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("caches: l1 48 KiB"), std::string::npos) << text;
+  EXPECT_NE(text.find("clock: 2.125 GHz"), std::string::npos) << text;
+  EXPECT_NE(text.find("notes:\n  dram: measured with another job running\n"), std::string::npos)
+      << text;
+}
+
+TEST(FormatTable, FactsAFileDoesNotHaveAreLeftOut) {
+  CeilingsFile f;
+  f.machine.gpu_name = "Imported GPU";
+  f.ceilings = {rooftop::testing::make_ceiling("dram", 800.0, 800.0, 800.0, 1)};
+  const std::string text = format_table(f);
+  EXPECT_NE(text.find("machine: Imported GPU\n"), std::string::npos) << text;
+  EXPECT_EQ(text.find("caches:"), std::string::npos) << text;
+  EXPECT_EQ(text.find("clock:"), std::string::npos) << text;
+  EXPECT_EQ(text.find("notes:"), std::string::npos) << text;
 }
 
 TEST(FormatBytes, WholeUnitsHaveNoDecimals) {

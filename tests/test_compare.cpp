@@ -17,18 +17,7 @@ namespace rooftop::ceilings {
 namespace {
 
 using rooftop::testing::error_of;
-
-Ceiling ceiling(const std::string& name, double value, double min, double max, int samples) {
-  Ceiling c;
-  c.name = name;
-  c.kind = name.rfind("fp", 0) == 0 ? "compute" : "bandwidth";
-  c.units = c.kind == "compute" ? "GFLOP/s" : "GB/s";
-  c.value = c.median = value;
-  c.min = min;
-  c.max = max;
-  c.samples = samples;
-  return c;
-}
+constexpr auto ceiling = rooftop::testing::make_ceiling;
 
 CeilingsFile file_with(const std::string& machine, std::vector<Ceiling> ceilings) {
   CeilingsFile f;

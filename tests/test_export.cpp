@@ -198,18 +198,10 @@ TEST(ErtImportRejects, BadFilesNameTheFileAndTheReason) {
 // The sample file plus a ceiling that was never measured and one ERT cannot name.
 CeilingsFile exchange_sample() {
   CeilingsFile f = rooftop::testing::sample_ceilings_file();
-  Ceiling l1;
-  l1.name = "l1";
-  l1.kind = "bandwidth";
-  l1.units = "GB/s";
-  l1.value = l1.median = l1.min = l1.max = 14336.0;
-  l1.samples = 0;
+  Ceiling l1 = rooftop::testing::make_ceiling("l1", 14336.0, 14336.0, 14336.0, 0);
   l1.theoretical = 14336.0;
-  Ceiling shared = l1;
-  shared.name = "shared";
-  shared.samples = 3;
   f.ceilings.push_back(l1);
-  f.ceilings.push_back(shared);
+  f.ceilings.push_back(rooftop::testing::make_ceiling("shared", 9000.0, 8900.0, 9100.0, 3));
   return f;
 }
 
@@ -230,15 +222,8 @@ TEST(ErtExport, TheLayoutErtReadersExpect) {
 
 TEST(ErtExport, BandwidthLevelsInnermostFirstEndingWithDram) {
   CeilingsFile f;
-  for (const char* name : {"dram", "l2", "l1", "l3"}) {
-    Ceiling c;
-    c.name = name;
-    c.kind = "bandwidth";
-    c.units = "GB/s";
-    c.value = 10.0;
-    c.samples = 3;
-    f.ceilings.push_back(c);
-  }
+  for (const char* name : {"dram", "l2", "l1", "l3"})
+    f.ceilings.push_back(rooftop::testing::make_ceiling(name, 10.0, 9.0, 11.0, 3));
   const json data = to_ert_json(f)["empirical"]["gbytes"]["data"];
   ASSERT_EQ(data.size(), 4u);
   EXPECT_EQ(data[0][0], "L1");
@@ -265,20 +250,10 @@ TEST(ErtExport, ReadingTheExportBackGivesTheSameCeilings) {
 }
 
 TEST(ErtExport, MachineTravelsInRooftopsMetadataBlock) {
-  const CeilingsFile original = rooftop::testing::sample_ceilings_file();
-  const Machine back = from_ert_json(to_ert_json(original)).machine;
-  const Machine& m = original.machine;
-  EXPECT_EQ(back.hostname, m.hostname);
-  EXPECT_EQ(back.cpu_model, m.cpu_model);
-  EXPECT_EQ(back.gpu_name, m.gpu_name);
-  EXPECT_EQ(back.cores, m.cores);
-  EXPECT_EQ(back.threads, m.threads);
-  EXPECT_EQ(back.clock_ghz, m.clock_ghz);
-  EXPECT_EQ(back.compile_flags, m.compile_flags);
-  ASSERT_EQ(back.caches.size(), m.caches.size());
-  EXPECT_EQ(back.caches[2].name, "l3");
-  EXPECT_EQ(back.caches[2].bytes, m.caches[2].bytes);
-  EXPECT_EQ(back.caches[2].shared_by, m.caches[2].shared_by);
+  CeilingsFile original = rooftop::testing::sample_ceilings_file();
+  original.machine.hardware_threads = 8;
+  rooftop::testing::expect_same_machine(from_ert_json(to_ert_json(original)).machine,
+                                        original.machine);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -401,15 +376,9 @@ TEST(ReferenceData, V100FileIsTheImportOfItsJson) {
             std::string::npos)
       << h5.provenance.command_line;
   ASSERT_EQ(h5.ceilings.size(), json_import.ceilings.size());
-  for (std::size_t i = 0; i < h5.ceilings.size(); ++i) {
-    SCOPED_TRACE(h5.ceilings[i].name);
-    EXPECT_EQ(h5.ceilings[i].name, json_import.ceilings[i].name);
-    EXPECT_EQ(h5.ceilings[i].value, json_import.ceilings[i].value);
-    EXPECT_EQ(h5.ceilings[i].samples, json_import.ceilings[i].samples);
-    EXPECT_EQ(h5.ceilings[i].theoretical, json_import.ceilings[i].theoretical);
-    EXPECT_EQ(h5.ceilings[i].note, json_import.ceilings[i].note);
-  }
-  EXPECT_EQ(h5.machine.gpu_name, json_import.machine.gpu_name);
+  for (std::size_t i = 0; i < h5.ceilings.size(); ++i)
+    rooftop::testing::expect_same_ceiling(h5.ceilings[i], json_import.ceilings[i]);
+  rooftop::testing::expect_same_machine(h5.machine, json_import.machine);
 }
 
 }  // namespace

@@ -126,6 +126,7 @@ void read_rooftop_machine(const json& j, Machine& m) {
       {"cpu_model", &Machine::cpu_model},
       {"gpu_name", &Machine::gpu_name},
       {"compute_capability", &Machine::compute_capability},
+      {"hardware_model", &Machine::hardware_model},
       {"clock_method", &Machine::clock_method},
       {"compiler", &Machine::compiler},
       {"compile_flags", &Machine::compile_flags},
@@ -146,8 +147,12 @@ void read_rooftop_machine(const json& j, Machine& m) {
   for (const auto& [key, member] : ints)
     if (const auto it = j.find(key); it != j.end() && it->is_number_integer())
       m.*member = it->get<int>();
-  if (const auto it = j.find("clock_ghz"); it != j.end() && it->is_number())
-    m.clock_ghz = it->get<double>();
+  const std::pair<const char*, double Machine::*> doubles[] = {
+      {"store_bytes_per_cycle", &Machine::store_bytes_per_cycle},
+      {"clock_ghz", &Machine::clock_ghz}};
+  for (const auto& [key, member] : doubles)
+    if (const auto it = j.find(key); it != j.end() && it->is_number())
+      m.*member = it->get<double>();
   if (const auto it = j.find("caches"); it != j.end() && it->is_array()) {
     for (const json& c : *it) {
       if (!c.is_object() || !c.value("level", json()).is_string()) continue;

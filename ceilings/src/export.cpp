@@ -11,31 +11,16 @@ namespace {
 
 using nlohmann::json;
 
-// One ceiling's row: every column, in order, with its cell (a JSON value: string,
-// number, boolean, or null where unknown). CSV and JSON are both written from this.
-using Row = std::vector<std::pair<const char*, json>>;
+// One ceiling's row: the file's machine, host and date, then every field of the
+// ceiling, in order, as JSON values. CSV and JSON are both written from this.
+using Row = std::vector<std::pair<std::string, json>>;
 
 Row table_row(const CeilingsFile& f, const Ceiling& c) {
-  return {{"machine", machine_name(f.machine)},
-          {"hostname", f.machine.hostname},
-          {"created_utc", f.provenance.created_utc},
-          {"name", c.name},
-          {"kind", c.kind},
-          {"value", c.value},
-          {"units", c.units},
-          {"median", c.median},
-          {"min", c.min},
-          {"max", c.max},
-          {"samples", c.samples},
-          {"measured", c.measured()},
-          {"pattern", c.pattern},
-          {"working_set_bytes", c.working_set_bytes},
-          {"flops_per_element", c.flops_per_element},
-          {"theoretical", number_or_null(c.theoretical)},
-          {"fraction_of_theoretical", number_or_null(c.fraction_of_theoretical())},
-          {"above_theoretical", c.above_theoretical()},
-          {"theoretical_basis", c.theoretical_basis},
-          {"note", c.note}};
+  Row row = {{"machine", machine_name(f.machine)},
+             {"hostname", f.machine.hostname},
+             {"created_utc", f.provenance.created_utc}};
+  for (auto& field : ceiling_fields(c)) row.push_back(std::move(field));
+  return row;
 }
 
 std::vector<std::string> column_names() {

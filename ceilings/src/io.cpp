@@ -170,8 +170,11 @@ Machine read_machine(hid_t file) {
   m.fma_pipes = static_cast<int>(h5::read_int_attr(id, "fma_pipes"));
   m.add_pipes = static_cast<int>(h5::read_int_attr(id, "add_pipes"));
   m.load_ports = static_cast<int>(h5::read_int_attr(id, "load_ports"));
-  m.store_bytes_per_cycle = h5::read_double_attr(id, "store_bytes_per_cycle");
-  m.hardware_model = h5::read_string_attr(id, "hardware_model");
+  // Added after the first 1.0 files were written: absent there, and read as unknown.
+  if (h5::has_attr(id, "store_bytes_per_cycle"))
+    m.store_bytes_per_cycle = h5::read_double_attr(id, "store_bytes_per_cycle");
+  if (h5::has_attr(id, "hardware_model"))
+    m.hardware_model = h5::read_string_attr(id, "hardware_model");
   m.clock_ghz = h5::read_double_attr(id, "clock_ghz");
   m.clock_method = h5::read_string_attr(id, "clock_method");
   m.compiler = h5::read_string_attr(id, "compiler");

@@ -1,7 +1,8 @@
 #pragma once
 // A ceilings file in the formats other tools read: ERT's roofline.json (ert.hpp), and
 // one flat table, one row per ceiling, as CSV or JSON. Both tables have the same
-// columns (kTableColumns); every number in a row is in that row's `units`.
+// columns: the file's machine, host and creation time, then the ceiling's fields as
+// report.hpp's ceiling_fields lists them; every number in a row is in its `units`.
 
 #include <nlohmann/json.hpp>
 #include <string>

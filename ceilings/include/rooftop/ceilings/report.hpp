@@ -3,7 +3,10 @@
 // contract for scripts (see the design document): add keys freely, never rename.
 
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "rooftop/ceilings/model.hpp"
 
@@ -11,6 +14,9 @@ namespace rooftop::ceilings {
 
 nlohmann::json to_json(const CeilingsFile& file);
 nlohmann::json to_json(const Machine& machine);  // the "machine" object of to_json(file)
+// Every field of one ceiling, in the schema's order (null where unknown); the
+// "ceilings" objects of to_json(file) and the exported tables are built from it.
+std::vector<std::pair<std::string, nlohmann::json>> ceiling_fields(const Ceiling& ceiling);
 std::string format_table(const CeilingsFile& file);
 std::string format_bytes(double bytes);  // "48 KiB", "1.5 MiB"
 
