@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
 """Side-by-side: rooftop's CPU ceilings against likwid-bench, in one run on one machine.
 
-Runs `rooftop measure` (default settings) and then the matching likwid-bench kernels
-with the same thread count and a working set inside each level, and prints one
-ratio per ceiling (rooftop / likwid-bench). Absolute numbers drift on shared machines;
-the ratios, taken minutes apart, are what this script is for.
+Each round runs `rooftop measure` (default settings) and then the matching likwid-bench
+kernels with the same thread count: the peakflops kernels on an L1-resident array, and
+the load kernel at the working set of rooftop's best point of each level. It prints
+one ratio per ceiling (median of rooftop / median of likwid-bench over the rounds) and
+the run-to-run spread of both tools. Absolute numbers drift on shared machines; the
+ratios are what this script is for.
 
 usage: scripts/bench-vs-likwid.py [--rooftop build/app/rooftop] [--markdown] [--runs N]
 """
@@ -40,52 +42,54 @@ def main():
     avx512 = " avx512f" in flags
     v = "avx512" if avx512 else "avx"
 
-    runs = []
+    def rooftop_run(tmp, i):
+        path = os.path.join(tmp, f"r{i}.h5")
+        cmd = [args.rooftop, "measure", "--out", path] + (["--quick"] if args.quick else [])
+        t0 = time.time()
+        subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
+        seconds = time.time() - t0
+        shown = subprocess.run([args.rooftop, "show", path, "--json"], check=True,
+                               capture_output=True, text=True).stdout
+        doc = json.loads(shown)
+        doc["_seconds"] = seconds
+        return doc
+
+    # Each round runs rooftop, then every likwid-bench test; ratios compare medians over
+    # rounds, so slow drift of a shared machine hits both tools alike.
+    compute = [("fp64_fma", f"peakflops_{v}_fma"), ("fp32_fma", f"peakflops_sp_{v}_fma"),
+               ("fp64_nofma", f"peakflops_{v}")]
+    runs, peer = [], {}
     with tempfile.TemporaryDirectory() as tmp:
         for i in range(args.runs):
-            path = os.path.join(tmp, f"r{i}.h5")
-            cmd = [args.rooftop, "measure", "--out", path] + (["--quick"] if args.quick else [])
-            t0 = time.time()
-            subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
-            seconds = time.time() - t0
-            shown = subprocess.run([args.rooftop, "show", path, "--json"], check=True,
-                                   capture_output=True, text=True).stdout
-            doc = json.loads(shown)
-            doc["_seconds"] = seconds
+            doc = rooftop_run(tmp, i)
             runs.append(doc)
+            threads = doc["machine"]["threads"]
+            ceilings = {c["name"]: c for c in doc["ceilings"]}
+            for name, test in compute:
+                mflops, _ = likwid(test, 32 * 1000, threads)  # L1-resident: compute-bound
+                peer.setdefault(name, []).append((mflops / 1000.0, test, 32000))
+            # likwid-bench's load kernel at the working set of rooftop's best point.
+            for level in ("l1", "l2", "l3", "dram"):
+                if level not in ceilings:
+                    continue
+                size = ceilings[level]["working_set_bytes"]
+                _, mbytes = likwid(f"load_{v}", size, threads)
+                peer.setdefault(level, []).append((mbytes / 1000.0, f"load_{v}", size))
+
+    def median(xs):
+        xs = sorted(xs)
+        n = len(xs)
+        return xs[n // 2] if n % 2 else 0.5 * (xs[n // 2 - 1] + xs[n // 2])
 
     doc = runs[-1]
     threads = doc["machine"]["threads"]
-    ceilings = {c["name"]: c for c in doc["ceilings"]}
-    caches = {c["level"]: c for c in doc["machine"]["caches"]}
-
-    def capacity(level):
-        c = caches[level]
-        instances = max(1, -(-threads // max(1, c["shared_by"])))
-        return c["bytes"] * instances
-
-    # Working sets inside each level, as rooftop's own windows place them.
-    sizes = {}
-    below = 0
-    for level in sorted(caches):
-        cap = capacity(level)
-        lo, hi = 2 * below, cap // 2
-        if lo < hi:
-            sizes[level] = int((max(lo, 4096) * hi) ** 0.5)
-        below = max(below, cap)
-    sizes["dram"] = 8 * below
-
     rows = []
-    compute = [("fp64_fma", f"peakflops_{v}_fma"), ("fp32_fma", f"peakflops_sp_{v}_fma"),
-               ("fp64_nofma", f"peakflops_{v}")]
-    for name, test in compute:
-        mflops, _ = likwid(test, 32 * 1000, threads)  # L1-resident, compute-bound
-        rows.append((name, ceilings[name]["value"], mflops / 1000.0, "GFLOP/s", test, 32000))
-    for level, size in sizes.items():
-        if level not in ceilings:
-            continue
-        _, mbytes = likwid(f"load_{v}", size, threads)
-        rows.append((level, ceilings[level]["value"], mbytes / 1000.0, "GB/s", f"load_{v}", size))
+    for name, results in peer.items():
+        ours = median([next(c["value"] for c in r["ceilings"] if c["name"] == name) for r in runs])
+        units = next(c["units"] for c in doc["ceilings"] if c["name"] == name)
+        pattern = next(c["pattern"] for c in doc["ceilings"] if c["name"] == name)
+        theirs = median([x for x, _, _ in results])
+        rows.append((name, ours, theirs, units, results[-1][1], results[-1][2], pattern))
 
     def fmt_size(b):
         for unit in ["B", "KiB", "MiB", "GiB"]:
@@ -95,21 +99,25 @@ def main():
         return f"{b:.0f} TiB"
 
     if args.markdown:
-        print("| ceiling | rooftop | likwid-bench | units | ratio | likwid test, working set |")
+        print("| ceiling | rooftop (pattern) | likwid-bench | units | ratio | likwid test, working set |")
         print("|---|---:|---:|---|---:|---|")
-        for name, r, l, units, test, size in rows:
-            print(f"| {name} | {r:.1f} | {l:.1f} | {units} | {r / l:.3f} | {test}, {fmt_size(size)} |")
+        for name, r, l, units, test, size, pattern in rows:
+            print(f"| {name} | {r:.1f} ({pattern}) | {l:.1f} | {units} | {r / l:.3f} | {test}, {fmt_size(size)} |")
     else:
         print(f"{'ceiling':<11} {'rooftop':>10} {'likwid':>10} {'units':<8} {'ratio':>6}  likwid test")
-        for name, r, l, units, test, size in rows:
-            print(f"{name:<11} {r:>10.1f} {l:>10.1f} {units:<8} {r / l:>6.3f}  {test} ({fmt_size(size)})")
-    print(f"\n{doc['machine']['cpu_model']}, {threads} threads, measure took "
+        for name, r, l, units, test, size, pattern in rows:
+            print(f"{name:<11} {r:>10.1f} {l:>10.1f} {units:<8} {r / l:>6.3f}  {test} ({fmt_size(size)}); rooftop {pattern}")
+    print(f"\nmedians over {len(runs)} rounds; {doc['machine']['cpu_model']}, {threads} threads, measure took "
           + ", ".join(f"{r['_seconds']:.1f} s" for r in runs))
     if len(runs) > 1:
         print("run-to-run spread (max/min - 1) over", len(runs), "runs:")
         for name in ceilings:
             vals = [next(c["value"] for c in r["ceilings"] if c["name"] == name) for r in runs]
-            print(f"  {name:<11} {max(vals) / min(vals) - 1:6.1%}   " + " ".join(f"{x:.1f}" for x in vals))
+            line = f"  rooftop {name:<11} {max(vals) / min(vals) - 1:6.1%}   " + " ".join(f"{x:.1f}" for x in vals)
+            if name in peer:
+                theirs = [x for x, _, _ in peer[name]]
+                line += f"   | likwid-bench {max(theirs) / min(theirs) - 1:6.1%}   " + " ".join(f"{x:.1f}" for x in theirs)
+            print(line)
     return 0
 
 
