@@ -56,8 +56,10 @@ void frame(std::ostringstream& s, const Axes& a, const std::string& title,
     << ") rotate(-90)' text-anchor='middle' font-size='13'>" << escape(ylabel) << "</text>\n";
   // Decade (or power-of-4 bytes) ticks with light grid lines.
   const double xstep = x_bytes ? 4.0 : 2.0;
-  for (double x = std::pow(xstep, std::ceil(std::log(a.xmin) / std::log(xstep)) - 0);
-       x <= a.xmax * 1.0001; x *= xstep) {
+  const int x_first = static_cast<int>(std::ceil(std::log(a.xmin) / std::log(xstep)));
+  const int x_last = static_cast<int>(std::floor(std::log(a.xmax * 1.0001) / std::log(xstep)));
+  for (int e = x_first; e <= x_last; ++e) {
+    const double x = std::pow(xstep, e);
     const double X = a.px(x);
     s << "<line x1='" << X << "' y1='" << a.y0 << "' x2='" << X << "' y2='" << a.y0 + a.h
       << "' stroke='#eee'/>\n";
@@ -66,7 +68,10 @@ void frame(std::ostringstream& s, const Axes& a, const std::string& title,
     s << "<text x='" << X << "' y='" << a.y0 + a.h + 16
       << "' text-anchor='middle' font-size='10'>" << label << "</text>\n";
   }
-  for (double y = std::pow(10.0, std::ceil(std::log10(a.ymin))); y <= a.ymax * 1.0001; y *= 10) {
+  const int y_first = static_cast<int>(std::ceil(std::log10(a.ymin)));
+  const int y_last = static_cast<int>(std::floor(std::log10(a.ymax * 1.0001)));
+  for (int e = y_first; e <= y_last; ++e) {
+    const double y = std::pow(10.0, e);
     const double Y = a.py(y);
     s << "<line x1='" << a.x0 << "' y1='" << Y << "' x2='" << a.x0 + a.w << "' y2='" << Y
       << "' stroke='#eee'/>\n";
