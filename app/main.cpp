@@ -6,6 +6,8 @@
 #include <CLI/CLI.hpp>
 #include <csignal>
 #include <cstdio>
+#include <new>
+#include <string>
 #include <iostream>
 #include <iterator>
 
@@ -82,8 +84,15 @@ int main(int argc, char** argv) {
     if (isatty(fileno(stderr))) std::fputc('\n', stderr);
     std::fprintf(stderr, "rooftop: interrupted; nothing was written\n");
     return 130;
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr, "rooftop: error: out of memory (try --quick or fewer threads)\n");
+    return 1;
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "rooftop: error: %s\n", e.what());
+    // Some libraries (Kokkos among them) put several lines in what(); keep one.
+    std::string message = e.what();
+    for (char& c : message)
+      if (c == '\n' || c == '\r') c = ' ';
+    std::fprintf(stderr, "rooftop: error: %s\n", message.c_str());
     return 1;
   }
   return 1;
