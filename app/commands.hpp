@@ -40,4 +40,28 @@ struct ImportCeilingsOptions {
 };
 int run_import_ceilings(const ImportCeilingsOptions& options, const std::string& command_line);
 
+struct AnalyzeOptions {
+  std::string ceilings;
+  std::string kernels = "gpp";
+  std::string size;  // empty: the build's default (small on a host, classic on a GPU)
+  std::string out, plot;
+  bool json = false;
+};
+int run_analyze(const AnalyzeOptions& options, const std::string& command_line);
+
+struct ImportOptions {
+  std::string report;  // ncu or nvprof CSV
+  std::string timing;  // nvprof GPU-trace or summary CSV (optional)
+  std::string ceilings;
+  std::string out, plot;
+  bool json = false;
+};
+int run_import(const ImportOptions& options, const std::string& command_line);
+
+struct PlotOptions {
+  std::vector<std::string> files;
+  std::string out;
+};
+int run_plot(const PlotOptions& options);
+
 }  // namespace rooftop::app

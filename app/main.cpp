@@ -57,6 +57,34 @@ int main(int argc, char** argv) {
   ic->add_option("file", import_ceilings.file, "ERT roofline.json")->required();
   ic->add_option("--out", import_ceilings.out, "ceilings file to write (HDF5)")->required();
 
+  rooftop::app::AnalyzeOptions analyze;
+  CLI::App* a = app.add_subcommand(
+      "analyze", "run kernels here (GPP ladder, reference kernels) and place them on the ceilings");
+  a->add_option("--ceilings", analyze.ceilings, "ceilings file (HDF5) of this machine")->required();
+  a->add_option("--kernels", analyze.kernels, "comma-separated: gpp, triad, polynomial, stencil");
+  a->add_option("--size", analyze.size, "tiny, small, classic or si214 (default: small on a "
+                                        "CPU, classic on a GPU)")
+      ->check(CLI::IsMember({"tiny", "small", "classic", "si214"}));
+  a->add_option("--out", analyze.out, "file to write: the ceilings with the kernels (HDF5)");
+  a->add_option("--plot", analyze.plot, "SVG chart to write (hierarchical roofline)");
+  a->add_flag("--json", analyze.json, "machine-readable output");
+
+  rooftop::app::ImportOptions import;
+  CLI::App* im = app.add_subcommand(
+      "import", "place kernels from Nsight Compute or nvprof CSV on measured ceilings");
+  im->add_option("report", import.report, "ncu --csv (raw or details page) or nvprof --csv metrics")
+      ->required();
+  im->add_option("--timing", import.timing, "nvprof --print-gpu-trace or summary CSV (times)");
+  im->add_option("--ceilings", import.ceilings, "ceilings file (HDF5)")->required();
+  im->add_option("--out", import.out, "file to write: the ceilings with the kernels (HDF5)");
+  im->add_option("--plot", import.plot, "SVG chart to write (hierarchical roofline)");
+  im->add_flag("--json", import.json, "machine-readable output");
+
+  rooftop::app::PlotOptions plot;
+  CLI::App* p = app.add_subcommand("plot", "draw a chart of one or more rooftop files");
+  p->add_option("files", plot.files, "ceilings or kernels files (HDF5)")->required();
+  p->add_option("--out", plot.out, "SVG chart to write")->required();
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -78,6 +106,9 @@ int main(int argc, char** argv) {
     if (c->parsed()) return rooftop::app::run_compare(compare);
     if (e->parsed()) return rooftop::app::run_export(exp);
     if (ic->parsed()) return rooftop::app::run_import_ceilings(import_ceilings, command_line);
+    if (a->parsed()) return rooftop::app::run_analyze(analyze, command_line);
+    if (im->parsed()) return rooftop::app::run_import(import, command_line);
+    if (p->parsed()) return rooftop::app::run_plot(plot);
   } catch (const rooftop::Interrupted&) {
     // On a terminal the progress line is still open; end it first. Elsewhere the
     // message stays the single line that every failure prints.

@@ -1,13 +1,11 @@
 #include <unistd.h>
 
-#include <Kokkos_Core.hpp>
-#include <atomic>
-#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
 
 #include "commands.hpp"
+#include "interrupt.hpp"
 #include "rooftop/analyze/chart.hpp"
 #include "rooftop/ceilings/error.hpp"
 #include "rooftop/ceilings/extract.hpp"
@@ -19,19 +17,6 @@
 
 namespace rooftop::app {
 namespace {
-
-std::atomic<bool> g_interrupted{false};
-
-extern "C" void on_interrupt(int) {
-  g_interrupted = true;
-  std::signal(SIGINT, SIG_DFL);  // a second Ctrl-C stops at once
-}
-
-// Kokkos with OpenMP wants threads bound; spread them over cores unless the user chose.
-void default_thread_binding() {
-  setenv("OMP_PROC_BIND", "spread", 0);
-  setenv("OMP_PLACES", "cores", 0);
-}
 
 microbench::Progress progress_printer() {
   if (!isatty(fileno(stderr))) return {};
@@ -55,9 +40,7 @@ int run_measure(const MeasureOptions& options, const std::string& command_line) 
   ceilings::check_writable(options.out);
   if (!options.plot.empty()) ceilings::check_writable(options.plot);
 
-  default_thread_binding();
-  Kokkos::ScopeGuard kokkos;
-  std::signal(SIGINT, on_interrupt);
+  KokkosRun run;
 
   ceilings::CeilingsFile file;
   file.provenance = ceilings::current_provenance(command_line);
@@ -66,7 +49,7 @@ int run_measure(const MeasureOptions& options, const std::string& command_line) 
   const double clock_before = microbench::measure_host_clock_ghz(method);
 
   microbench::SweepPlan plan = microbench::make_plan(file.machine, options.quick);
-  plan.timing.cancel = &g_interrupted;
+  plan.timing.cancel = &interrupted();
   file.sweeps = microbench::run_sweeps<Kokkos::DefaultHostExecutionSpace>(plan, progress_printer());
 
   // The theoretical peak must be an upper bound: take the higher of the clocks
@@ -79,8 +62,7 @@ int run_measure(const MeasureOptions& options, const std::string& command_line) 
 
   std::vector<std::string> skipped;
   file.ceilings = ceilings::extract_ceilings(file.machine, file.sweeps, &skipped);
-  std::signal(SIGINT, SIG_DFL);
-  if (g_interrupted) throw Interrupted();
+  run.throw_if_interrupted();
 
   ceilings::write_file(options.out, file);
   if (!options.plot.empty()) ceilings::write_text_file(options.plot, analyze::roofline_svg(file));

@@ -581,6 +581,104 @@ TEST(CeilingsFileIo, RoundTripKeepsEveryField) {
   }
 }
 
+// Two kernel records as the analyzer writes them: every field set, one with three
+// levels of bytes, one imported with no time and an unknown FMA fraction.
+std::vector<KernelRecord> sample_kernels() {
+  KernelRecord a;
+  a.name = "gpp::v9_cache_blocking";
+  a.id = "v9";
+  a.group = "gpp";
+  a.order = 8;
+  a.description = "G in blocks, every G' of a block before the next";
+  a.source = "declared";
+  a.precision = "fp64";
+  a.flops_fp64 = 4.33e10;
+  a.flops_fp32 = 1.5;
+  a.flops_fp16 = 0.25;
+  a.fma_fraction = 0.515;
+  a.tensor_instructions = 7.0;
+  a.bytes = {{"l1", 1e12}, {"l2", 3e11}, {"dram", 1.4e8}};
+  a.time_s = 0.75;
+  a.time_min = 0.74;
+  a.time_max = 0.8;
+  a.samples = 5;
+  a.invocations = 1;
+  a.time_source = "wall clock, fenced, median of 5 samples";
+  a.check = "passed";
+  a.note = "size small";
+  a.limiter = "fp64_fma";
+  a.attainable_gflop_per_s = 110.0;
+  a.fraction_of_roof = 0.52;
+  a.above = "";
+  KernelRecord b;
+  b.name = std::string(300, 'k');  // longer than the field: kept as its head
+  b.id = "k1";
+  b.group = "import";
+  b.source = "ncu-import";
+  b.bytes = {{"dram", 64.0}};
+  b.above = "dram,l2";
+  return {a, b};
+}
+
+TEST(CeilingsFileIo, KernelsRoundTrip) {
+  TempDir dir;
+  CeilingsFile original = rooftop::testing::sample_ceilings_file();
+  original.kernels = sample_kernels();
+  const std::string path = dir.file("k.h5");
+  write_file(path, original);
+  const CeilingsFile back = read_file(path);
+  ASSERT_EQ(back.kernels.size(), 2u);
+  const KernelRecord& a = back.kernels[0];
+  const KernelRecord& x = original.kernels[0];
+  EXPECT_EQ(a.name, x.name);
+  EXPECT_EQ(a.id, x.id);
+  EXPECT_EQ(a.group, x.group);
+  EXPECT_EQ(a.order, x.order);
+  EXPECT_EQ(a.description, x.description);
+  EXPECT_EQ(a.source, x.source);
+  EXPECT_EQ(a.precision, x.precision);
+  EXPECT_EQ(a.flops_fp64, x.flops_fp64);
+  EXPECT_EQ(a.flops_fp32, x.flops_fp32);
+  EXPECT_EQ(a.flops_fp16, x.flops_fp16);
+  EXPECT_EQ(a.fma_fraction, x.fma_fraction);
+  EXPECT_EQ(a.tensor_instructions, x.tensor_instructions);
+  ASSERT_EQ(a.bytes.size(), 3u);
+  for (std::size_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(a.bytes[i].level, x.bytes[i].level);
+    EXPECT_EQ(a.bytes[i].bytes, x.bytes[i].bytes);
+  }
+  EXPECT_EQ(a.time_s, x.time_s);
+  EXPECT_EQ(a.time_min, x.time_min);
+  EXPECT_EQ(a.time_max, x.time_max);
+  EXPECT_EQ(a.samples, x.samples);
+  EXPECT_EQ(a.invocations, x.invocations);
+  EXPECT_EQ(a.time_source, x.time_source);
+  EXPECT_EQ(a.check, x.check);
+  EXPECT_EQ(a.note, x.note);
+  EXPECT_EQ(a.limiter, x.limiter);
+  EXPECT_EQ(a.attainable_gflop_per_s, x.attainable_gflop_per_s);
+  EXPECT_EQ(a.fraction_of_roof, x.fraction_of_roof);
+
+  const KernelRecord& b = back.kernels[1];
+  EXPECT_EQ(b.name, std::string(255, 'k'));
+  EXPECT_LT(b.fma_fraction, 0.0) << "unknown stays unknown";
+  EXPECT_EQ(b.time_s, 0.0);
+  EXPECT_EQ(b.above, "dram,l2");
+  ASSERT_EQ(b.bytes.size(), 1u);
+  EXPECT_EQ(b.bytes[0].level, "dram");
+}
+
+TEST(CeilingsFileIo, FileWithoutKernelsHasNoKernelsGroup) {
+  TempDir dir;
+  const std::string path = dir.file("c.h5");
+  write_file(path, rooftop::testing::sample_ceilings_file());
+  EXPECT_TRUE(read_file(path).kernels.empty());
+  hid_t f = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  ASSERT_GE(f, 0);
+  EXPECT_EQ(H5Lexists(f, "kernels", H5P_DEFAULT), 0);
+  H5Fclose(f);
+}
+
 TEST(CeilingsFileIo, EmptyFileRoundTrips) {
   TempDir dir;
   CeilingsFile empty;

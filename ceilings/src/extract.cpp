@@ -191,4 +191,10 @@ const Ceiling* CeilingsFile::find(const std::string& name) const {
   return nullptr;
 }
 
+const LevelBytes* KernelRecord::find_bytes(const std::string& level) const {
+  for (const LevelBytes& b : bytes)
+    if (b.level == level) return &b;
+  return nullptr;
+}
+
 }  // namespace rooftop::ceilings

@@ -60,6 +60,36 @@ struct BandwidthSampleRow {
   double gbyte_per_s;
 };
 
+// One row per kernel record; its bytes per level are rows of KernelBytesRow.
+struct KernelRow {
+  char name[256];
+  char id[16];
+  char group[32];
+  std::int32_t order;
+  char description[256];
+  char source[32];
+  char precision[8];
+  double flops_fp64, flops_fp32, flops_fp16;
+  double fma_fraction;  // NaN where unknown
+  double tensor_instructions;
+  double time_s, time_min, time_max;
+  std::int32_t samples, invocations;
+  char time_source[128];
+  char check[8];
+  double gflop_per_s;
+  char limiter[32];
+  double attainable_gflop_per_s, fraction_of_roof;
+  char above[64];
+  char note[256];
+};
+
+struct KernelBytesRow {
+  std::int32_t kernel;  // row of /kernels/kernels
+  char level[16];
+  double bytes;
+  double arithmetic_intensity;  // FLOPs / bytes
+};
+
 #define ROOFTOP_NUM(Row, f, t) h5::Field{#f, offsetof(Row, f), t, 0}
 #define ROOFTOP_STR(Row, f) h5::string_field<Row>(#f, offsetof(Row, f), &Row::f)
 
@@ -102,6 +132,33 @@ h5::Handle bandwidth_sample_type() {
       sizeof(R), {ROOFTOP_STR(R, pattern), ROOFTOP_NUM(R, working_set_bytes, H5T_NATIVE_UINT64),
                   ROOFTOP_NUM(R, sample, H5T_NATIVE_INT32), ROOFTOP_NUM(R, seconds, H5T_NATIVE_DOUBLE),
                   ROOFTOP_NUM(R, gbyte_per_s, H5T_NATIVE_DOUBLE)});
+}
+
+h5::Handle kernel_type() {
+  using R = KernelRow;
+  return h5::compound_type(
+      sizeof(R),
+      {ROOFTOP_STR(R, name), ROOFTOP_STR(R, id), ROOFTOP_STR(R, group),
+       ROOFTOP_NUM(R, order, H5T_NATIVE_INT32), ROOFTOP_STR(R, description), ROOFTOP_STR(R, source),
+       ROOFTOP_STR(R, precision), ROOFTOP_NUM(R, flops_fp64, H5T_NATIVE_DOUBLE),
+       ROOFTOP_NUM(R, flops_fp32, H5T_NATIVE_DOUBLE), ROOFTOP_NUM(R, flops_fp16, H5T_NATIVE_DOUBLE),
+       ROOFTOP_NUM(R, fma_fraction, H5T_NATIVE_DOUBLE),
+       ROOFTOP_NUM(R, tensor_instructions, H5T_NATIVE_DOUBLE),
+       ROOFTOP_NUM(R, time_s, H5T_NATIVE_DOUBLE), ROOFTOP_NUM(R, time_min, H5T_NATIVE_DOUBLE),
+       ROOFTOP_NUM(R, time_max, H5T_NATIVE_DOUBLE), ROOFTOP_NUM(R, samples, H5T_NATIVE_INT32),
+       ROOFTOP_NUM(R, invocations, H5T_NATIVE_INT32), ROOFTOP_STR(R, time_source),
+       ROOFTOP_STR(R, check), ROOFTOP_NUM(R, gflop_per_s, H5T_NATIVE_DOUBLE),
+       ROOFTOP_STR(R, limiter), ROOFTOP_NUM(R, attainable_gflop_per_s, H5T_NATIVE_DOUBLE),
+       ROOFTOP_NUM(R, fraction_of_roof, H5T_NATIVE_DOUBLE), ROOFTOP_STR(R, above),
+       ROOFTOP_STR(R, note)});
+}
+
+h5::Handle kernel_bytes_type() {
+  using R = KernelBytesRow;
+  return h5::compound_type(sizeof(R), {ROOFTOP_NUM(R, kernel, H5T_NATIVE_INT32),
+                                       ROOFTOP_STR(R, level),
+                                       ROOFTOP_NUM(R, bytes, H5T_NATIVE_DOUBLE),
+                                       ROOFTOP_NUM(R, arithmetic_intensity, H5T_NATIVE_DOUBLE)});
 }
 
 #undef ROOFTOP_NUM
@@ -299,6 +356,97 @@ Sweeps read_sweeps(hid_t file) {
   return s;
 }
 
+// Text longer than a fixed field keeps its head; labels are never the key of anything.
+std::string clip(const std::string& s, std::size_t capacity) {
+  return s.size() < capacity ? s : s.substr(0, capacity - 1);
+}
+
+void write_kernels(hid_t file, const std::vector<KernelRecord>& kernels) {
+  h5::Handle g = h5::create_group(file, "kernels");
+  std::vector<KernelRow> rows(kernels.size());
+  std::vector<KernelBytesRow> bytes;
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const KernelRecord& k = kernels[i];
+    KernelRow& r = rows[i];
+    h5::put(r.name, clip(k.name, sizeof r.name), "name");
+    h5::put(r.id, k.id, "id");
+    h5::put(r.group, k.group, "group");
+    r.order = k.order;
+    h5::put(r.description, clip(k.description, sizeof r.description), "description");
+    h5::put(r.source, k.source, "source");
+    h5::put(r.precision, k.precision, "precision");
+    r.flops_fp64 = k.flops_fp64;
+    r.flops_fp32 = k.flops_fp32;
+    r.flops_fp16 = k.flops_fp16;
+    r.fma_fraction = k.fma_fraction >= 0.0 ? k.fma_fraction : std::nan("");
+    r.tensor_instructions = k.tensor_instructions;
+    r.time_s = k.time_s;
+    r.time_min = k.time_min;
+    r.time_max = k.time_max;
+    r.samples = k.samples;
+    r.invocations = k.invocations;
+    h5::put(r.time_source, clip(k.time_source, sizeof r.time_source), "time_source");
+    h5::put(r.check, k.check, "check");
+    r.gflop_per_s = k.gflop_per_s();
+    h5::put(r.limiter, k.limiter, "limiter");
+    r.attainable_gflop_per_s = k.attainable_gflop_per_s;
+    r.fraction_of_roof = k.fraction_of_roof;
+    h5::put(r.above, clip(k.above, sizeof r.above), "above");
+    h5::put(r.note, clip(k.note, sizeof r.note), "note");
+    for (const LevelBytes& b : k.bytes) {
+      KernelBytesRow br{};
+      br.kernel = static_cast<std::int32_t>(i);
+      h5::put(br.level, b.level, "level");
+      br.bytes = b.bytes;
+      br.arithmetic_intensity = b.bytes > 0.0 ? k.flops() / b.bytes : std::nan("");
+      bytes.push_back(br);
+    }
+  }
+  h5::write_table(g.get(), "kernels", kernel_type(), rows.data(), rows.size());
+  h5::write_table(g.get(), "bytes", kernel_bytes_type(), bytes.data(), bytes.size());
+}
+
+std::vector<KernelRecord> read_kernels(hid_t file) {
+  std::vector<KernelRecord> out;
+  if (!h5::exists(file, "kernels")) return out;  // a characterization without analysis
+  h5::Handle g = h5::open_group(file, "kernels");
+  for (const KernelRow& r : read_rows<KernelRow>(g.get(), "kernels", kernel_type())) {
+    KernelRecord k;
+    k.name = h5::get(r.name);
+    k.id = h5::get(r.id);
+    k.group = h5::get(r.group);
+    k.order = r.order;
+    k.description = h5::get(r.description);
+    k.source = h5::get(r.source);
+    k.precision = h5::get(r.precision);
+    k.flops_fp64 = r.flops_fp64;
+    k.flops_fp32 = r.flops_fp32;
+    k.flops_fp16 = r.flops_fp16;
+    k.fma_fraction = std::isfinite(r.fma_fraction) ? r.fma_fraction : -1.0;
+    k.tensor_instructions = r.tensor_instructions;
+    k.time_s = r.time_s;
+    k.time_min = r.time_min;
+    k.time_max = r.time_max;
+    k.samples = r.samples;
+    k.invocations = r.invocations;
+    k.time_source = h5::get(r.time_source);
+    k.check = h5::get(r.check);
+    k.limiter = h5::get(r.limiter);
+    k.attainable_gflop_per_s = r.attainable_gflop_per_s;
+    k.fraction_of_roof = r.fraction_of_roof;
+    k.above = h5::get(r.above);
+    k.note = h5::get(r.note);
+    out.push_back(k);
+  }
+  for (const KernelBytesRow& r : read_rows<KernelBytesRow>(g.get(), "bytes", kernel_bytes_type())) {
+    if (r.kernel < 0 || static_cast<std::size_t>(r.kernel) >= out.size())
+      throw Error("kernels/bytes: row for kernel " + std::to_string(r.kernel) + " of " +
+                  std::to_string(out.size()));
+    out[static_cast<std::size_t>(r.kernel)].bytes.push_back({h5::get(r.level), r.bytes});
+  }
+  return out;
+}
+
 int parse_major(const std::string& version) {
   int major = -1, minor = -1;
   if (std::sscanf(version.c_str(), "%d.%d", &major, &minor) != 2 || major < 0)
@@ -369,6 +517,7 @@ void write_file(const std::string& path, const CeilingsFile& data) {
     write_machine(id, data.machine);
     write_ceilings(id, data.ceilings);
     write_sweeps(id, data.sweeps);
+    if (!data.kernels.empty()) write_kernels(id, data.kernels);
     h5::check(H5Fflush(id, H5F_SCOPE_GLOBAL), "H5Fflush");
   } catch (const Error& e) {
     throw Error(path + ": " + e.what());
@@ -402,6 +551,7 @@ CeilingsFile read_file(const std::string& path) {
     out.machine = read_machine(id);
     out.ceilings = read_ceilings(id);
     out.sweeps = read_sweeps(id);
+    out.kernels = read_kernels(id);
     return out;
   } catch (const Error& e) {
     throw Error(path + ": " + e.what());

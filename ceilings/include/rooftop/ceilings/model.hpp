@@ -93,6 +93,45 @@ struct Ceiling {
   }
 };
 
+// Bytes a kernel moved at one level of the memory hierarchy.
+struct LevelBytes {
+  std::string level;  // "l1", "l2", "l3", "dram", "shared": the names of the bandwidth ceilings
+  double bytes = 0.0;
+};
+
+// One kernel placed on the roofline: its counts and time as measured (or declared, or
+// imported), and what the analyzer derived from them against a file's ceilings.
+// FLOPs and bytes are totals over the `invocations` that `time_s` covers.
+struct KernelRecord {
+  std::string name;         // full label, e.g. "gpp::v3_team_size" or a Kokkos kernel label
+  std::string id;           // short id for charts ("v3", "k12")
+  std::string group;        // versions of one group ("gpp") are joined in `order` on charts
+  int order = 0;            // position within the group
+  std::string description;  // what this version changes, and why
+  std::string source;       // where the counts come from: "declared", "cupti", "ncu-import", "nvprof-import"
+  std::string precision;    // precision of most FLOPs: "fp64", "fp32", "fp16" (empty: none)
+  double flops_fp64 = 0.0, flops_fp32 = 0.0, flops_fp16 = 0.0;
+  double fma_fraction = -1.0;       // share of the FLOPs issued as FMAs (< 0: unknown)
+  double tensor_instructions = 0.0;  // counted, not converted to FLOPs
+  std::vector<LevelBytes> bytes;     // only the levels with counts
+  double time_s = 0.0;               // the time the counts cover (median of the samples)
+  double time_min = 0.0, time_max = 0.0;
+  int samples = 0;
+  int invocations = 1;
+  std::string time_source;  // how the time was obtained
+  std::string check;        // "passed", "failed", or empty where there is no answer to check
+  std::string note;
+  // Derived against the ceilings (rooftop_analyze's roofline math).
+  std::string limiter;              // the binding ceiling's name
+  double attainable_gflop_per_s = 0.0;
+  double fraction_of_roof = 0.0;    // achieved / attainable
+  std::string above;                // ceilings the point lies above (comma-separated)
+
+  double flops() const { return flops_fp64 + flops_fp32 + flops_fp16; }
+  double gflop_per_s() const { return time_s > 0.0 ? flops() / time_s * 1e-9 : 0.0; }
+  const LevelBytes* find_bytes(const std::string& level) const;
+};
+
 struct Provenance {
   std::string schema_version;  // "1.0" when written by this version
   std::string tool_version;
@@ -106,6 +145,7 @@ struct CeilingsFile {
   Machine machine;
   std::vector<Ceiling> ceilings;
   Sweeps sweeps;
+  std::vector<KernelRecord> kernels;  // written by the analyzer; empty for a plain characterization
 
   const Ceiling* find(const std::string& name) const;
 };

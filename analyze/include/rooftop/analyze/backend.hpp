@@ -1,0 +1,27 @@
+#pragma once
+// Measurement backends: where a kernel's counts and time come from. One interface, so
+// the roofline math, the tables, the file and the chart treat every source alike:
+//   host    runs kernels here, times them with fences, counts declared by each kernel
+//   cupti   runs kernels on an NVIDIA GPU, counts from the Range Profiler (CUDA build)
+//   import  reads another tool's measurements (Nsight Compute or nvprof CSV)
+
+#include <string>
+#include <vector>
+
+#include "rooftop/ceilings/model.hpp"
+
+namespace rooftop::analyze {
+
+class Backend {
+ public:
+  virtual ~Backend() = default;
+  virtual std::string name() const = 0;
+
+  // Blocking. One record per kernel with counts, time, source and check filled; the
+  // fields derived against ceilings are left to the roofline math. Anything a user must
+  // know about the counts (a metric missing, how a time was derived) goes to `notes`,
+  // one line each.
+  virtual std::vector<ceilings::KernelRecord> collect(std::vector<std::string>& notes) = 0;
+};
+
+}  // namespace rooftop::analyze

@@ -1,0 +1,78 @@
+#include "rooftop/analyze/host_backend.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
+#include "rooftop/ceilings/error.hpp"
+#include "rooftop/ceilings/statistics.hpp"
+
+namespace rooftop::analyze {
+namespace {
+
+double seconds_of(Kernel& kernel, std::int64_t runs) {
+  const auto t0 = std::chrono::steady_clock::now();
+  for (std::int64_t r = 0; r < runs; ++r) kernel.run();
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+void throw_if_cancelled(const HostTiming& t) {
+  if (t.cancel && t.cancel->load()) throw Interrupted();
+}
+
+}  // namespace
+
+HostBackend::HostBackend(KernelList kernels, HostTiming timing, KernelProgress progress)
+    : kernels_(std::move(kernels)), timing_(timing), progress_(std::move(progress)) {}
+
+std::vector<ceilings::KernelRecord> HostBackend::collect(std::vector<std::string>& notes) {
+  std::vector<ceilings::KernelRecord> out;
+  for (std::size_t i = 0; i < kernels_.size(); ++i) {
+    Kernel& kernel = *kernels_[i];
+    ceilings::KernelRecord record = kernel.declared();
+    record.source = "declared";  // no counters here: the kernel's own cost model
+    if (progress_) progress_(i, kernels_.size(), record.name);
+    throw_if_cancelled(timing_);
+    kernel.prepare();
+
+    // The first run warms caches and pages and sizes the samples: a run shorter than
+    // min_sample_seconds is repeated inside one sample. A first run that alone lasts a
+    // large part of the budget is a sample itself: its arrays were touched in prepare(),
+    // and cold caches cost nothing against seconds of work.
+    const double first = seconds_of(kernel, 1);
+    const std::int64_t runs = std::max<std::int64_t>(
+        1, static_cast<std::int64_t>(std::ceil(timing_.min_sample_seconds / std::max(first, 1e-9))));
+    std::vector<double> per_run;
+    double spent = first;
+    if (first >= timing_.budget_seconds / 4) per_run.push_back(first);
+    while (static_cast<int>(per_run.size()) < timing_.samples &&
+           (per_run.empty() || spent + first * static_cast<double>(runs) <= timing_.budget_seconds)) {
+      throw_if_cancelled(timing_);
+      const double t = seconds_of(kernel, runs);
+      spent += t;
+      per_run.push_back(t / static_cast<double>(runs));
+    }
+    const std::string wrong = kernel.check();
+    kernel.release();
+
+    const ceilings::Summary s = ceilings::summarize(per_run);
+    record.time_s = s.median;
+    record.time_min = s.min;
+    record.time_max = s.max;
+    record.samples = static_cast<int>(per_run.size());
+    record.invocations = 1;
+    record.time_source = "wall clock, fenced, median of " + std::to_string(per_run.size()) +
+                         (per_run.size() == 1 ? " run" : " samples") +
+                         (runs > 1 ? " of " + std::to_string(runs) + " runs" : "");
+    record.check = wrong.empty() ? "passed" : "failed";
+    if (!wrong.empty()) {
+      record.note = "WRONG ANSWER: " + wrong;
+      notes.push_back(record.name + ": wrong answer: " + wrong);
+    }
+    out.push_back(std::move(record));
+  }
+  if (progress_) progress_(kernels_.size(), kernels_.size(), "");
+  return out;
+}
+
+}  // namespace rooftop::analyze
