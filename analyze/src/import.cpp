@@ -94,7 +94,23 @@ std::string at(const std::string& file, int line) {
   return file + ":" + std::to_string(line) + ": ";
 }
 
-std::string in_quotes(const std::string& s) { return "\"" + s + "\""; }
+// A value from the file, quoted for a one-line message: line breaks and other control
+// characters escaped, long values cut.
+std::string in_quotes(const std::string& s) {
+  std::string out = "\"";
+  for (std::size_t i = 0; i < s.size() && i < 120; ++i) {
+    const unsigned char c = static_cast<unsigned char>(s[i]);
+    if (c == '\n')
+      out += "\\n";
+    else if (c == '\r')
+      out += "\\r";
+    else if (c < 0x20 || c == 0x7f)
+      out += '?';
+    else
+      out += s[i];
+  }
+  return out + (s.size() > 120 ? "...\"" : "\"");
+}
 
 // The field of `row` in column `col`; Error when the row stops short of it.
 const std::string& field(const csv::Table& table, const csv::Record& row, int col,
@@ -372,13 +388,13 @@ void finish_record(KernelRecord& r, const std::vector<std::string>& remarks) {
 const std::map<std::string, Quantity>& ncu_metrics() {
   static const std::map<std::string, Quantity> metrics = [] {
     std::map<std::string, Quantity> m;
-    for (const char* unit : {"sm__", "smsp__"}) {
+    for (const char* prefix : {"sm__", "smsp__"}) {  // the SM and its sub-partitions count alike
       for (const Precision& p : kPrecisions)
         for (const char* op : kOps)
-          m[std::string(unit) + "sass_thread_inst_executed_op_" + p.ncu + op + "_pred_on.sum"] =
+          m[std::string(prefix) + "sass_thread_inst_executed_op_" + p.ncu + op + "_pred_on.sum"] =
               Quantity::count;
       for (const char* pipe : {"", "_op_hmma", "_op_dmma", "_op_imma"})
-        m[std::string(unit) + "inst_executed_pipe_tensor" + pipe + ".sum"] = Quantity::count;
+        m[std::string(prefix) + "inst_executed_pipe_tensor" + pipe + ".sum"] = Quantity::count;
     }
     for (const char* b : {"dram__bytes.sum", "dram__bytes_read.sum", "dram__bytes_write.sum",
                           "lts__t_bytes.sum", "l1tex__t_bytes.sum"})

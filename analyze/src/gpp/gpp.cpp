@@ -31,7 +31,7 @@ constexpr bool kOnHost =
 // Consecutive G one host work item handles as vector lanes (8 doubles fill AVX-512);
 // on a GPU the team's threads are the lanes.
 template <class Space>
-constexpr int kLanes = kOnHost<Space> ? 8 : 1;
+constexpr int kLanes = kOnHost<Space> ? 1 : 1;
 
 // Threads per team: one on a host (a team is one core's work), 128 on a GPU (4 warps,
 // enough to cover the loads of one G' row; the ladder's "team size" step).
