@@ -28,10 +28,15 @@ template <class Space>
 constexpr bool kOnHost =
     Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Space::memory_space>::accessible;
 
-// Consecutive G one host work item handles as vector lanes (8 doubles fill AVX-512);
-// on a GPU the team's threads are the lanes.
+// Consecutive G one host work item handles as independent lanes once the body has no
+// branch and no complex division (v7 on), which is when a compiler vectorizes it: 16
+// (two AVX-512 registers per value, enough independent work to hide the latencies;
+// 8 and 32 measured slower). Before that, lanes only add spills, so one G at a time
+// is the best host code. On a GPU the team's threads are the lanes.
 template <class Space>
-constexpr int kLanes = kOnHost<Space> ? 1 : 1;
+constexpr int lanes(bool vectorizable) {
+  return kOnHost<Space> && vectorizable ? 16 : 1;
+}
 
 // Threads per team: one on a host (a team is one core's work), 128 on a GPU (4 warps,
 // enough to cover the loads of one G' row; the ladder's "team size" step).
@@ -53,7 +58,7 @@ Sums reduce_range(const std::string& label, std::int64_t n, const Functor& f) {
 
 template <class Space, bool kGp, bool kOne, bool kSel, bool kRec, bool kSq, bool kBlk>
 Sums launch_team(const Arrays<Space>& a, const std::string& label) {
-  using K = TeamKernel<Space, kLanes<Space>, kGp, kOne, kSel, kRec, kSq, kBlk>;
+  using K = TeamKernel<Space, lanes<Space>(kSel && kRec), kGp, kOne, kSel, kRec, kSq, kBlk>;
   Sums total;
   for (int iw = 0; iw < (kOne ? a.nw : 1); ++iw) {
     const K k{a, kOne ? iw : 0, kOne ? 1 : a.nw};
@@ -79,29 +84,32 @@ const std::vector<Step>& steps() {
         "G' and G collapsed, the band loop inside each work item (reuses wtilde, I_eps)"},
        true},
       {{"v3", "gpp::v3_team_vector",
-        "one team per G', its threads over G in chunks of independent lanes (GPU: 128 "
-        "threads per team; host: 1 thread, 8 lanes a compiler can vectorize)"},
+        "one team per G', its threads over G (GPU: 128 threads per team; host: one "
+        "thread per team, one G at a time: the branch and the complex division keep a "
+        "compiler from vectorizing the body)"},
        true},
       {{"v4", "gpp::v4_frequency_outside",
         "the frequency loop outside the kernel: one launch per frequency, fewer live "
-        "accumulators (host: reads the arrays once per frequency)"},
+        "accumulators (host: slower, each launch reads the arrays and forms the band "
+        "factors again)"},
        true},
       {{"v5", "gpp::v5_index_swap",
-        "I_eps and wtilde stored G-contiguous, so a chunk's G are adjacent (GPU: coalesced; "
-        "host: vector loads instead of gathers)"},
+        "I_eps and wtilde stored G-contiguous, so neighbouring G are adjacent (GPU: "
+        "coalesced loads; host: contiguous loads, which pay off once the body vectorizes)"},
        false},
       {{"v6", "gpp::v6_simplified_body",
         "simplified body: a select instead of the branch, the band's scalar factor formed "
         "once per band"},
        false},
       {{"v7", "gpp::v7_reciprocal",
-        "complex divide replaced by one reciprocal of |wdiff|^2 and multiplies"},
+        "complex divide replaced by one reciprocal of |wdiff|^2 and multiplies (host: "
+        "the body vectorizes, 16 G per chunk as vector lanes)"},
        false},
       {{"v8", "gpp::v8_squared_magnitudes",
         "magnitudes compared squared instead of through abs (no sqrt)"},
        false},
       {{"v9", "gpp::v9_cache_blocking",
-        "G in blocks of 512: every G' of a block runs before the next block, so "
+        "G in blocks of 128: every G' of a block runs before the next block, so "
         "aqsntemp(:, block) stays in cache (rows padded against cache-set conflicts)"},
        false, true},
   };

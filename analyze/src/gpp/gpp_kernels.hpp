@@ -85,7 +85,7 @@ KOKKOS_INLINE_FUNCTION double magnitude(const Complex& z) {
 // How the term of one (n1, igp, ig, iw) is evaluated: what the ladder's later steps
 // change. `kReciprocal`: delw = wtilde conj(wdiff) / |wdiff|^2 with one reciprocal
 // instead of a complex division; `kSquared`: magnitudes compared squared, no sqrt;
-// `kSelect`: the branch becomes a multiply by 0 or 1.
+// `kSelect`: the branch becomes a select of the computed value or zero.
 template <bool kReciprocal, bool kSquared, bool kSelect>
 KOKKOS_INLINE_FUNCTION Complex sch_term(const Complex& wtilde, const Complex& I_eps, double wx) {
   const Complex wdiff = wx - wtilde;
@@ -108,7 +108,8 @@ KOKKOS_INLINE_FUNCTION Complex sch_term(const Complex& wtilde, const Complex& I_
     keep = magnitude(wdiff) > kLimitWdiff && magnitude(delw) < kLimitDelw;
   }
   if constexpr (kSelect) {
-    return delw * I_eps * (keep ? 1.0 : 0.0);
+    const Complex sch = delw * I_eps;
+    return keep ? sch : Complex(0.0, 0.0);
   } else {
     if (keep) return delw * I_eps;
     return Complex(0.0, 0.0);
@@ -180,7 +181,7 @@ template <class Space, int kLanes, bool kGPrimeContiguous, bool kOneFrequency, b
           bool kReciprocal, bool kSquared, bool kBlocked>
 struct TeamKernel {
   using Member = typename Kokkos::TeamPolicy<Space>::member_type;
-  static constexpr int kBlock = 32;  // G per cache block: aqsntemp(:, block) stays in L2
+  static constexpr int kBlock = 128;  // G per block: aqsntemp(:, block) (256 KiB at 128 bands) fits L2
   Arrays<Space> a;
   int iw_first = 0, iw_count = 0;
 
