@@ -1,0 +1,176 @@
+// analyze, import and plot as a user runs them: the GPP ladder and the reference kernels
+// at the tiny size end to end (table, JSON, kernels file, chart), an Nsight Compute
+// report placed on a ceilings file, and every failure as one line before any work.
+
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "cli_support.hpp"
+#include "h5_files.hpp"
+#include "rooftop/ceilings/io.hpp"
+#include "support.hpp"
+
+namespace rooftop::testing {
+namespace {
+
+using nlohmann::json;
+
+std::size_t count(const std::string& text, const std::string& what) {
+  std::size_t n = 0;
+  for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+
+// A ceilings file with fp64 and DRAM ceilings, as `measure` writes it.
+std::string ceilings_file(const TempDir& dir) {
+  const std::string path = dir.file("ceilings.h5");
+  ceilings::write_file(path, sample_ceilings_file());
+  return path;
+}
+
+TEST(CliAnalyze, GppLadderAndReferenceKernelsAtTheTinySize) {
+  TempDir logs, files;
+  const std::string c = ceilings_file(files);
+  const std::string out = files.file("kernels.h5"), plot = files.file("gpp.svg");
+  const RunResult r = run_rooftop({"analyze", "--ceilings", c, "--kernels", "gpp,triad,stencil",
+                                   "--size", "tiny", "--out", out, "--plot", plot, "--json"},
+                                  logs);
+  ASSERT_EQ(r.status, 0) << r.err;
+  const json j = json::parse(r.out);
+  EXPECT_EQ(j["ceilings"], c);
+  ASSERT_EQ(j["kernels"].size(), 11u);
+  for (const json& k : j["kernels"]) {
+    SCOPED_TRACE(k["name"].get<std::string>());
+    EXPECT_EQ(k["check"], "passed");
+    EXPECT_EQ(k["source"], "declared");
+    EXPECT_GT(k["time_s"].get<double>(), 0.0);
+    EXPECT_GT(k["gflop_per_s"].get<double>(), 0.0);
+    EXPECT_GT(k["bytes"]["dram"].get<double>(), 0.0);
+    EXPECT_GT(k["ai"]["dram"].get<double>(), 0.0);
+    EXPECT_TRUE(k["limiter"] == "fp64_fma" || k["limiter"] == "dram") << k["limiter"];
+    EXPECT_GT(k["fraction_of_roof"].get<double>(), 0.0);
+  }
+  EXPECT_EQ(j["kernels"][0]["id"], "v1");
+  EXPECT_EQ(j["kernels"][8]["id"], "v9");
+
+  const ceilings::CeilingsFile back = ceilings::read_file(out);
+  ASSERT_EQ(back.kernels.size(), 11u);
+  EXPECT_EQ(back.ceilings.size(), sample_ceilings_file().ceilings.size()) << "ceilings copied";
+  EXPECT_EQ(back.kernels[3].name, "gpp::v4_frequency_outside");
+
+  const std::string svg = read_bytes(plot);
+  EXPECT_EQ(svg.rfind("<?xml", 0), 0u);
+  EXPECT_EQ(count(svg, "class='kernel level-dram"), 11u) << "one marker per kernel and level";
+  EXPECT_EQ(count(svg, "class='step'"), 8u) << "9 GPP versions joined; reference kernels not";
+}
+
+TEST(CliAnalyze, TableNamesEveryVersion) {
+  TempDir logs, files;
+  const RunResult r = run_rooftop(
+      {"analyze", "--ceilings", ceilings_file(files), "--kernels", "gpp:v1,gpp:v9", "--size", "tiny"},
+      logs);
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("gpp::v1_collapse_all"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("gpp::v9_cache_blocking"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("AI dram"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("passed"), std::string::npos) << r.out;
+}
+
+TEST(CliAnalyze, MissingCeilingsFileIsOneLine) {
+  TempDir logs;
+  const RunResult r = run_rooftop({"analyze", "--ceilings", "no-such.h5", "--size", "tiny"}, logs);
+  expect_one_line_failure(r);
+  EXPECT_NE(r.err.find("no-such.h5"), std::string::npos) << r.err;
+}
+
+TEST(CliAnalyze, WrongSchemaVersionIsOneLine) {
+  TempDir logs, files;
+  const std::string c = ceilings_file(files);
+  rewrite_root_string_attr(c, "schema_version", "2.0");
+  const RunResult r = run_rooftop({"analyze", "--ceilings", c, "--size", "tiny"}, logs);
+  expect_one_line_failure(r);
+  EXPECT_NE(r.err.find("schema version 2.0"), std::string::npos) << r.err;
+}
+
+TEST(CliAnalyze, UnknownKernelFailsAndLeavesAnExistingOutputAlone) {
+  TempDir logs, files;
+  const std::string out = files.file("kept.h5");
+  write_bytes(out, "previous contents");
+  const RunResult r = run_rooftop({"analyze", "--ceilings", ceilings_file(files), "--kernels",
+                                   "gpp,fft", "--size", "tiny", "--out", out},
+                                  logs);
+  expect_one_line_failure(r);
+  EXPECT_NE(r.err.find("unknown kernel 'fft'"), std::string::npos) << r.err;
+  EXPECT_EQ(read_bytes(out), "previous contents");
+}
+
+TEST(CliAnalyze, UnknownSizeIsAFlagError) {
+  TempDir logs, files;
+  const RunResult r =
+      run_rooftop({"analyze", "--ceilings", ceilings_file(files), "--size", "huge"}, logs);
+  expect_one_line_failure(r);
+  EXPECT_EQ(r.status, 2);
+}
+
+TEST(CliAnalyze, UnwritableOutputFailsBeforeRunning) {
+  TempDir logs, files;
+  const RunResult r = run_rooftop({"analyze", "--ceilings", ceilings_file(files), "--size", "tiny",
+                                   "--plot", (files.path() / "no-dir" / "x.svg").string()},
+                                  logs);
+  expect_one_line_failure(r);
+  EXPECT_LT(r.seconds, 5.0);
+}
+
+TEST(CliImport, NsightComputeReportOnCeilings) {
+  TempDir logs, files;
+  const std::string out = files.file("imported.h5"), plot = files.file("imported.svg");
+  const RunResult r = run_rooftop({"import", std::string(ROOFTOP_TEST_FIXTURES) + "/import/ncu-wide.csv",
+                                   "--ceilings", ceilings_file(files), "--out", out, "--plot", plot,
+                                   "--json"},
+                                  logs);
+  ASSERT_EQ(r.status, 0) << r.err;
+  const json j = json::parse(r.out);
+  ASSERT_FALSE(j["kernels"].empty());
+  for (const json& k : j["kernels"]) {
+    EXPECT_EQ(k["source"], "ncu-import");
+    EXPECT_TRUE(k["check"].is_null()) << "an imported kernel has no answer to check";
+  }
+  EXPECT_EQ(ceilings::read_file(out).kernels.size(), j["kernels"].size());
+  EXPECT_EQ(read_bytes(plot).rfind("<?xml", 0), 0u);
+}
+
+TEST(CliImport, MalformedReportNamesFileAndLine) {
+  TempDir logs, files;
+  const std::string bad = std::string(ROOFTOP_TEST_FIXTURES) + "/import/ncu-unbalanced-quote.csv";
+  const RunResult r = run_rooftop({"import", bad, "--ceilings", ceilings_file(files)}, logs);
+  expect_one_line_failure(r);
+  EXPECT_NE(r.err.find("ncu-unbalanced-quote.csv:"), std::string::npos) << r.err;
+}
+
+TEST(CliImport, MissingReportIsOneLine) {
+  TempDir logs, files;
+  const RunResult r = run_rooftop({"import", "none.csv", "--ceilings", ceilings_file(files)}, logs);
+  expect_one_line_failure(r);
+  EXPECT_NE(r.err.find("none.csv"), std::string::npos) << r.err;
+}
+
+TEST(CliPlot, KernelsFileGivesTheKernelChartAndTwoFilesTheOverlay) {
+  TempDir logs, files;
+  const std::string c = ceilings_file(files), k = files.file("k.h5");
+  ASSERT_EQ(run_rooftop({"analyze", "--ceilings", c, "--kernels", "triad", "--size", "tiny", "--out", k},
+                        logs)
+                .status,
+            0);
+  const std::string one = files.file("one.svg"), two = files.file("two.svg");
+  EXPECT_EQ(run_rooftop({"plot", k, "--out", one}, logs).status, 0);
+  EXPECT_EQ(count(read_bytes(one), "class='kernel level-dram"), 1u);
+  EXPECT_EQ(run_rooftop({"plot", c, k, "--out", two}, logs).status, 0);
+  EXPECT_EQ(count(read_bytes(two), "class='legend'"), 2u);
+  expect_one_line_failure(run_rooftop({"plot", c}, logs));  // --out is required
+}
+
+}  // namespace
+}  // namespace rooftop::testing
