@@ -349,12 +349,14 @@ class NoteBook {
   std::map<std::string, std::size_t> index_;
 };
 
+using FlopsField = double KernelRecord::*;  // (an alias: nvcc's front end warns on the bare form)
+
 struct Precision {
   const char* name;    // rooftop's precision name
   const char* label;   // for messages
   char ncu;            // d, f, h in sm__sass_thread_inst_executed_op_{d,f,h}{add,mul,fma}
   const char* nvprof;  // dp, sp, hp in flop_count_{dp,sp,hp}
-  double KernelRecord::*flops;
+  FlopsField flops;
 };
 constexpr Precision kPrecisions[] = {{"fp64", "FP64", 'd', "dp", &KernelRecord::flops_fp64},
                                      {"fp32", "FP32", 'f', "sp", &KernelRecord::flops_fp32},

@@ -35,7 +35,7 @@ inline constexpr double kLimitDelw = 500.0;  // |delw| must stay below this (lim
 struct Sums {
   double re[kMaxFrequencies] = {};
   double im[kMaxFrequencies] = {};
-  KOKKOS_INLINE_FUNCTION Sums() = default;
+  Sums() = default;
   KOKKOS_INLINE_FUNCTION Sums(const Sums& o) {
     for (int i = 0; i < kMaxFrequencies; ++i) re[i] = o.re[i], im[i] = o.im[i];
   }
