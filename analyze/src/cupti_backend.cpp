@@ -1,0 +1,222 @@
+// The cupti backend (CUDA build with CUPTI only): see rooftop/analyze/cupti_backend.hpp.
+
+#include "rooftop/analyze/cupti_backend.hpp"
+
+#include <cuda_runtime.h>
+
+#include <Kokkos_Core.hpp>
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+
+#include "cupti_range.hpp"
+#include "rooftop/analyze/cupti_metrics.hpp"
+#include "rooftop/ceilings/error.hpp"
+#include "rooftop/ceilings/statistics.hpp"
+#include "rooftop/connector/kernel_tracker.hpp"
+
+namespace rooftop::analyze {
+namespace {
+
+using connector::KernelKind;
+using connector::KernelTracker;
+
+double seconds_of(Kernel& kernel, std::int64_t runs) {
+  const auto t0 = std::chrono::steady_clock::now();
+  for (std::int64_t r = 0; r < runs; ++r) kernel.run();
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+void throw_if_cancelled(const HostTiming& t) {
+  if (t.cancel && t.cancel->load()) throw Interrupted();
+}
+
+// Un-instrumented time of one run, sampled as the host backend does: a first run warms
+// up and sizes the samples; short runs are repeated inside a sample.
+ceilings::Summary time_runs(Kernel& kernel, const HostTiming& timing, std::int64_t& runs_per_sample) {
+  const double first = seconds_of(kernel, 1);
+  runs_per_sample = std::max<std::int64_t>(
+      1, static_cast<std::int64_t>(std::ceil(timing.min_sample_seconds / std::max(first, 1e-9))));
+  std::vector<double> per_run;
+  double spent = first;
+  if (first >= timing.budget_seconds / 4) per_run.push_back(first);
+  while (static_cast<int>(per_run.size()) < timing.samples &&
+         (per_run.empty() ||
+          spent + first * static_cast<double>(runs_per_sample) <= timing.budget_seconds)) {
+    throw_if_cancelled(timing);
+    const double t = seconds_of(kernel, runs_per_sample);
+    spent += t;
+    per_run.push_back(t / static_cast<double>(runs_per_sample));
+  }
+  return ceilings::summarize(per_run);
+}
+
+// In-process Kokkos Tools callbacks: the labels a run launches. Active only while no
+// tool library is loaded (its callbacks are not ours to replace).
+KernelTracker* label_tracker = nullptr;
+
+void begin_for(const char* name, const std::uint32_t device, std::uint64_t* id) {
+  *id = label_tracker ? label_tracker->begin(name, device, KernelKind::parallel_for) : 0;
+}
+void begin_reduce(const char* name, const std::uint32_t device, std::uint64_t* id) {
+  *id = label_tracker ? label_tracker->begin(name, device, KernelKind::parallel_reduce) : 0;
+}
+void begin_scan(const char* name, const std::uint32_t device, std::uint64_t* id) {
+  *id = label_tracker ? label_tracker->begin(name, device, KernelKind::parallel_scan) : 0;
+}
+void end_kernel(const std::uint64_t id) {
+  if (label_tracker) label_tracker->end(id);
+}
+
+class LabelCapture {
+ public:
+  explicit LabelCapture(KernelTracker& tracker)
+      : active_(!Kokkos::Tools::profileLibraryLoaded()) {
+    if (!active_) return;
+    namespace kt = Kokkos::Tools::Experimental;
+    label_tracker = &tracker;
+    kt::set_begin_parallel_for_callback(begin_for);
+    kt::set_end_parallel_for_callback(end_kernel);
+    kt::set_begin_parallel_reduce_callback(begin_reduce);
+    kt::set_end_parallel_reduce_callback(end_kernel);
+    kt::set_begin_parallel_scan_callback(begin_scan);
+    kt::set_end_parallel_scan_callback(end_kernel);
+  }
+  ~LabelCapture() {
+    if (!active_) return;
+    namespace kt = Kokkos::Tools::Experimental;
+    kt::set_begin_parallel_for_callback(nullptr);
+    kt::set_end_parallel_for_callback(nullptr);
+    kt::set_begin_parallel_reduce_callback(nullptr);
+    kt::set_end_parallel_reduce_callback(nullptr);
+    kt::set_begin_parallel_scan_callback(nullptr);
+    kt::set_end_parallel_scan_callback(nullptr);
+    label_tracker = nullptr;
+  }
+  LabelCapture(const LabelCapture&) = delete;
+  LabelCapture& operator=(const LabelCapture&) = delete;
+  bool active() const { return active_; }
+
+ private:
+  bool active_;
+};
+
+std::string labels_text(const KernelTracker& tracker) {
+  std::string s;
+  for (const connector::LabelStats& l : tracker.snapshot())
+    s += (s.empty() ? "" : ", ") + l.label + " x" + std::to_string(l.invocations);
+  return s;
+}
+
+std::string number(double v) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.4g", v);
+  return buffer;
+}
+
+void require_gpu() {
+  int devices = 0;
+  const cudaError_t e = cudaGetDeviceCount(&devices);
+  if (e != cudaSuccess)
+    throw Error(std::string("no usable CUDA GPU (cudaGetDeviceCount: ") + cudaGetErrorName(e) +
+                ": " + cudaGetErrorString(e) + ")");
+  if (devices == 0) throw Error("no CUDA GPU visible (cudaGetDeviceCount found none)");
+  int driver = 0;
+  if (cudaDriverGetVersion(&driver) == cudaSuccess && driver < 12060)
+    throw Error("the CUDA driver supports CUDA " + std::to_string(driver / 1000) + "." +
+                std::to_string(driver % 1000 / 10) +
+                ": GPU counters need CUPTI's Range Profiler, CUDA 12.6 or newer");
+}
+
+class CuptiBackend final : public Backend {
+ public:
+  CuptiBackend(KernelList kernels, HostTiming timing, KernelProgress progress)
+      : kernels_(std::move(kernels)), timing_(timing), progress_(std::move(progress)) {}
+
+  std::string name() const override { return "cupti"; }
+
+  std::vector<ceilings::KernelRecord> collect(std::vector<std::string>& notes) override {
+    require_gpu();
+    cupti::RangeProfiler profiler;
+    std::string setup = "cupti: " + profiler.chip() + ", " +
+                        std::to_string(profiler.metrics().size()) + " metrics in " +
+                        std::to_string(profiler.passes()) +
+                        " replay passes per kernel run (user ranges, user replay)";
+    notes.push_back(setup);
+    for (const cupti::SkippedMetric& m : profiler.skipped())
+      notes.push_back("cupti: " + m.name + " not collected: " + m.reason);
+
+    std::vector<ceilings::KernelRecord> out;
+    for (std::size_t i = 0; i < kernels_.size(); ++i) {
+      Kernel& kernel = *kernels_[i];
+      ceilings::KernelRecord record = kernel.declared();
+      const ceilings::KernelRecord declared = record;
+      if (progress_) progress_(i, kernels_.size(), record.name);
+      throw_if_cancelled(timing_);
+      kernel.prepare();
+
+      std::int64_t runs = 1;
+      const ceilings::Summary s = time_runs(kernel, timing_, runs);
+
+      // One range per run, repeated once per pass; the labels are taken in the first.
+      KernelTracker labels;
+      std::size_t pass = 0;
+      bool captured = false;
+      const cupti::Collection c = profiler.collect_user_range(record.name, [&] {
+        if (pass++ == 0) {
+          LabelCapture capture(labels);
+          captured = capture.active();
+          kernel.run();
+        } else {
+          kernel.run();
+        }
+      });
+      const std::string wrong = kernel.check();
+      kernel.release();
+
+      record.source = "cupti";
+      record.note.clear();
+      const cupti::Evaluation e = cupti::evaluate(c.values);
+      cupti::apply_counts(e, record);
+      if (record.precision.empty()) record.precision = declared.precision;
+      record.time_s = s.median;
+      record.time_min = s.min;
+      record.time_max = s.max;
+      record.samples = s.count;
+      record.invocations = 1;
+      record.time_source = "wall clock, fenced, un-instrumented, median of " +
+                           std::to_string(s.count) + (s.count == 1 ? " run" : " samples") +
+                           (runs > 1 ? " of " + std::to_string(runs) + " runs" : "");
+      std::string extra = std::to_string(c.passes) + " replay passes";
+      if (c.dropped_ranges > 0) extra += ", " + std::to_string(c.dropped_ranges) + " ranges dropped";
+      extra += "; declared " + number(declared.flops()) + " FLOPs";
+      if (captured) extra += "; Kokkos kernels per run: " + labels_text(labels);
+      record.note = extra + (record.note.empty() ? "" : "; " + record.note);
+      record.check = wrong.empty() ? "passed" : "failed";
+      if (!wrong.empty()) {
+        record.note = "WRONG ANSWER: " + wrong + "; " + record.note;
+        notes.push_back(record.name + ": wrong answer: " + wrong);
+      }
+      out.push_back(std::move(record));
+    }
+    if (progress_) progress_(kernels_.size(), kernels_.size(), "");
+    return out;
+  }
+
+ private:
+  KernelList kernels_;
+  HostTiming timing_;
+  KernelProgress progress_;
+};
+
+}  // namespace
+
+std::string cupti_backend_unavailable_reason() { return ""; }
+
+std::unique_ptr<Backend> make_cupti_backend(KernelList kernels, HostTiming timing,
+                                            KernelProgress progress) {
+  return std::make_unique<CuptiBackend>(std::move(kernels), timing, std::move(progress));
+}
+
+}  // namespace rooftop::analyze
