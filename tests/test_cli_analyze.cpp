@@ -157,13 +157,20 @@ TEST(CliImport, MissingReportIsOneLine) {
   EXPECT_NE(r.err.find("none.csv"), std::string::npos) << r.err;
 }
 
-TEST(CliPlot, KernelsFileGivesTheKernelChartAndTwoFilesTheOverlay) {
+TEST(CliPlot, KernelsFileShowsAndPlotsAndTwoFilesGiveTheOverlay) {
   TempDir logs, files;
   const std::string c = ceilings_file(files), k = files.file("k.h5");
   ASSERT_EQ(run_rooftop({"analyze", "--ceilings", c, "--kernels", "triad", "--size", "tiny", "--out", k},
                         logs)
                 .status,
             0);
+  const RunResult shown = run_rooftop({"show", k, "--json"}, logs);
+  ASSERT_EQ(shown.status, 0) << shown.err;
+  const json j = json::parse(shown.out);
+  ASSERT_EQ(j["kernels"].size(), 1u) << "show lists a file's kernels after its ceilings";
+  EXPECT_EQ(j["kernels"][0]["id"], "triad");
+  EXPECT_FALSE(j["ceilings"].empty());
+
   const std::string one = files.file("one.svg"), two = files.file("two.svg");
   EXPECT_EQ(run_rooftop({"plot", k, "--out", one}, logs).status, 0);
   EXPECT_EQ(count(read_bytes(one), "class='kernel level-dram"), 1u);

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <stdexcept>
@@ -207,7 +208,8 @@ TEST(KernelTracker, OneLabelOnSeveralKindsAndSpaces) {
   tracker.end(tracker.begin("k", kCuda, KernelKind::parallel_for));
   tracker.end(tracker.begin("k", kOpenMP, KernelKind::parallel_reduce));
   tracker.end(tracker.begin("k", kCuda, KernelKind::parallel_for));
-  const LabelStats& s = stats(tracker.snapshot(), "k");
+  const auto all = tracker.snapshot();
+  const LabelStats& s = stats(all, "k");
   EXPECT_EQ(s.kinds, (std::vector<std::string>{"parallel_for", "parallel_reduce"}));
   EXPECT_EQ(s.spaces, (std::vector<std::string>{"Cuda", "OpenMP"}));
 }
@@ -705,6 +707,47 @@ TEST_F(ConnectorEntryPoints, WithoutAnOutputFileATableGoesToStderr) {
   const std::string err = ::testing::internal::GetCapturedStderr();
   EXPECT_TRUE(contains(err, "visible_kernel")) << err;
   EXPECT_TRUE(contains(err, "ROOFTOP_PROFILE_OUT")) << err;
+}
+
+// ------------------------------------------------------------------------------------
+// Loaded into an unmodified Kokkos program, as a user loads it
+
+std::string quoted(const std::string& s) {
+  std::string q = "'";
+  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
+TEST(ConnectorLibrary, ReportsEveryLabelledKernelOfAKokkosProgram) {
+  Scratch dir;
+  const std::string out = dir.file("app.jsonl");
+  const std::string command =
+      "KOKKOS_PROFILE_LIBRARY=" + quoted(ROOFTOP_CONNECTOR_LIBRARY) +  // Kokkos 3
+      " KOKKOS_TOOLS_LIBS=" + quoted(ROOFTOP_CONNECTOR_LIBRARY) +      // Kokkos 4
+      " ROOFTOP_PROFILE_OUT=" + quoted(out) + " OMP_NUM_THREADS=2 OMP_PROC_BIND=false " +
+      quoted(ROOFTOP_CONNECTOR_APP) + " > " + quoted(dir.file("log")) + " 2>&1";
+  ASSERT_EQ(std::system(command.c_str()), 0) << command;
+  const Profile p = read_profile(out);
+  const auto find = [&](const std::string& name) -> const KernelRecord* {
+    for (const KernelRecord& k : p.kernels)
+      if (k.name == name) return &k;
+    return nullptr;
+  };
+  const KernelRecord* axpy = find("app::axpy");
+  const KernelRecord* dot = find("app::dot");
+  const KernelRecord* prefix = find("app::prefix");
+  ASSERT_TRUE(axpy && dot && prefix) << p.kernels.size() << " kernels";
+  EXPECT_EQ(axpy->invocations, 3);
+  EXPECT_EQ(dot->invocations, 1);
+  EXPECT_EQ(prefix->invocations, 1);
+  EXPECT_GT(axpy->time_s, 0.0);
+  EXPECT_LE(axpy->time_min, axpy->time_max);
+  EXPECT_LT(axpy->order, dot->order);  // in launch order
+  EXPECT_LT(dot->order, prefix->order);
+  for (const KernelRecord& k : p.kernels) {
+    EXPECT_FALSE(contains(k.note, "never ended")) << k.name << ": " << k.note;
+    EXPECT_EQ(k.group, "kokkos");
+  }
 }
 
 }  // namespace

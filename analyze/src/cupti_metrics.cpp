@@ -191,9 +191,10 @@ void apply_counts(const Evaluation& evaluation, ceilings::KernelRecord& record) 
 
   std::vector<std::string> parts;
   if (!evaluation.bytes_alternative.empty()) {
-    std::string s = "newer Nsight Compute byte definitions:";
-    for (const auto& b : evaluation.bytes_alternative) s += " " + b.level + " " + bytes_text(b.bytes);
-    parts.push_back(s);
+    std::string s;
+    for (const auto& b : evaluation.bytes_alternative)
+      s += (s.empty() ? "" : ", ") + b.level + " " + bytes_text(b.bytes);
+    parts.push_back("newer Nsight Compute byte definitions: " + s);
   }
   parts.insert(parts.end(), evaluation.remarks.begin(), evaluation.remarks.end());
   for (const std::string& p : parts) record.note += (record.note.empty() ? "" : "; ") + p;
