@@ -1,8 +1,9 @@
 // The Kokkos Tools connector without Kokkos and without a GPU: the kernel tracker driven
 // with fake callback sequences (repeated labels, nesting, a begin without an end, stray
 // ends, several threads), the profile file (written, read back, malformed input), the C
-// entry points of librooftop_kokkos_connector.so as Kokkos calls them, and the CUPTI
-// metric list and evaluation math with hand-computed numbers.
+// entry points of librooftop_kokkos_connector.so as Kokkos calls them, the library loaded
+// into an unmodified Kokkos program, the CUPTI metric list and evaluation math with
+// hand-computed numbers, and the cupti backend's answer in builds without it.
 
 #include <gtest/gtest.h>
 #include <stdlib.h>
@@ -18,6 +19,7 @@
 #include <thread>
 #include <vector>
 
+#include "rooftop/analyze/cupti_backend.hpp"
 #include "rooftop/analyze/cupti_metrics.hpp"
 #include "rooftop/ceilings/error.hpp"
 #include "rooftop/connector/kernel_tracker.hpp"
@@ -190,7 +192,8 @@ TEST(KernelTracker, StrayAndDoubleEndsAreCountedAndIgnored) {
 TEST(KernelTracker, IdsAreNeverZeroAndUnique) {
   KernelTracker tracker;
   std::vector<std::uint64_t> ids;
-  for (int i = 0; i < 100; ++i) ids.push_back(tracker.begin("k", kSerial, KernelKind::parallel_for));
+  for (int i = 0; i < 100; ++i)
+    ids.push_back(tracker.begin("k", kSerial, KernelKind::parallel_for));
   EXPECT_EQ(std::count(ids.begin(), ids.end(), 0u), 0);
   std::sort(ids.begin(), ids.end());
   EXPECT_EQ(std::adjacent_find(ids.begin(), ids.end()), ids.end());
@@ -216,7 +219,7 @@ TEST(KernelTracker, OneLabelOnSeveralKindsAndSpaces) {
 
 TEST(KernelTracker, SpaceNamesFromKokkos3And4DeviceIds) {
   EXPECT_EQ(space_name(0), "Serial");
-  EXPECT_EQ(space_name((1u << 24) + 3), "OpenMP");  // Kokkos 3: type << 24 | instance
+  EXPECT_EQ(space_name((1u << 24) + 3), "OpenMP");              // Kokkos 3: type << 24 | instance
   EXPECT_EQ(space_name((2u << 24) | (1u << 17) | 5u), "Cuda");  // Kokkos 4: type, device, instance
   EXPECT_EQ(space_name(3u << 24), "HIP");
   EXPECT_EQ(space_name(7u << 24), "SYCL");
@@ -229,7 +232,9 @@ TEST(KernelTracker, SpaceNamesFromKokkos3And4DeviceIds) {
 class CountingObserver : public KernelTracker::Observer {
  public:
   explicit CountingObserver(KernelTracker& t) : tracker(t) {}
-  void on_begin(const Invocation& k) override { begun.push_back(k.label + "@" + std::to_string(k.depth)); }
+  void on_begin(const Invocation& k) override {
+    begun.push_back(k.label + "@" + std::to_string(k.depth));
+  }
   void on_end(const Invocation& k, double seconds) override {
     ended.push_back(k.label);
     last_seconds = seconds;
@@ -287,7 +292,8 @@ TEST(CuptiMetrics, ListHoldsTheRooflineMetricsOnce) {
   const std::vector<std::string> names = cupti::roofline_metric_names();
   for (char p : {'d', 'f', 'h'})
     for (const char* op : {"add", "mul", "fma"}) {
-      const std::string name = std::string("sm__sass_thread_inst_executed_op_") + p + op + "_pred_on.sum";
+      const std::string name =
+          std::string("sm__sass_thread_inst_executed_op_") + p + op + "_pred_on.sum";
       EXPECT_EQ(std::count(names.begin(), names.end(), name), 1) << name;
     }
   for (const char* name :
@@ -308,14 +314,24 @@ TEST(CuptiMetrics, RolesAndLevels) {
     EXPECT_FALSE(m.what.empty()) << m.name;
     EXPECT_EQ(m.name.substr(m.name.size() - 4), ".sum") << m.name;  // summable counters only
     switch (m.role) {
-      case cupti::MetricRole::flops: ++flops; break;
-      case cupti::MetricRole::tensor: ++tensor; break;
-      case cupti::MetricRole::bytes: ++bytes; break;
-      case cupti::MetricRole::bytes_alternative: ++alternative; break;
-      case cupti::MetricRole::time: ++time; break;
+      case cupti::MetricRole::flops:
+        ++flops;
+        break;
+      case cupti::MetricRole::tensor:
+        ++tensor;
+        break;
+      case cupti::MetricRole::bytes:
+        ++bytes;
+        break;
+      case cupti::MetricRole::bytes_alternative:
+        ++alternative;
+        break;
+      case cupti::MetricRole::time:
+        ++time;
+        break;
     }
-    const bool has_level = m.role == cupti::MetricRole::bytes ||
-                           m.role == cupti::MetricRole::bytes_alternative;
+    const bool has_level =
+        m.role == cupti::MetricRole::bytes || m.role == cupti::MetricRole::bytes_alternative;
     EXPECT_EQ(!m.level.empty(), has_level) << m.name;
   }
   EXPECT_EQ(flops, 9);
@@ -382,8 +398,8 @@ TEST(CuptiMetrics, AmpereWritebackIsLgPlusDs) {
 
 TEST(CuptiMetrics, MissingMetricsAreNamedNotGuessed) {
   cupti::MetricValues v = hopper_range();
-  v.erase("lts__t_bytes.sum");          // L2 falls back on the newer definition
-  v.erase("dram__bytes.sum");           // DRAM has none: no bytes
+  v.erase("lts__t_bytes.sum");  // L2 falls back on the newer definition
+  v.erase("dram__bytes.sum");   // DRAM has none: no bytes
   v.erase("sm__inst_executed_pipe_tensor.sum");
   for (const char* op : {"hadd", "hmul", "hfma"})
     v.erase(std::string("sm__sass_thread_inst_executed_op_") + op + "_pred_on.sum");
@@ -568,12 +584,16 @@ TEST(ProfileFile, MalformedInputIsRejectedWithFileAndLine) {
                        "p.jsonl:2: not a JSON object"));
   EXPECT_TRUE(contains(error_of([&] { parse_profile(header + "{\"time_s\":1}\n", "p.jsonl"); }),
                        "p.jsonl:2: kernel without a \"name\""));
-  EXPECT_TRUE(contains(
-      error_of([&] { parse_profile(header + "{\"name\":\"k\",\"time_s\":\"slow\"}\n", "p.jsonl"); }),
-      "p.jsonl:2: \"time_s\" has the wrong type"));
-  EXPECT_TRUE(contains(
-      error_of([&] { parse_profile(header + "{\"name\":\"k\",\"bytes\":{\"l1\":\"x\"}}\n", "p.jsonl"); }),
-      "p.jsonl:2: bytes \"l1\" is not a number"));
+  EXPECT_TRUE(contains(error_of([&] {
+                         parse_profile(header + "{\"name\":\"k\",\"time_s\":\"slow\"}\n",
+                                       "p.jsonl");
+                       }),
+                       "p.jsonl:2: \"time_s\" has the wrong type"));
+  EXPECT_TRUE(contains(error_of([&] {
+                         parse_profile(header + "{\"name\":\"k\",\"bytes\":{\"l1\":\"x\"}}\n",
+                                       "p.jsonl");
+                       }),
+                       "p.jsonl:2: bytes \"l1\" is not a number"));
 }
 
 // A scratch directory, removed with its contents.
@@ -752,3 +772,23 @@ TEST(ConnectorLibrary, ReportsEveryLabelledKernelOfAKokkosProgram) {
 
 }  // namespace
 }  // namespace rooftop::connector
+
+namespace rooftop::analyze {
+namespace {
+
+// Where the build has no cupti backend, asking for one says why instead of failing late.
+TEST(CuptiBackend, BuildsWithoutItSayWhy) {
+  if (cupti_backend_available())
+    GTEST_SKIP() << "this build has the cupti backend (it needs a GPU)";
+  const std::string why = cupti_backend_unavailable_reason();
+  EXPECT_TRUE(why.find("GPU counters need") == 0) << why;
+  try {
+    make_cupti_backend({}, HostTiming{});
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(std::string(e.what()), why);
+  }
+}
+
+}  // namespace
+}  // namespace rooftop::analyze

@@ -34,16 +34,16 @@ std::string error_of(F&& f) {
 }
 
 // Skips the test unless this CUPTI's host API knows `chip`.
-#define REQUIRE_CHIP(chip)                                                             \
-  do {                                                                                 \
-    std::vector<std::string> chips;                                                    \
-    try {                                                                              \
-      chips = supported_chips();                                                       \
-    } catch (const Error& e) {                                                         \
-      GTEST_SKIP() << "CUPTI's Profiler Host API is refused here: " << e.what();       \
-    }                                                                                  \
-    if (std::find(chips.begin(), chips.end(), chip) == chips.end())                    \
-      GTEST_SKIP() << "this CUPTI does not know chip " << chip;                        \
+#define REQUIRE_CHIP(chip)                                                       \
+  do {                                                                           \
+    std::vector<std::string> chips;                                              \
+    try {                                                                        \
+      chips = supported_chips();                                                 \
+    } catch (const Error& e) {                                                   \
+      GTEST_SKIP() << "CUPTI's Profiler Host API is refused here: " << e.what(); \
+    }                                                                            \
+    if (std::find(chips.begin(), chips.end(), chip) == chips.end())              \
+      GTEST_SKIP() << "this CUPTI does not know chip " << chip;                  \
   } while (0)
 
 std::vector<std::string> names_of(const std::vector<SkippedMetric>& skipped) {
@@ -70,8 +70,9 @@ TEST(CuptiHost, RooflineMetricsOnGH100) {
   EXPECT_EQ(host.chip(), "GH100");
   const std::vector<SkippedMetric> skipped = host.add_metrics(roofline_metric_names());
   // Hopper names the newer L1 definition _mem_lgds; _mem_lg and _mem_ds are Ampere's.
-  EXPECT_EQ(names_of(skipped), (std::vector<std::string>{"l1tex__lsu_writeback_active_mem_ds.sum",
-                                                         "l1tex__lsu_writeback_active_mem_lg.sum"}));
+  EXPECT_EQ(names_of(skipped),
+            (std::vector<std::string>{"l1tex__lsu_writeback_active_mem_ds.sum",
+                                      "l1tex__lsu_writeback_active_mem_lg.sum"}));
   for (const SkippedMetric& s : skipped) {
     EXPECT_TRUE(contains(s.reason, "not a metric on GH100")) << s.reason;
     EXPECT_TRUE(contains(s.reason, "CUPTI_ERROR_INVALID_METRIC_NAME")) << s.reason;
@@ -80,7 +81,8 @@ TEST(CuptiHost, RooflineMetricsOnGH100) {
   for (const char* m : {"dram__bytes.sum", "lts__t_bytes.sum", "l1tex__t_bytes.sum",
                         "sm__sass_thread_inst_executed_op_dfma_pred_on.sum",
                         "l1tex__lsu_writeback_active_mem_lgds.sum", "gpu__time_duration.sum"})
-    EXPECT_NE(std::find(host.metrics().begin(), host.metrics().end(), m), host.metrics().end()) << m;
+    EXPECT_NE(std::find(host.metrics().begin(), host.metrics().end(), m), host.metrics().end())
+        << m;
 
   const std::vector<std::uint8_t> image = host.config_image();
   EXPECT_FALSE(image.empty());
@@ -173,7 +175,8 @@ TEST(CuptiHost, MovedHostKeepsItsMetrics) {
   ProfilerHost b(std::move(a));
   EXPECT_EQ(b.metrics(), std::vector<std::string>{"dram__bytes.sum"});
   EXPECT_FALSE(b.config_image().empty());
-  EXPECT_TRUE(contains(error_of([&] { a.check_metric("dram__bytes.sum"); }), "moved from"));  // NOLINT
+  EXPECT_TRUE(
+      contains(error_of([&] { a.check_metric("dram__bytes.sum"); }), "moved from"));  // NOLINT
   ProfilerHost c("GA100");
   c = std::move(b);
   EXPECT_EQ(c.chip(), "GH100");

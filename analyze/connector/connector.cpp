@@ -50,7 +50,13 @@ class CuptiObserver final : public KernelTracker::Observer {
       : tracker_(tracker), header_(header) {}
 
   void on_begin(const Invocation& k) override {
-    if (!is_cuda(k.device_id) || k.depth != 0 || failed_) return;
+    if (!is_cuda(k.device_id) || k.depth != 0) return;
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (failed_) return;
+    if (active_ != 0) {  // another host thread's kernel holds the profiler
+      tracker_.add_note(k.label, "some launches overlapped another profiled kernel: not counted");
+      return;
+    }
     try {
       if (!profiler_) {
         profiler_ = std::make_unique<analyze::cupti::RangeProfiler>();
@@ -60,7 +66,7 @@ class CuptiObserver final : public KernelTracker::Observer {
         header_.passes = static_cast<int>(profiler_->passes());
         header_.notes.push_back("CUPTI on " + profiler_->chip() + ": " +
                                 std::to_string(profiler_->passes()) +
-                                " replay passes per launch (kernel replay)");
+                                " replay passes per launch (auto ranges, kernel replay)");
       }
       profiler_->begin_auto();
       active_ = k.id;
@@ -70,7 +76,8 @@ class CuptiObserver final : public KernelTracker::Observer {
   }
 
   void on_end(const Invocation& k, double) override {
-    if (active_ != k.id) return;
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (active_ == 0 || active_ != k.id) return;
     active_ = 0;
     try {
       const analyze::cupti::Collection c = profiler_->end_auto();
@@ -84,6 +91,19 @@ class CuptiObserver final : public KernelTracker::Observer {
     }
   }
 
+  // At finalize: a kernel begun and never ended leaves the profiler running.
+  void close() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (active_ != 0) {
+      active_ = 0;
+      try {
+        profiler_->end_auto();
+      } catch (const std::exception&) {
+      }
+    }
+    profiler_.reset();
+  }
+
  private:
   void give_up(const std::string& why) {
     failed_ = true;
@@ -93,6 +113,7 @@ class CuptiObserver final : public KernelTracker::Observer {
 
   KernelTracker& tracker_;
   ProfileHeader& header_;
+  std::mutex mutex_;
   std::unique_ptr<analyze::cupti::RangeProfiler> profiler_;
   std::uint64_t active_ = 0;
   bool failed_ = false;
@@ -139,7 +160,8 @@ void start(std::uint64_t interface_version) {
 }
 
 void print_table(const std::vector<LabelStats>& labels) {
-  std::fprintf(stderr, "rooftop connector: %zu kernel labels (set ROOFTOP_PROFILE_OUT to write them)\n",
+  std::fprintf(stderr,
+               "rooftop connector: %zu kernel labels (set ROOFTOP_PROFILE_OUT to write them)\n",
                labels.size());
   for (const LabelStats& s : labels)
     std::fprintf(stderr, "  %10lld x %12.6f s  %s\n", static_cast<long long>(s.invocations),
@@ -154,6 +176,9 @@ void finish() {
   }
   if (!s) return;
   s->tracker.set_observer(nullptr);
+#if ROOFTOP_CONNECTOR_CUPTI
+  if (s->cupti) s->cupti->close();
+#endif
   const std::vector<LabelStats> labels = s->tracker.snapshot();
   s->header.stray_ends = s->tracker.stray_ends();
   const char* out = std::getenv("ROOFTOP_PROFILE_OUT");

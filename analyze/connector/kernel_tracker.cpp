@@ -7,8 +7,7 @@ namespace rooftop::connector {
 namespace {
 
 double steady_seconds() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())
-      .count();
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
 void add_unique(std::vector<std::string>& list, const std::string& item) {
@@ -19,17 +18,20 @@ void add_unique(std::vector<std::string>& list, const std::string& item) {
 
 const char* kind_name(KernelKind kind) {
   switch (kind) {
-    case KernelKind::parallel_for: return "parallel_for";
-    case KernelKind::parallel_reduce: return "parallel_reduce";
-    case KernelKind::parallel_scan: return "parallel_scan";
+    case KernelKind::parallel_for:
+      return "parallel_for";
+    case KernelKind::parallel_reduce:
+      return "parallel_reduce";
+    case KernelKind::parallel_scan:
+      return "parallel_scan";
   }
   return "unknown";
 }
 
 std::string space_name(std::uint32_t device_id) {
   // Kokkos::Tools::Experimental::DeviceType, the same order in Kokkos 3.4 and 4.x.
-  static const char* const names[] = {"Serial", "OpenMP", "Cuda", "HIP",
-                                      "OpenMPTarget", "HPX", "Threads", "SYCL", "OpenACC"};
+  static const char* const names[] = {"Serial", "OpenMP",  "Cuda", "HIP",    "OpenMPTarget",
+                                      "HPX",    "Threads", "SYCL", "OpenACC"};
   const std::uint32_t type = device_id >> 24;
   return type < sizeof names / sizeof names[0] ? names[type] : "unknown";
 }

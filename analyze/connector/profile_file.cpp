@@ -205,8 +205,8 @@ Profile parse_profile(const std::string& text, const std::string& name) {
                  "\" header)");
       p.version = field<std::string>(j, "version", "", name, number);
       if (p.version.substr(0, p.version.find('.')) != "1")
-        fail(name, number, "profile format version " + p.version +
-                               " is not supported (this rooftop reads 1.x)");
+        fail(name, number,
+             "profile format version " + p.version + " is not supported (this rooftop reads 1.x)");
       p.source = field<std::string>(j, "source", "", name, number);
       p.notes = field<std::vector<std::string>>(j, "notes", {}, name, number);
       have_header = true;

@@ -34,7 +34,8 @@ void throw_if_cancelled(const HostTiming& t) {
 
 // Un-instrumented time of one run, sampled as the host backend does: a first run warms
 // up and sizes the samples; short runs are repeated inside a sample.
-ceilings::Summary time_runs(Kernel& kernel, const HostTiming& timing, std::int64_t& runs_per_sample) {
+ceilings::Summary time_runs(Kernel& kernel, const HostTiming& timing,
+                            std::int64_t& runs_per_sample) {
   const double first = seconds_of(kernel, 1);
   runs_per_sample = std::max<std::int64_t>(
       1, static_cast<std::int64_t>(std::ceil(timing.min_sample_seconds / std::max(first, 1e-9))));
@@ -71,8 +72,7 @@ void end_kernel(const std::uint64_t id) {
 
 class LabelCapture {
  public:
-  explicit LabelCapture(KernelTracker& tracker)
-      : active_(!Kokkos::Tools::profileLibraryLoaded()) {
+  explicit LabelCapture(KernelTracker& tracker) : active_(!Kokkos::Tools::profileLibraryLoaded()) {
     if (!active_) return;
     namespace kt = Kokkos::Tools::Experimental;
     label_tracker = &tracker;
@@ -189,7 +189,8 @@ class CuptiBackend final : public Backend {
                            std::to_string(s.count) + (s.count == 1 ? " run" : " samples") +
                            (runs > 1 ? " of " + std::to_string(runs) + " runs" : "");
       std::string extra = std::to_string(c.passes) + " replay passes";
-      if (c.dropped_ranges > 0) extra += ", " + std::to_string(c.dropped_ranges) + " ranges dropped";
+      if (c.dropped_ranges > 0)
+        extra += ", " + std::to_string(c.dropped_ranges) + " ranges dropped";
       extra += "; declared " + number(declared.flops()) + " FLOPs";
       if (captured) extra += "; Kokkos kernels per run: " + labels_text(labels);
       record.note = extra + (record.note.empty() ? "" : "; " + record.note);

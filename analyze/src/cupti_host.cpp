@@ -164,6 +164,7 @@ std::string ProfilerHost::check_metric(const std::string& name) const {
 void ProfilerHost::add_batch(const std::vector<std::string>& names) {
   if (names.empty()) return;
   std::vector<const char*> pointers;
+  pointers.reserve(names.size());
   for (const std::string& n : names) pointers.push_back(n.c_str());
   CUpti_Profiler_Host_ConfigAddMetrics_Params p{};
   p.structSize = CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE;
@@ -265,8 +266,8 @@ MetricValues ProfilerHost::evaluate(const std::vector<std::uint8_t>& counter_dat
   p.numMetrics = names.size();
   p.pMetricValues = out.data();
   if (const CUptiResult r = cuptiProfilerHostEvaluateToGpuValues(&p); r != CUPTI_SUCCESS)
-    fail("cuptiProfilerHostEvaluateToGpuValues on " + chip_ + " (range " +
-             std::to_string(range) + ")",
+    fail("cuptiProfilerHostEvaluateToGpuValues on " + chip_ + " (range " + std::to_string(range) +
+             ")",
          r);
   for (std::size_t i = 0; i < names.size(); ++i) values[metrics_[i]] = out[i];
   return values;

@@ -71,7 +71,7 @@ class ProfilerHost {
   MetricValues evaluate(const std::vector<std::uint8_t>& counter_data, std::size_t range) const;
 
  private:
-  void open();   // (re)creates the host object
+  void open();  // (re)creates the host object
   void close() noexcept;
   void add_batch(const std::vector<std::string>& names);  // throws on CUPTI failure
 

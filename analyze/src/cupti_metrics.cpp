@@ -7,11 +7,13 @@ namespace {
 
 using ceilings::KernelRecord;
 
+using FlopsField = double KernelRecord::*;  // (an alias: nvcc's front end warns on the bare form)
+
 struct Precision {
   const char* name;   // rooftop's precision name
   const char* label;  // for messages
   char letter;        // d, f, h in sm__sass_thread_inst_executed_op_{d,f,h}{add,mul,fma}
-  double KernelRecord::*flops;
+  FlopsField flops;
 };
 constexpr Precision kPrecisions[] = {{"fp64", "FP64", 'd', &KernelRecord::flops_fp64},
                                      {"fp32", "FP32", 'f', &KernelRecord::flops_fp32},
@@ -68,8 +70,8 @@ const std::vector<Metric>& roofline_metrics() {
                  "L1 LSU writeback cycles, local/global (x 128 B)"});
     m.push_back({kL1WritebackDs, MetricRole::bytes_alternative, "l1",
                  "L1 LSU writeback cycles, distributed shared (x 128 B)"});
-    m.push_back({kL2Xbar, MetricRole::bytes_alternative, "l2",
-                 "L2-to-crossbar active cycles (x 32 B)"});
+    m.push_back(
+        {kL2Xbar, MetricRole::bytes_alternative, "l2", "L2-to-crossbar active cycles (x 32 B)"});
     m.push_back({kDuration, MetricRole::time, "", "range duration (ns)"});
     return m;
   }();
@@ -167,11 +169,10 @@ Evaluation evaluate(const MetricValues& values) {
       r.bytes.push_back({l.level, *b});
     } else if (l.newer) {
       r.bytes.push_back({l.level, *l.newer});
-      e.remarks.push_back(std::string(l.label) + " bytes from " + l.newer_metric + " (" +
-                          l.metric + " not collected)");
-    } else {
-      e.remarks.push_back(std::string("no ") + l.label + " bytes (" + l.metric +
+      e.remarks.push_back(std::string(l.label) + " bytes from " + l.newer_metric + " (" + l.metric +
                           " not collected)");
+    } else {
+      e.remarks.push_back(std::string("no ") + l.label + " bytes (" + l.metric + " not collected)");
     }
   }
 

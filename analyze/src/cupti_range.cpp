@@ -25,7 +25,8 @@ void check(CUptiResult r, const char* what) {
 [[noreturn]] void fail_driver(const std::string& what, CUresult r) {
   const char* name = nullptr;
   cuGetErrorName(r, &name);
-  throw Error(what + ": " + (name ? name : "CUDA driver error " + std::to_string(static_cast<int>(r))));
+  throw Error(what + ": " +
+              (name ? name : "CUDA driver error " + std::to_string(static_cast<int>(r))));
 }
 
 std::string support_problems(const CUpti_Profiler_DeviceSupported_Params& p) {
@@ -155,7 +156,8 @@ struct RangeProfiler::State {
       check(cuptiRangeProfilerDecodeData(&d), "cuptiRangeProfilerDecodeData");
       out.dropped_ranges = d.numOfRangeDropped;
       out.ranges = range_count(counter_data);
-      for (std::size_t r = 0; r < out.ranges; ++r) accumulate(out.values, host->evaluate(counter_data, r));
+      for (std::size_t r = 0; r < out.ranges; ++r)
+        accumulate(out.values, host->evaluate(counter_data, r));
     } catch (...) {
       disable();
       throw;

@@ -49,9 +49,9 @@ class RangeProfiler {
   RangeProfiler& operator=(const RangeProfiler&) = delete;
 
   const std::string& chip() const;
-  const std::vector<std::string>& metrics() const;        // scheduled
-  const std::vector<SkippedMetric>& skipped() const;      // not collected, with reasons
-  std::size_t passes() const;                             // replay passes the config needs
+  const std::vector<std::string>& metrics() const;    // scheduled
+  const std::vector<SkippedMetric>& skipped() const;  // not collected, with reasons
+  std::size_t passes() const;                         // replay passes the config needs
 
   // User range `name` around `run`, which is called once per replay pass and must be
   // blocking (fenced) and do the same work every time.

@@ -38,10 +38,10 @@ enum class MetricRole {
 };
 
 struct Metric {
-  std::string name;    // "dram__bytes.sum"
+  std::string name;  // "dram__bytes.sum"
   MetricRole role;
-  std::string level;   // bytes: "l1", "l2", "dram"; empty otherwise
-  std::string what;    // a few words for messages
+  std::string level;  // bytes: "l1", "l2", "dram"; empty otherwise
+  std::string what;   // a few words for messages
 };
 
 // The roofline metrics, in a fixed order: FLOPs (fp64, fp32, fp16; add, mul, fma),

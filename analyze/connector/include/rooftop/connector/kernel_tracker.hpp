@@ -38,13 +38,13 @@ struct Invocation {
 
 struct LabelStats {
   std::string label;
-  std::vector<std::string> kinds;   // kinds seen under this label, in order
-  std::vector<std::string> spaces;  // execution spaces seen, in order
-  std::int64_t invocations = 0;     // completed: begin and end seen
-  std::int64_t unfinished = 0;      // begun, never ended (counted by finish())
-  double total_s = 0.0;             // sum over completed invocations
-  double min_s = 0.0, max_s = 0.0;  // per invocation (0 when none completed)
-  int max_depth = 0;                // deepest nesting seen
+  std::vector<std::string> kinds;          // kinds seen under this label, in order
+  std::vector<std::string> spaces;         // execution spaces seen, in order
+  std::int64_t invocations = 0;            // completed: begin and end seen
+  std::int64_t unfinished = 0;             // begun, never ended (counted by finish())
+  double total_s = 0.0;                    // sum over completed invocations
+  double min_s = 0.0, max_s = 0.0;         // per invocation (0 when none completed)
+  int max_depth = 0;                       // deepest nesting seen
   std::map<std::string, double> counters;  // summed values an observer added
   std::int64_t counted_invocations = 0;    // invocations the counters cover
   std::vector<std::string> notes;          // one line each, no duplicates
