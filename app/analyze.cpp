@@ -8,13 +8,13 @@
 #include <sstream>
 
 #include "commands.hpp"
+#include "kernel_report.hpp"
 #include "interrupt.hpp"
 #include "rooftop/analyze/chart.hpp"
+#include "rooftop/analyze/cupti_backend.hpp"
 #include "rooftop/analyze/host_backend.hpp"
 #include "rooftop/analyze/import.hpp"
 #include "rooftop/analyze/kernel.hpp"
-#include "rooftop/analyze/report.hpp"
-#include "rooftop/analyze/roofline.hpp"
 #include "rooftop/ceilings/error.hpp"
 #include "rooftop/ceilings/io.hpp"
 #include "rooftop/ceilings/report.hpp"
@@ -35,47 +35,6 @@ std::vector<std::string> split_list(const std::string& list) {
   for (std::string item; std::getline(in, item, ',');)
     if (!item.empty()) out.push_back(item);
   return out;
-}
-
-// Places `records` on the ceilings of `file`, then writes the file, the chart and the
-// report. Checks the outputs before anything long runs (`check_outputs`).
-struct Outputs {
-  std::string out, plot;
-  bool json = false;
-  void check() const {
-    if (!out.empty()) ceilings::check_writable(out);
-    if (!plot.empty()) ceilings::check_writable(plot);
-  }
-};
-
-int place_and_report(ceilings::CeilingsFile file, const std::string& ceilings_path,
-                     std::vector<ceilings::KernelRecord> records,
-                     const std::vector<std::string>& notes, const Outputs& outputs,
-                     const std::string& command_line) {
-  for (ceilings::KernelRecord& r : records) analyze::apply(analyze::place(r, file), r);
-  file.kernels = std::move(records);
-  file.provenance = ceilings::current_provenance(command_line);
-  if (!outputs.out.empty()) ceilings::write_file(outputs.out, file);
-  if (!outputs.plot.empty())
-    ceilings::write_text_file(outputs.plot,
-                              analyze::kernels_svg(file, "Kernels on the measured roofline"));
-  if (outputs.json) {
-    std::cout << analyze::kernels_json(file, ceilings_path, notes).dump(2) << "\n";
-  } else {
-    std::cout << analyze::kernels_table(file, notes);
-    if (!outputs.out.empty() || !outputs.plot.empty())
-      std::cout << "\nwrote " << outputs.out
-                << (outputs.out.empty() || outputs.plot.empty() ? "" : " and ") << outputs.plot
-                << "\n";
-  }
-  for (const ceilings::KernelRecord& k : file.kernels) {
-    if (!k.above.empty())
-      std::cerr << "rooftop: warning: " << k.name << " lies above " << k.above
-                << ": its counts or the ceilings are wrong\n";
-  }
-  for (const ceilings::KernelRecord& k : file.kernels)
-    if (k.check == "failed") return 1;
-  return 0;
 }
 
 analyze::KernelProgress progress_printer() {
@@ -105,8 +64,14 @@ int run_analyze(const AnalyzeOptions& options, const std::string& command_line) 
   if (file.machine.hostname != host_name())
     notes.push_back("the ceilings were measured on " + file.machine.hostname +
                     ", the kernels ran on " + host_name());
-  analyze::HostBackend backend(std::move(kernels), timing, progress_printer());
-  std::vector<ceilings::KernelRecord> records = backend.collect(notes);
+  // Kernels on a GPU are counted by CUPTI where this build has it; elsewhere their
+  // counts are the kernels' own declarations.
+  std::unique_ptr<analyze::Backend> backend;
+  if (ROOFTOP_HAS_DEVICE && analyze::cupti_backend_available())
+    backend = analyze::make_cupti_backend(std::move(kernels), timing, progress_printer());
+  else
+    backend = std::make_unique<analyze::HostBackend>(std::move(kernels), timing, progress_printer());
+  std::vector<ceilings::KernelRecord> records = backend->collect(notes);
   run.throw_if_interrupted();
   return place_and_report(file, options.ceilings, std::move(records), notes, outputs, command_line);
 }

@@ -21,10 +21,14 @@ struct ShowOptions {
 int run_show(const ShowOptions& options);
 
 struct CompareOptions {
-  std::vector<std::string> files;  // the first is the baseline
+  std::vector<std::string> files;  // the first is the baseline; or one fleet file
   std::string plot;
   bool json = false;
+  double threshold = 0.05;  // fleet: a rank this fraction below the fleet median is slow
+  bool threshold_given = false;
 };
+// Exit status of `compare FLEET.h5` when it found a slow or failed rank.
+inline constexpr int kExitRanksFlagged = 3;
 int run_compare(const CompareOptions& options);
 
 struct ExportOptions {
@@ -57,6 +61,15 @@ struct ImportOptions {
   bool json = false;
 };
 int run_import(const ImportOptions& options, const std::string& command_line);
+
+struct ProfileOptions {
+  std::string ceilings;
+  std::string connector;             // empty: the one beside this program
+  std::vector<std::string> command;  // the program and its arguments
+  std::string out, plot;
+  bool json = false;
+};
+int run_profile(const ProfileOptions& options, const std::string& command_line);
 
 struct PlotOptions {
   std::vector<std::string> files;

@@ -5,13 +5,41 @@
 #include "rooftop/analyze/chart.hpp"
 #include "rooftop/ceilings/compare.hpp"
 #include "rooftop/ceilings/error.hpp"
+#include "rooftop/ceilings/fleet.hpp"
 #include "rooftop/ceilings/io.hpp"
 
 namespace rooftop::app {
 
+namespace {
+
+// One fleet file: the ranks below the fleet median, and those that failed.
+int review_fleet(const CompareOptions& options) {
+  const std::string& path = options.files.front();
+  if (!options.plot.empty()) ceilings::check_writable(options.plot);
+  const ceilings::FleetFile fleet = ceilings::read_fleet_file(path);
+  const ceilings::FleetReview review = ceilings::review(fleet, options.threshold);
+  if (!options.plot.empty())
+    ceilings::write_text_file(options.plot, analyze::fleet_spread_svg(fleet, review));
+  if (options.json)
+    std::cout << ceilings::to_json(fleet, review, path).dump(2) << "\n";
+  else
+    std::cout << path << ": " << ceilings::format_table(fleet) << "\n"
+              << ceilings::format_review(review)
+              << (options.plot.empty() ? "" : "\nwrote " + options.plot + "\n");
+  return review.anything_found() ? kExitRanksFlagged : 0;
+}
+
+}  // namespace
+
 int run_compare(const CompareOptions& options) {
   const std::vector<std::string>& paths = options.files;
-  if (paths.size() < 2) throw Error("compare needs at least two ceilings files");
+  if (paths.size() == 1 && ceilings::is_fleet_file(paths.front())) return review_fleet(options);
+  if (paths.size() < 2)
+    throw Error("compare needs at least two ceilings files, or one fleet file (written by "
+                "measure under MPI)");
+  if (options.threshold_given)
+    throw Error("--threshold applies to one fleet file; several files are compared by their "
+                "ranges (a fleet file by its fleet medians)");
   // The same file twice compares nothing; two copies of one file are fine ("same").
   for (std::size_t i = 0; i < paths.size(); ++i)
     for (std::size_t j = 0; j < i; ++j) {

@@ -27,7 +27,8 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"host", "device"}));
   m->add_flag("--quick", measure.quick, "short run (seconds): fewer points, shorter samples");
   m->add_option("--out", measure.out, "ceilings file to write (HDF5)");
-  m->add_option("--plot", measure.plot, "SVG chart to write (roofline and bandwidth sweep)");
+  m->add_option("--plot", measure.plot,
+                "SVG chart to write (roofline and bandwidth sweep; under MPI the fleet's spread)");
 
   rooftop::app::ShowOptions show;
   CLI::App* s = app.add_subcommand("show", "print a ceilings file as a table or JSON");
@@ -37,10 +38,18 @@ int main(int argc, char** argv) {
   rooftop::app::CompareOptions compare;
   CLI::App* c = app.add_subcommand(
       "compare", "ceilings of several files side by side, against the first, noise-aware");
-  c->add_option("files", compare.files, "ceilings files (HDF5); the first is the baseline")
+  c->add_option("files", compare.files,
+                "ceilings files (HDF5); the first is the baseline. One fleet file (measure "
+                "under MPI): its slow and failed ranks, exit status 3 when there are any")
       ->required();
-  c->add_option("--plot", compare.plot, "SVG chart to write (the rooflines overlaid)");
+  c->add_option("--plot", compare.plot,
+                "SVG chart to write (the rooflines overlaid; a fleet: the spread of each ceiling)");
   c->add_flag("--json", compare.json, "machine-readable output");
+  CLI::Option* threshold =
+      c->add_option("--threshold", compare.threshold,
+                    "fleet: a rank more than this fraction below the fleet median is slow "
+                    "(default 0.05)")
+          ->check(CLI::Range(0.0, 1.0));
 
   rooftop::app::ExportOptions exp;
   CLI::App* e = app.add_subcommand("export", "write a ceilings file in a format other tools read");
@@ -80,6 +89,17 @@ int main(int argc, char** argv) {
   im->add_option("--plot", import.plot, "SVG chart to write (hierarchical roofline)");
   im->add_flag("--json", import.json, "machine-readable output");
 
+  rooftop::app::ProfileOptions profile;
+  CLI::App* pr = app.add_subcommand(
+      "profile", "run an unmodified Kokkos program and place its kernels on the ceilings");
+  pr->add_option("--ceilings", profile.ceilings, "ceilings file (HDF5)")->required();
+  pr->add_option("--connector", profile.connector,
+                 "Kokkos Tools connector library (default: the one beside rooftop)");
+  pr->add_option("--out", profile.out, "file to write: the ceilings with the kernels (HDF5)");
+  pr->add_option("--plot", profile.plot, "SVG chart to write (hierarchical roofline)");
+  pr->add_flag("--json", profile.json, "machine-readable output");
+  pr->add_option("command", profile.command, "-- the program and its arguments")->required();
+
   rooftop::app::PlotOptions plot;
   CLI::App* p = app.add_subcommand("plot", "draw a chart of one or more rooftop files");
   p->add_option("files", plot.files, "ceilings or kernels files (HDF5)")->required();
@@ -103,12 +123,16 @@ int main(int argc, char** argv) {
   try {
     if (m->parsed()) return rooftop::app::run_measure(measure, command_line);
     if (s->parsed()) return rooftop::app::run_show(show);
-    if (c->parsed()) return rooftop::app::run_compare(compare);
+    if (c->parsed()) {
+      compare.threshold_given = threshold->count() > 0;
+      return rooftop::app::run_compare(compare);
+    }
     if (e->parsed()) return rooftop::app::run_export(exp);
     if (ic->parsed()) return rooftop::app::run_import_ceilings(import_ceilings, command_line);
     if (a->parsed()) return rooftop::app::run_analyze(analyze, command_line);
     if (im->parsed()) return rooftop::app::run_import(import, command_line);
     if (p->parsed()) return rooftop::app::run_plot(plot);
+    if (pr->parsed()) return rooftop::app::run_profile(profile, command_line);
   } catch (const rooftop::Interrupted&) {
     // On a terminal the progress line is still open; end it first. Elsewhere the
     // message stays the single line that every failure prints.

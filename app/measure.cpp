@@ -5,7 +5,9 @@
 #include <iostream>
 
 #include "commands.hpp"
+#include "fleet.hpp"
 #include "interrupt.hpp"
+#include "measure.hpp"
 #include "rooftop/analyze/chart.hpp"
 #include "rooftop/ceilings/error.hpp"
 #include "rooftop/ceilings/extract.hpp"
@@ -29,19 +31,18 @@ microbench::Progress progress_printer() {
 
 }  // namespace
 
-int run_measure(const MeasureOptions& options, const std::string& command_line) {
+void check_space(const MeasureOptions& options) {
   if (options.space == "device") {
     if (!ROOFTOP_HAS_DEVICE)
       throw Error("--space device: this rooftop was built without a GPU backend "
                   "(configure against a CUDA-enabled Kokkos)");
     throw Error("--space device: device ceilings are not available in this version yet");
   }
-  // Fail before a minute of measuring, not after.
-  ceilings::check_writable(options.out);
-  if (!options.plot.empty()) ceilings::check_writable(options.plot);
+}
 
-  KokkosRun run;
-
+ceilings::CeilingsFile characterize(const MeasureOptions& options, const std::string& command_line,
+                                    const KokkosRun& run, bool show_progress,
+                                    std::vector<std::string>& skipped) {
   ceilings::CeilingsFile file;
   file.provenance = ceilings::current_provenance(command_line);
   file.machine = microbench::describe_host();
@@ -50,7 +51,8 @@ int run_measure(const MeasureOptions& options, const std::string& command_line) 
 
   microbench::SweepPlan plan = microbench::make_plan(file.machine, options.quick);
   plan.timing.cancel = &interrupted();
-  file.sweeps = microbench::run_sweeps<Kokkos::DefaultHostExecutionSpace>(plan, progress_printer());
+  file.sweeps = microbench::run_sweeps<Kokkos::DefaultHostExecutionSpace>(
+      plan, show_progress ? progress_printer() : microbench::Progress{});
 
   // The theoretical peak must be an upper bound: take the higher of the clocks
   // measured before and after the sweeps.
@@ -60,9 +62,24 @@ int run_measure(const MeasureOptions& options, const std::string& command_line) 
                               std::to_string(clock_before).substr(0, 5) + ", " +
                               std::to_string(clock_after).substr(0, 5) + " GHz)";
 
-  std::vector<std::string> skipped;
   file.ceilings = ceilings::extract_ceilings(file.machine, file.sweeps, &skipped);
   run.throw_if_interrupted();
+  return file;
+}
+
+int run_measure(const MeasureOptions& options, const std::string& command_line) {
+  // Started by mpirun or srun: every rank measures its share, rank 0 writes the fleet.
+  const int ranks = launcher_ranks();
+  if (ranks > 1 || (ROOFTOP_HAS_MPI && ranks == 1)) return run_measure_fleet(options, command_line);
+
+  check_space(options);
+  // Fail before a minute of measuring, not after.
+  ceilings::check_writable(options.out);
+  if (!options.plot.empty()) ceilings::check_writable(options.plot);
+
+  KokkosRun run;
+  std::vector<std::string> skipped;
+  const ceilings::CeilingsFile file = characterize(options, command_line, run, true, skipped);
 
   ceilings::write_file(options.out, file);
   if (!options.plot.empty()) ceilings::write_text_file(options.plot, analyze::roofline_svg(file));

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what rooftop needs on Debian 12 (and derivatives): compilers and CMake,
-# HDF5, CLI11, GoogleTest, nlohmann-json, h5dump, likwid (benchmarks only), then
+# HDF5, CLI11, GoogleTest, nlohmann-json, h5dump, likwid (benchmarks only), Open MPI
+# (the fleet mode; optional for a build, installed so that its tests run), then
 # Kokkos through scripts/bootstrap-kokkos.sh. Safe to rerun: only missing pieces
 # are installed. Prints the Kokkos install prefix as its last line.
 set -euo pipefail
@@ -8,7 +9,7 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 
 packages=(build-essential cmake ninja-build git pkg-config
           libhdf5-dev hdf5-tools libcli11-dev libgtest-dev nlohmann-json3-dev
-          likwid python3 python3-h5py dpkg-dev xz-utils)
+          likwid python3 python3-h5py dpkg-dev xz-utils libopenmpi-dev openmpi-bin)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

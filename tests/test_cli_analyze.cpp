@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -177,6 +178,38 @@ TEST(CliPlot, KernelsFileShowsAndPlotsAndTwoFilesGiveTheOverlay) {
   EXPECT_EQ(run_rooftop({"plot", c, k, "--out", two}, logs).status, 0);
   EXPECT_EQ(count(read_bytes(two), "class='legend'"), 2u);
   expect_one_line_failure(run_rooftop({"plot", c}, logs));  // --out is required
+}
+
+TEST(CliProfile, EveryLabelledKernelOfAnUnmodifiedKokkosProgram) {
+  TempDir logs, files;
+  const std::string out = files.file("profiled.h5");
+  const RunResult r = run_rooftop({"profile", "--ceilings", ceilings_file(files), "--out", out,
+                                   "--json", "--", ROOFTOP_CONNECTOR_APP},
+                                  logs);
+  ASSERT_EQ(r.status, 0) << r.err;
+  const json j = json::parse(r.out);
+  std::map<std::string, json> by_name;
+  for (const json& k : j["kernels"]) by_name[k["name"].get<std::string>()] = k;
+  ASSERT_TRUE(by_name.count("app::axpy")) << r.out;
+  EXPECT_EQ(by_name["app::axpy"]["invocations"], 3);
+  EXPECT_GT(by_name["app::axpy"]["time_s"].get<double>(), 0.0);
+  EXPECT_EQ(by_name["app::dot"]["invocations"], 1);
+  EXPECT_EQ(by_name["app::prefix"]["invocations"], 1);
+  EXPECT_EQ(ceilings::read_file(out).kernels.size(), j["kernels"].size());
+}
+
+TEST(CliProfile, AProgramThatFailsOrIsNotKokkosIsOneLine) {
+  TempDir logs, files;
+  const std::string c = ceilings_file(files);
+  RunResult r = run_rooftop({"profile", "--ceilings", c, "--", "/bin/false"}, logs);
+  expect_one_line_failure(r);
+  EXPECT_NE(r.err.find("exited with status 1"), std::string::npos) << r.err;
+  r = run_rooftop({"profile", "--ceilings", c, "--", "/bin/true"}, logs);
+  expect_one_line_failure(r);
+  EXPECT_NE(r.err.find("wrote no profile"), std::string::npos) << r.err;
+  r = run_rooftop({"profile", "--ceilings", c, "--", "no-such-program"}, logs);
+  expect_one_line_failure(r);
+  expect_one_line_failure(run_rooftop({"profile", "--ceilings", c}, logs));
 }
 
 }  // namespace

@@ -103,7 +103,7 @@ std::string kernels_table(const ceilings::CeilingsFile& file,
   for (const KernelRecord& k : file.kernels) {
     const bool timed = k.time_s > 0.0;
     out << pad(k.id, 8) << pad(timed ? sig3(k.time_s) : "-", 11, true)
-        << pad(timed ? fixed(k.gflop_per_s(), 1) : "-", 10, true);
+        << pad(timed && k.flops() > 0.0 ? fixed(k.gflop_per_s(), 1) : "-", 10, true);
     for (const std::string& l : levels) {
       const auto ai = arithmetic_intensity(k, l);
       out << pad(ai ? sig3(*ai) : "-", 10, true);

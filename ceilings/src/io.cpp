@@ -11,6 +11,7 @@
 #include <limits>
 
 #include "h5.hpp"
+#include "io_internal.hpp"
 #include "rooftop/config.hpp"
 #include "rooftop/ceilings/error.hpp"
 
@@ -500,25 +501,30 @@ void write_text_file(const std::string& path, const std::string& text) {
   tmp.commit();
 }
 
-void write_file(const std::string& path, const CeilingsFile& data) {
+namespace detail {
+
+void write_ceilings_at(hid_t id, const CeilingsFile& data) {
+  const Provenance& p = data.provenance;
+  h5::write_attr(id, "schema", std::string(kSchemaName));
+  h5::write_attr(id, "schema_version",
+                 std::to_string(kSchemaMajor) + "." + std::to_string(kSchemaMinor));
+  h5::write_attr(id, "tool_version", p.tool_version);
+  h5::write_attr(id, "git_revision", p.git_revision);
+  h5::write_attr(id, "created_utc", p.created_utc);
+  h5::write_attr(id, "command_line", p.command_line);
+  write_machine(id, data.machine);
+  write_ceilings(id, data.ceilings);
+  write_sweeps(id, data.sweeps);
+  if (!data.kernels.empty()) write_kernels(id, data.kernels);
+}
+
+void write_hdf5_atomically(const std::string& path, const std::function<void(hid_t)>& fill) {
   check_writable(path);
   TempFile tmp(temp_path_for(path));
   try {
     h5::Handle file = h5::create_file(tmp.path());
-    const hid_t id = file.get();
-    const Provenance& p = data.provenance;
-    h5::write_attr(id, "schema", std::string(kSchemaName));
-    h5::write_attr(id, "schema_version",
-                   std::to_string(kSchemaMajor) + "." + std::to_string(kSchemaMinor));
-    h5::write_attr(id, "tool_version", p.tool_version);
-    h5::write_attr(id, "git_revision", p.git_revision);
-    h5::write_attr(id, "created_utc", p.created_utc);
-    h5::write_attr(id, "command_line", p.command_line);
-    write_machine(id, data.machine);
-    write_ceilings(id, data.ceilings);
-    write_sweeps(id, data.sweeps);
-    if (!data.kernels.empty()) write_kernels(id, data.kernels);
-    h5::check(H5Fflush(id, H5F_SCOPE_GLOBAL), "H5Fflush");
+    fill(file.get());
+    h5::check(H5Fflush(file.get(), H5F_SCOPE_GLOBAL), "H5Fflush");
   } catch (const Error& e) {
     throw Error(path + ": " + e.what());
   }
@@ -527,32 +533,41 @@ void write_file(const std::string& path, const CeilingsFile& data) {
   tmp.commit();
 }
 
+CeilingsFile read_ceilings_at(hid_t id) {
+  if (!h5::has_attr(id, "schema") || h5::read_string_attr(id, "schema") != kSchemaName)
+    throw Error("not a rooftop ceilings file (no '" + std::string(kSchemaName) +
+                "' schema attribute)");
+  CeilingsFile out;
+  out.provenance.schema_version = h5::read_string_attr(id, "schema_version");
+  const int major = parse_major(out.provenance.schema_version);
+  if (major < 0)
+    throw Error("unreadable schema version '" + out.provenance.schema_version + "'");
+  if (major != kSchemaMajor)
+    throw Error("schema version " + out.provenance.schema_version +
+                " is not supported (this rooftop reads " + std::to_string(kSchemaMajor) +
+                ".x)");
+  out.provenance.tool_version = h5::read_string_attr(id, "tool_version");
+  out.provenance.git_revision = h5::read_string_attr(id, "git_revision");
+  out.provenance.created_utc = h5::read_string_attr(id, "created_utc");
+  if (h5::has_attr(id, "command_line"))
+    out.provenance.command_line = h5::read_string_attr(id, "command_line");
+  out.machine = read_machine(id);
+  out.ceilings = read_ceilings(id);
+  out.sweeps = read_sweeps(id);
+  out.kernels = read_kernels(id);
+  return out;
+}
+
+}  // namespace detail
+
+void write_file(const std::string& path, const CeilingsFile& data) {
+  detail::write_hdf5_atomically(path, [&](hid_t id) { detail::write_ceilings_at(id, data); });
+}
+
 CeilingsFile read_file(const std::string& path) {
   h5::Handle file = h5::open_file_readonly(path);
-  const hid_t id = file.get();
   try {
-    if (!h5::has_attr(id, "schema") || h5::read_string_attr(id, "schema") != kSchemaName)
-      throw Error("not a rooftop ceilings file (no '" + std::string(kSchemaName) +
-                  "' schema attribute)");
-    CeilingsFile out;
-    out.provenance.schema_version = h5::read_string_attr(id, "schema_version");
-    const int major = parse_major(out.provenance.schema_version);
-    if (major < 0)
-      throw Error("unreadable schema version '" + out.provenance.schema_version + "'");
-    if (major != kSchemaMajor)
-      throw Error("schema version " + out.provenance.schema_version +
-                  " is not supported (this rooftop reads " + std::to_string(kSchemaMajor) +
-                  ".x)");
-    out.provenance.tool_version = h5::read_string_attr(id, "tool_version");
-    out.provenance.git_revision = h5::read_string_attr(id, "git_revision");
-    out.provenance.created_utc = h5::read_string_attr(id, "created_utc");
-    if (h5::has_attr(id, "command_line"))
-      out.provenance.command_line = h5::read_string_attr(id, "command_line");
-    out.machine = read_machine(id);
-    out.ceilings = read_ceilings(id);
-    out.sweeps = read_sweeps(id);
-    out.kernels = read_kernels(id);
-    return out;
+    return detail::read_ceilings_at(file.get());
   } catch (const Error& e) {
     throw Error(path + ": " + e.what());
   }

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "rooftop/ceilings/fleet.hpp"
 #include "rooftop/ceilings/model.hpp"
 
 namespace rooftop::analyze {
@@ -25,5 +26,11 @@ std::string comparison_svg(const std::vector<ceilings::CeilingsFile>& files,
 // a table of id, full name, GFLOP/s, limiter and fraction of roof. A kernel with no time
 // (or no FLOPs, or no byte counts) is listed but not drawn; one above a ceiling is flagged.
 std::string kernels_svg(const ceilings::CeilingsFile& file, const std::string& title);
+
+// The spread of each ceiling across a fleet: one row per ceiling, one dot per rank at its
+// value / the fleet median (linear axis), the median and the review's threshold drawn,
+// slow ranks in red and named; the fleet median and spread beside each row, the failed
+// ranks with their reasons below.
+std::string fleet_spread_svg(const ceilings::FleetFile& fleet, const ceilings::FleetReview& review);
 
 }  // namespace rooftop::analyze

@@ -1,0 +1,46 @@
+#include "kernel_report.hpp"
+
+#include <iostream>
+
+#include "rooftop/analyze/chart.hpp"
+#include "rooftop/analyze/report.hpp"
+#include "rooftop/analyze/roofline.hpp"
+#include "rooftop/ceilings/io.hpp"
+
+namespace rooftop::app {
+
+void Outputs::check() const {
+  if (!out.empty()) ceilings::check_writable(out);
+  if (!plot.empty()) ceilings::check_writable(plot);
+}
+
+int place_and_report(ceilings::CeilingsFile file, const std::string& ceilings_path,
+                     std::vector<ceilings::KernelRecord> records,
+                     const std::vector<std::string>& notes, const Outputs& outputs,
+                     const std::string& command_line) {
+  for (ceilings::KernelRecord& r : records) analyze::apply(analyze::place(r, file), r);
+  file.kernels = std::move(records);
+  file.provenance = ceilings::current_provenance(command_line);
+  if (!outputs.out.empty()) ceilings::write_file(outputs.out, file);
+  if (!outputs.plot.empty())
+    ceilings::write_text_file(outputs.plot,
+                              analyze::kernels_svg(file, "Kernels on the measured roofline"));
+  if (outputs.json) {
+    std::cout << analyze::kernels_json(file, ceilings_path, notes).dump(2) << "\n";
+  } else {
+    std::cout << analyze::kernels_table(file, notes);
+    if (!outputs.out.empty() || !outputs.plot.empty())
+      std::cout << "\nwrote " << outputs.out
+                << (outputs.out.empty() || outputs.plot.empty() ? "" : " and ") << outputs.plot
+                << "\n";
+  }
+  for (const ceilings::KernelRecord& k : file.kernels)
+    if (!k.above.empty())
+      std::cerr << "rooftop: warning: " << k.name << " lies above " << k.above
+                << ": its counts or the ceilings are wrong\n";
+  for (const ceilings::KernelRecord& k : file.kernels)
+    if (k.check == "failed") return 1;
+  return 0;
+}
+
+}  // namespace rooftop::app

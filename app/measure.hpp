@@ -1,0 +1,24 @@
+#pragma once
+// What `measure` does on one process, shared by the single-machine run and every rank
+// of a fleet.
+
+#include <string>
+#include <vector>
+
+#include "commands.hpp"
+#include "interrupt.hpp"
+#include "rooftop/ceilings/model.hpp"
+
+namespace rooftop::app {
+
+// Throws rooftop::Error when this build cannot characterize `options.space`.
+void check_space(const MeasureOptions& options);
+
+// Characterizes the host space of this process (Kokkos is running: `run`); progress on
+// stderr when `show_progress` and stderr is a terminal. Ceilings that could not be
+// extracted are added to `skipped` with their reason.
+ceilings::CeilingsFile characterize(const MeasureOptions& options, const std::string& command_line,
+                                    const KokkosRun& run, bool show_progress,
+                                    std::vector<std::string>& skipped);
+
+}  // namespace rooftop::app

@@ -1,0 +1,146 @@
+// profile: an unmodified Kokkos program run with rooftop's Kokkos Tools connector loaded
+// (KOKKOS_PROFILE_LIBRARY for Kokkos 3, KOKKOS_TOOLS_LIBS for Kokkos 4); every labelled
+// kernel it launched is placed on the ceilings. With CUPTI on a GPU the connector counts
+// FLOPs and bytes; elsewhere it records invocations and times only.
+
+#include <limits.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "commands.hpp"
+#include "kernel_report.hpp"
+#include "rooftop/ceilings/error.hpp"
+#include "rooftop/ceilings/io.hpp"
+#include "rooftop/connector/profile_file.hpp"
+
+extern char** environ;
+
+namespace rooftop::app {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr const char* kConnectorName = "librooftop_kokkos_connector.so";
+
+// The connector beside this program: the build tree keeps it in analyze/, an install
+// in ../lib.
+std::string find_connector(const std::string& given) {
+  if (!given.empty()) {
+    if (!fs::exists(given)) throw Error(given + ": no such connector library");
+    return fs::absolute(given).string();
+  }
+  std::error_code ec;
+  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  if (!ec) {
+    for (const fs::path& candidate : {exe.parent_path().parent_path() / "analyze" / kConnectorName,
+                                      exe.parent_path().parent_path() / "lib" / kConnectorName})
+      if (fs::exists(candidate)) return candidate.string();
+  }
+  throw Error(std::string("cannot find ") + kConnectorName +
+              " beside the rooftop program; name it with --connector");
+}
+
+// A fresh, empty path for the connector's output; removed when done.
+class ScratchFile {
+ public:
+  ScratchFile() {
+    std::string pattern = (fs::temp_directory_path() / "rooftop-profile-XXXXXX").string();
+    const int fd = mkstemp(pattern.data());
+    if (fd < 0) throw Error(std::string("cannot create a temporary file: ") + std::strerror(errno));
+    close(fd);
+    fs::remove(pattern);  // the connector writes it atomically; absent means "nothing written"
+    path_ = pattern;
+  }
+  ~ScratchFile() {
+    std::error_code ec;
+    fs::remove(path_, ec);
+  }
+  ScratchFile(const ScratchFile&) = delete;
+  ScratchFile& operator=(const ScratchFile&) = delete;
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
+// The environment of this process with the connector's variables set (replacing any
+// tool library the user had set: one tool at a time is what Kokkos 3 loads).
+std::vector<std::string> child_environment(const std::string& connector, const std::string& out) {
+  std::vector<std::string> env;
+  for (char** e = environ; *e; ++e) {
+    const std::string entry = *e;
+    const std::string key = entry.substr(0, entry.find('='));
+    if (key != "KOKKOS_PROFILE_LIBRARY" && key != "KOKKOS_TOOLS_LIBS" && key != "ROOFTOP_PROFILE_OUT")
+      env.push_back(entry);
+  }
+  env.push_back("KOKKOS_PROFILE_LIBRARY=" + connector);
+  env.push_back("KOKKOS_TOOLS_LIBS=" + connector);
+  env.push_back("ROOFTOP_PROFILE_OUT=" + out);
+  return env;
+}
+
+// Runs the program to completion; returns its exit status (128 + signal when killed).
+// Its stdout goes to our stderr.
+int run_program(const std::vector<std::string>& command, std::vector<std::string> env) {
+  std::vector<std::string> args = command;
+  std::vector<char*> argv, envp;
+  for (std::string& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  for (std::string& e : env) envp.push_back(e.data());
+  envp.push_back(nullptr);
+  // The program's own output goes to stderr: stdout is rooftop's (the table or JSON).
+  posix_spawn_file_actions_t files;
+  posix_spawn_file_actions_init(&files);
+  posix_spawn_file_actions_adddup2(&files, STDERR_FILENO, STDOUT_FILENO);
+  pid_t pid = -1;
+  const int rc = posix_spawnp(&pid, argv[0], &files, nullptr, argv.data(), envp.data());
+  posix_spawn_file_actions_destroy(&files);
+  if (rc != 0) throw Error(command[0] + ": cannot run (" + std::strerror(rc) + ")");
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0) {
+    if (errno != EINTR) throw Error(std::string("waitpid: ") + std::strerror(errno));
+  }
+  if (WIFEXITED(status)) return WEXITSTATUS(status);
+  if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
+  return 1;
+}
+
+}  // namespace
+
+int run_profile(const ProfileOptions& options, const std::string& command_line) {
+  if (options.command.empty()) throw Error("profile needs a program to run after --");
+  const ceilings::CeilingsFile file = ceilings::read_file(options.ceilings);
+  const Outputs outputs{options.out, options.plot, options.json};
+  outputs.check();
+  const std::string connector = find_connector(options.connector);
+
+  ScratchFile profile;
+  const int status = run_program(options.command, child_environment(connector, profile.path()));
+  if (status == 130 || status == 128 + SIGINT) throw Interrupted();
+  if (status != 0)
+    throw Error(options.command[0] + " exited with status " + std::to_string(status) +
+                "; nothing written");
+  if (!fs::exists(profile.path()))
+    throw Error(options.command[0] +
+                " wrote no profile: it is not a Kokkos program, or it never called "
+                "Kokkos::finalize()");
+  connector::Profile p = connector::read_profile(profile.path());
+  if (p.kernels.empty()) throw Error(options.command[0] + " launched no labelled Kokkos kernel");
+  std::vector<std::string> notes = p.notes;
+  if (p.source != "cupti")
+    notes.push_back("no counters (" + p.source +
+                    "): kernels have times only and cannot be placed by intensity");
+  return place_and_report(file, options.ceilings, std::move(p.kernels), notes, outputs,
+                          command_line);
+}
+
+}  // namespace rooftop::app

@@ -1,0 +1,276 @@
+// The fleet file (schema 1.2, data/SCHEMA.md) and a rank's record as bytes. Both use
+// the layout of one ceilings file at an HDF5 location (io_internal.hpp): a rank's bytes
+// are an in-memory HDF5 file laid out exactly like the group /ranks/<r> it becomes.
+
+#include <atomic>
+#include <cstddef>
+#include <cstring>
+#include <string>
+
+#include "h5.hpp"
+#include "io_internal.hpp"
+#include "rooftop/ceilings/error.hpp"
+#include "rooftop/ceilings/fleet.hpp"
+#include "rooftop/ceilings/io.hpp"
+
+namespace rooftop::ceilings {
+namespace {
+
+// On-disk rows. Field names are the schema: rename nothing, add freely.
+struct StatisticRow {
+  char name[32];
+  char kind[16];
+  char units[16];
+  std::int32_t ranks;
+  double median, min, max, spread;
+  std::int32_t min_rank, max_rank;
+};
+
+// An index of the ranks; each /ranks/<r> group carries the same facts in full.
+struct RankRow {
+  std::int32_t rank;
+  char hostname[64];
+  std::int32_t local_rank, local_size;
+  char device[64];
+  char cpus[128];
+  char status[8];
+  char reason[256];
+  double seconds;
+};
+
+#define ROOFTOP_NUM(Row, f, t) \
+  h5::Field { #f, offsetof(Row, f), t, 0 }
+#define ROOFTOP_STR(Row, f) h5::string_field<Row>(#f, offsetof(Row, f), &Row::f)
+
+h5::Handle statistic_type() {
+  using R = StatisticRow;
+  return h5::compound_type(
+      sizeof(R),
+      {ROOFTOP_STR(R, name), ROOFTOP_STR(R, kind), ROOFTOP_STR(R, units),
+       ROOFTOP_NUM(R, ranks, H5T_NATIVE_INT32), ROOFTOP_NUM(R, median, H5T_NATIVE_DOUBLE),
+       ROOFTOP_NUM(R, min, H5T_NATIVE_DOUBLE), ROOFTOP_NUM(R, max, H5T_NATIVE_DOUBLE),
+       ROOFTOP_NUM(R, spread, H5T_NATIVE_DOUBLE), ROOFTOP_NUM(R, min_rank, H5T_NATIVE_INT32),
+       ROOFTOP_NUM(R, max_rank, H5T_NATIVE_INT32)});
+}
+
+h5::Handle rank_type() {
+  using R = RankRow;
+  return h5::compound_type(
+      sizeof(R),
+      {ROOFTOP_NUM(R, rank, H5T_NATIVE_INT32), ROOFTOP_STR(R, hostname),
+       ROOFTOP_NUM(R, local_rank, H5T_NATIVE_INT32), ROOFTOP_NUM(R, local_size, H5T_NATIVE_INT32),
+       ROOFTOP_STR(R, device), ROOFTOP_STR(R, cpus), ROOFTOP_STR(R, status), ROOFTOP_STR(R, reason),
+       ROOFTOP_NUM(R, seconds, H5T_NATIVE_DOUBLE)});
+}
+
+#undef ROOFTOP_NUM
+#undef ROOFTOP_STR
+
+// Text longer than a fixed field keeps its head; the full text is in /ranks/<r>.
+template <std::size_t N>
+void put_clipped(char (&dst)[N], const std::string& value, const char* field) {
+  h5::put(dst, value.size() < N ? value : value.substr(0, N - 1), field);
+}
+
+void write_statistics(hid_t fleet_group, const std::vector<FleetStatistic>& statistics) {
+  std::vector<StatisticRow> rows(statistics.size());
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const FleetStatistic& s = statistics[i];
+    StatisticRow& r = rows[i];
+    h5::put(r.name, s.name, "name");
+    h5::put(r.kind, s.kind, "kind");
+    h5::put(r.units, s.units, "units");
+    r.ranks = s.ranks;
+    r.median = s.median;
+    r.min = s.min;
+    r.max = s.max;
+    r.spread = s.spread;
+    r.min_rank = s.min_rank;
+    r.max_rank = s.max_rank;
+  }
+  h5::write_table(fleet_group, "statistics", statistic_type(), rows.data(), rows.size());
+}
+
+std::vector<FleetStatistic> read_statistics(hid_t fleet_group) {
+  std::vector<unsigned char> buf;
+  const std::size_t n =
+      h5::read_table(fleet_group, "statistics", statistic_type(), buf, sizeof(StatisticRow));
+  std::vector<FleetStatistic> out;
+  for (std::size_t i = 0; i < n; ++i) {
+    StatisticRow r;
+    std::memcpy(&r, buf.data() + i * sizeof r, sizeof r);
+    FleetStatistic s;
+    s.name = h5::get(r.name);
+    s.kind = h5::get(r.kind);
+    s.units = h5::get(r.units);
+    s.ranks = r.ranks;
+    s.median = r.median;
+    s.min = r.min;
+    s.max = r.max;
+    s.spread = r.spread;
+    s.min_rank = r.min_rank;
+    s.max_rank = r.max_rank;
+    out.push_back(s);
+  }
+  return out;
+}
+
+void write_rank_index(hid_t fleet_group, const std::vector<RankRecord>& ranks) {
+  std::vector<RankRow> rows(ranks.size());
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const RankRecord& k = ranks[i];
+    RankRow& r = rows[i];
+    std::memset(&r, 0, sizeof r);
+    r.rank = k.rank;
+    put_clipped(r.hostname, k.hostname, "hostname");
+    r.local_rank = k.local_rank;
+    r.local_size = k.local_size;
+    put_clipped(r.device, k.device, "device");
+    put_clipped(r.cpus, k.cpus, "cpus");
+    h5::put(r.status, k.status, "status");
+    put_clipped(r.reason, k.reason, "reason");
+    r.seconds = k.seconds;
+  }
+  h5::write_table(fleet_group, "ranks", rank_type(), rows.data(), rows.size());
+}
+
+// A rank: its facts as attributes and, when it succeeded, its ceilings file beside them.
+void write_rank_at(hid_t location, const RankRecord& k) {
+  ROOFTOP_REQUIRE(k.ok() == k.file.has_value(), "a rank has a file exactly when it is ok");
+  ROOFTOP_REQUIRE(k.ok() || k.status == "failed", "rank status '" + k.status + "'");
+  h5::write_attr(location, "rank", std::int64_t{k.rank});
+  h5::write_attr(location, "hostname", k.hostname);
+  h5::write_attr(location, "local_rank", std::int64_t{k.local_rank});
+  h5::write_attr(location, "local_size", std::int64_t{k.local_size});
+  h5::write_attr(location, "device", k.device);
+  h5::write_attr(location, "cpus", k.cpus);
+  h5::write_attr(location, "status", k.status);
+  h5::write_attr(location, "reason", k.reason);
+  h5::write_attr(location, "seconds", k.seconds);
+  if (k.file) detail::write_ceilings_at(location, *k.file);
+}
+
+RankRecord read_rank_at(hid_t location) {
+  RankRecord k;
+  k.rank = static_cast<int>(h5::read_int_attr(location, "rank"));
+  k.hostname = h5::read_string_attr(location, "hostname");
+  k.local_rank = static_cast<int>(h5::read_int_attr(location, "local_rank"));
+  k.local_size = static_cast<int>(h5::read_int_attr(location, "local_size"));
+  k.device = h5::read_string_attr(location, "device");
+  k.cpus = h5::read_string_attr(location, "cpus");
+  k.status = h5::read_string_attr(location, "status");
+  k.reason = h5::read_string_attr(location, "reason");
+  k.seconds = h5::read_double_attr(location, "seconds");
+  if (k.ok())
+    k.file = detail::read_ceilings_at(location);
+  else if (k.status != "failed")
+    throw Error("rank " + std::to_string(k.rank) + ": unknown status '" + k.status + "'");
+  return k;
+}
+
+// An HDF5 file that lives in memory only (the core driver without a backing store).
+h5::Handle memory_file_access(std::size_t increment) {
+  h5::Handle fapl(H5Pcreate(H5P_FILE_ACCESS), H5Pclose, "H5Pcreate");
+  h5::check(H5Pset_fapl_core(fapl.get(), increment, 0), "H5Pset_fapl_core");
+  return fapl;
+}
+
+// Core-driver files are known to the library by name while open: make each unique.
+std::string memory_file_name() {
+  static std::atomic<unsigned long> counter{0};
+  return "rooftop-rank-image-" + std::to_string(counter++);
+}
+
+}  // namespace
+
+std::string to_bytes(const RankRecord& record) {
+  h5::silence_library_errors();
+  h5::Handle fapl = memory_file_access(64 * 1024);
+  h5::Handle file(H5Fcreate(memory_file_name().c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl.get()),
+                  H5Fclose, "H5Fcreate (in memory)");
+  write_rank_at(file.get(), record);
+  h5::check(H5Fflush(file.get(), H5F_SCOPE_GLOBAL), "H5Fflush");
+  const ssize_t size = H5Fget_file_image(file.get(), nullptr, 0);
+  if (size <= 0) throw Error("HDF5: H5Fget_file_image failed");
+  std::string bytes(static_cast<std::size_t>(size), '\0');
+  if (H5Fget_file_image(file.get(), bytes.data(), bytes.size()) != size)
+    throw Error("HDF5: H5Fget_file_image failed");
+  return bytes;
+}
+
+RankRecord rank_from_bytes(const std::string& bytes) {
+  h5::silence_library_errors();
+  if (bytes.size() < 8 || std::memcmp(bytes.data(), "\x89HDF\r\n\x1a\n", 8) != 0)
+    throw Error("a rank's result is not an HDF5 image (" + std::to_string(bytes.size()) +
+                " bytes)");
+  h5::Handle fapl = memory_file_access(64 * 1024);
+  // The library copies the image; the const_cast is for the C signature only.
+  h5::check(H5Pset_file_image(fapl.get(), const_cast<char*>(bytes.data()), bytes.size()),
+            "H5Pset_file_image");
+  const hid_t id = H5Fopen(memory_file_name().c_str(), H5F_ACC_RDONLY, fapl.get());
+  if (id < 0) throw Error("a rank's result is a corrupt HDF5 image");
+  h5::Handle file(id, H5Fclose, "H5Fopen (in memory)");
+  return read_rank_at(file.get());
+}
+
+void write_fleet_file(const std::string& path, const FleetFile& fleet) {
+  const CeilingsFile summary = fleet_summary(fleet);
+  detail::write_hdf5_atomically(path, [&](hid_t root) {
+    detail::write_ceilings_at(root, summary);
+    h5::Handle group = h5::create_group(root, "fleet");
+    h5::write_attr(group.get(), "size", std::int64_t{fleet.size});
+    h5::write_attr(group.get(), "ranks_failed", std::int64_t{fleet.failed()});
+    h5::write_attr(group.get(), "hosts", std::int64_t{fleet.hosts()});
+    write_statistics(group.get(), fleet.statistics);
+    write_rank_index(group.get(), fleet.ranks);
+    h5::Handle ranks = h5::create_group(root, "ranks");
+    for (const RankRecord& k : fleet.ranks) {
+      h5::Handle g = h5::create_group(ranks.get(), std::to_string(k.rank).c_str());
+      write_rank_at(g.get(), k);
+    }
+  });
+}
+
+FleetFile read_fleet_file(const std::string& path) {
+  h5::Handle file = h5::open_file_readonly(path);
+  const hid_t root = file.get();
+  try {
+    FleetFile fleet;
+    fleet.provenance = detail::read_ceilings_at(root).provenance;
+    if (!h5::exists(root, "fleet"))
+      throw Error("not a fleet file (no /fleet group: a ceilings file of one machine)");
+    h5::Handle group = h5::open_group(root, "fleet");
+    const std::int64_t size = h5::read_int_attr(group.get(), "size");
+    if (size < 1 || size > (1 << 24)) throw Error("fleet size " + std::to_string(size));
+    fleet.size = static_cast<int>(size);
+    fleet.statistics = read_statistics(group.get());
+    h5::Handle ranks = h5::open_group(root, "ranks");
+    for (int r = 0; r < fleet.size; ++r) {
+      const std::string name = std::to_string(r);
+      try {
+        h5::Handle g = h5::open_group(ranks.get(), name.c_str());
+        fleet.ranks.push_back(read_rank_at(g.get()));
+      } catch (const Error& e) {
+        throw Error("/ranks/" + name + ": " + e.what());
+      }
+      if (fleet.ranks.back().rank != r)
+        throw Error("/ranks/" + name + " says it is rank " +
+                    std::to_string(fleet.ranks.back().rank));
+    }
+    return fleet;
+  } catch (const Error& e) {
+    throw Error(path + ": " + e.what());
+  }
+}
+
+bool is_fleet_file(const std::string& path) {
+  h5::Handle file = h5::open_file_readonly(path);
+  try {
+    detail::read_ceilings_at(file.get());  // a ceilings file at all
+    return h5::exists(file.get(), "fleet");
+  } catch (const Error& e) {
+    throw Error(path + ": " + e.what());
+  }
+}
+
+}  // namespace rooftop::ceilings

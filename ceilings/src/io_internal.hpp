@@ -1,0 +1,26 @@
+#pragma once
+// What the fleet file shares with the ceilings file: the layout of one ceilings file at
+// any HDF5 location (a file's root, or a group such as /ranks/3), and the atomic write.
+// Private to this library.
+
+#include <hdf5.h>
+
+#include <functional>
+#include <string>
+
+#include "rooftop/ceilings/model.hpp"
+
+namespace rooftop::ceilings::detail {
+
+// Root attributes (schema, version, provenance), /machine, /ceilings, /sweeps and, where
+// there are kernels, /kernels, under `location`.
+void write_ceilings_at(hid_t location, const CeilingsFile& file);
+// Reads what write_ceilings_at wrote; checks the schema name and major version.
+CeilingsFile read_ceilings_at(hid_t location);
+
+// Creates an HDF5 file at a temporary name beside `path`, lets `fill` write into it,
+// then renames it to `path`; on any failure the temporary is removed and an existing
+// `path` is left untouched. Errors are prefixed with `path`.
+void write_hdf5_atomically(const std::string& path, const std::function<void(hid_t)>& fill);
+
+}  // namespace rooftop::ceilings::detail
