@@ -1,7 +1,14 @@
 #include "interrupt.hpp"
 
+#include <omp.h>
+#include <sched.h>
+
 #include <csignal>
 #include <cstdlib>
+#include <fstream>
+#include <set>
+#include <utility>
+#include <vector>
 
 #include "rooftop/ceilings/error.hpp"
 
@@ -15,18 +22,64 @@ extern "C" void on_interrupt(int) {
   std::signal(SIGINT, SIG_DFL);  // a second Ctrl-C stops at once
 }
 
-// Kokkos with OpenMP wants threads bound; spread them over cores unless the user chose.
-bool default_thread_binding() {
-  setenv("OMP_PROC_BIND", "spread", 0);
-  setenv("OMP_PLACES", "cores", 0);
-  return true;
+bool user_chose_binding() {
+  return std::getenv("OMP_PROC_BIND") || std::getenv("OMP_PLACES") ||
+         std::getenv("GOMP_CPU_AFFINITY");
+}
+
+int read_topology(int cpu, const char* what) {
+  std::ifstream in("/sys/devices/system/cpu/cpu" + std::to_string(cpu) + "/topology/" + what);
+  int value = -1;
+  in >> value;
+  return value;
+}
+
+// The CPUs this process may run on, one per physical core first (then the SMT
+// siblings), so that n threads spread over n cores: what OMP_PROC_BIND=spread with
+// OMP_PLACES=cores does.
+std::vector<int> cpus_spread_over_cores() {
+  cpu_set_t allowed;
+  CPU_ZERO(&allowed);
+  if (sched_getaffinity(0, sizeof allowed, &allowed) != 0) return {};
+  std::vector<int> first, siblings;
+  std::set<std::pair<int, int>> cores;  // (package, core) already given a CPU
+  for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu) {
+    if (!CPU_ISSET(cpu, &allowed)) continue;
+    const auto core = std::make_pair(read_topology(cpu, "physical_package_id"),
+                                     read_topology(cpu, "core_id"));
+    (cores.insert(core).second ? first : siblings).push_back(cpu);
+  }
+  first.insert(first.end(), siblings.begin(), siblings.end());
+  return first;
+}
+
+// The OpenMP runtime reads OMP_PROC_BIND and OMP_PLACES when the program loads, before
+// main(), so setting them here would change nothing: unless the user chose a binding,
+// each host thread pins itself to its own core.
+void spread_host_threads() {
+  if (user_chose_binding()) return;
+  const std::vector<int> cpus = cpus_spread_over_cores();
+  if (cpus.empty()) return;
+  const int threads = Kokkos::DefaultHostExecutionSpace().concurrency();
+  Kokkos::parallel_for(
+      "rooftop::pin_threads",
+      Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace, Kokkos::Schedule<Kokkos::Static>>(
+          0, threads),
+      [&](int) {
+        cpu_set_t set;
+        CPU_ZERO(&set);
+        CPU_SET(cpus[static_cast<std::size_t>(omp_get_thread_num()) % cpus.size()], &set);
+        sched_setaffinity(0, sizeof set, &set);  // 0: the calling thread
+      });
+  Kokkos::DefaultHostExecutionSpace().fence();
 }
 
 }  // namespace
 
 const std::atomic<bool>& interrupted() { return g_interrupted; }
 
-KokkosRun::KokkosRun() : bound_(default_thread_binding()) {
+KokkosRun::KokkosRun() {
+  spread_host_threads();
   std::signal(SIGINT, on_interrupt);
 }
 

@@ -1,7 +1,7 @@
 #pragma once
-// What measure and analyze share around their Kokkos work: thread binding, Kokkos
-// itself, and Ctrl-C turned into a flag the long loops poll (so nothing half-done is
-// ever written).
+// What measure and analyze share around their Kokkos work: Kokkos itself, host threads
+// spread over cores, and Ctrl-C turned into a flag the long loops poll (so nothing
+// half-done is ever written).
 
 #include <Kokkos_Core.hpp>
 #include <atomic>
@@ -13,7 +13,7 @@ const std::atomic<bool>& interrupted();
 
 class KokkosRun {
  public:
-  KokkosRun();   // spreads OpenMP threads over cores unless the user chose, initializes Kokkos
+  KokkosRun();   // initializes Kokkos, pins host threads one per core unless the user chose
   ~KokkosRun();  // restores the default Ctrl-C behaviour
   KokkosRun(const KokkosRun&) = delete;
   KokkosRun& operator=(const KokkosRun&) = delete;
@@ -21,7 +21,6 @@ class KokkosRun {
   void throw_if_interrupted() const;
 
  private:
-  bool bound_;  // declared first: the binding must be set before Kokkos starts
   Kokkos::ScopeGuard kokkos_;
 };
 
