@@ -132,7 +132,9 @@ int run_measure_fleet(const MeasureOptions& options, const std::string& command_
   }
   if (mpi.broadcast_from_root(problem.empty() ? 0 : 1) != 0) {
     if (root) throw Error(problem);
-    return 1;  // rank 0 says why
+    // Rank 0 says why and fails the job. Exiting non-zero here would let mpirun kill
+    // rank 0 before its line is out.
+    return 0;
   }
 
   const std::string bytes = encode(measure_rank(options, command_line, mpi));
