@@ -22,9 +22,15 @@ extern "C" void on_interrupt(int) {
   std::signal(SIGINT, SIG_DFL);  // a second Ctrl-C stops at once
 }
 
-bool user_chose_binding() {
-  return std::getenv("OMP_PROC_BIND") || std::getenv("OMP_PLACES") ||
-         std::getenv("GOMP_CPU_AFFINITY");
+// True when the user chose no binding; rooftop then pins threads itself. The variables
+// are set anyway, to what rooftop does, for Kokkos: it reads them at initialization
+// and otherwise prints a warning on stdout, which would spoil --json.
+bool take_over_binding() {
+  const bool user_chose = std::getenv("OMP_PROC_BIND") || std::getenv("OMP_PLACES") ||
+                          std::getenv("GOMP_CPU_AFFINITY");
+  setenv("OMP_PROC_BIND", "spread", 0);
+  setenv("OMP_PLACES", "cores", 0);
+  return !user_chose;
 }
 
 int read_topology(int cpu, const char* what) {
@@ -57,7 +63,6 @@ std::vector<int> cpus_spread_over_cores() {
 // main(), so setting them here would change nothing: unless the user chose a binding,
 // each host thread pins itself to its own core.
 void spread_host_threads() {
-  if (user_chose_binding()) return;
   const std::vector<int> cpus = cpus_spread_over_cores();
   if (cpus.empty()) return;
   const int threads = Kokkos::DefaultHostExecutionSpace().concurrency();
@@ -78,8 +83,8 @@ void spread_host_threads() {
 
 const std::atomic<bool>& interrupted() { return g_interrupted; }
 
-KokkosRun::KokkosRun() {
-  spread_host_threads();
+KokkosRun::KokkosRun() : pin_threads_(take_over_binding()) {
+  if (pin_threads_) spread_host_threads();
   std::signal(SIGINT, on_interrupt);
 }
 

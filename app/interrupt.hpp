@@ -21,6 +21,7 @@ class KokkosRun {
   void throw_if_interrupted() const;
 
  private:
+  bool pin_threads_;  // declared first: decided, and the environment set, before Kokkos starts
   Kokkos::ScopeGuard kokkos_;
 };
 
