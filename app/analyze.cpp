@@ -8,8 +8,8 @@
 #include <sstream>
 
 #include "commands.hpp"
-#include "kernel_report.hpp"
 #include "interrupt.hpp"
+#include "kernel_report.hpp"
 #include "rooftop/analyze/chart.hpp"
 #include "rooftop/analyze/cupti_backend.hpp"
 #include "rooftop/analyze/host_backend.hpp"
@@ -54,7 +54,9 @@ int run_analyze(const AnalyzeOptions& options, const std::string& command_line) 
   outputs.check();
   // The default size suits the build: a CPU benchmark on the host, the classic size
   // where kernels run on a GPU.
-  const std::string size = !options.size.empty() ? options.size : ROOFTOP_HAS_DEVICE ? "classic" : "small";
+  const std::string size = !options.size.empty() ? options.size
+                           : ROOFTOP_HAS_DEVICE  ? "classic"
+                                                 : "small";
   analyze::KernelList kernels = analyze::make_kernels(split_list(options.kernels), size);
 
   KokkosRun run;
@@ -70,7 +72,8 @@ int run_analyze(const AnalyzeOptions& options, const std::string& command_line) 
   if (ROOFTOP_HAS_DEVICE && analyze::cupti_backend_available())
     backend = analyze::make_cupti_backend(std::move(kernels), timing, progress_printer());
   else
-    backend = std::make_unique<analyze::HostBackend>(std::move(kernels), timing, progress_printer());
+    backend =
+        std::make_unique<analyze::HostBackend>(std::move(kernels), timing, progress_printer());
   std::vector<ceilings::KernelRecord> records = backend->collect(notes);
   run.throw_if_interrupted();
   return place_and_report(file, options.ceilings, std::move(records), notes, outputs, command_line);

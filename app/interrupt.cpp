@@ -26,8 +26,8 @@ extern "C" void on_interrupt(int) {
 // are set anyway, to what rooftop does, for Kokkos: it reads them at initialization
 // and otherwise prints a warning on stdout, which would spoil --json.
 bool take_over_binding() {
-  const bool user_chose = std::getenv("OMP_PROC_BIND") || std::getenv("OMP_PLACES") ||
-                          std::getenv("GOMP_CPU_AFFINITY");
+  const bool user_chose =
+      std::getenv("OMP_PROC_BIND") || std::getenv("OMP_PLACES") || std::getenv("GOMP_CPU_AFFINITY");
   setenv("OMP_PROC_BIND", "spread", 0);
   setenv("OMP_PLACES", "cores", 0);
   return !user_chose;
@@ -51,8 +51,8 @@ std::vector<int> cpus_spread_over_cores() {
   std::set<std::pair<int, int>> cores;  // (package, core) already given a CPU
   for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu) {
     if (!CPU_ISSET(cpu, &allowed)) continue;
-    const auto core = std::make_pair(read_topology(cpu, "physical_package_id"),
-                                     read_topology(cpu, "core_id"));
+    const auto core =
+        std::make_pair(read_topology(cpu, "physical_package_id"), read_topology(cpu, "core_id"));
     (cores.insert(core).second ? first : siblings).push_back(cpu);
   }
   first.insert(first.end(), siblings.begin(), siblings.end());

@@ -79,7 +79,8 @@ std::vector<std::string> child_environment(const std::string& connector, const s
   for (char** e = environ; *e; ++e) {
     const std::string entry = *e;
     const std::string key = entry.substr(0, entry.find('='));
-    if (key != "KOKKOS_PROFILE_LIBRARY" && key != "KOKKOS_TOOLS_LIBS" && key != "ROOFTOP_PROFILE_OUT")
+    if (key != "KOKKOS_PROFILE_LIBRARY" && key != "KOKKOS_TOOLS_LIBS" &&
+        key != "ROOFTOP_PROFILE_OUT")
       env.push_back(entry);
   }
   env.push_back("KOKKOS_PROFILE_LIBRARY=" + connector);

@@ -70,9 +70,9 @@ TEST(CliAnalyze, GppLadderAndReferenceKernelsAtTheTinySize) {
 
 TEST(CliAnalyze, TableNamesEveryVersion) {
   TempDir logs, files;
-  const RunResult r = run_rooftop(
-      {"analyze", "--ceilings", ceilings_file(files), "--kernels", "gpp:v1,gpp:v9", "--size", "tiny"},
-      logs);
+  const RunResult r = run_rooftop({"analyze", "--ceilings", ceilings_file(files), "--kernels",
+                                   "gpp:v1,gpp:v9", "--size", "tiny"},
+                                  logs);
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("gpp::v1_collapse_all"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("gpp::v9_cache_blocking"), std::string::npos) << r.out;
@@ -128,10 +128,10 @@ TEST(CliAnalyze, UnwritableOutputFailsBeforeRunning) {
 TEST(CliImport, NsightComputeReportOnCeilings) {
   TempDir logs, files;
   const std::string out = files.file("imported.h5"), plot = files.file("imported.svg");
-  const RunResult r = run_rooftop({"import", std::string(ROOFTOP_TEST_FIXTURES) + "/import/ncu-wide.csv",
-                                   "--ceilings", ceilings_file(files), "--out", out, "--plot", plot,
-                                   "--json"},
-                                  logs);
+  const RunResult r =
+      run_rooftop({"import", std::string(ROOFTOP_TEST_FIXTURES) + "/import/ncu-wide.csv",
+                   "--ceilings", ceilings_file(files), "--out", out, "--plot", plot, "--json"},
+                  logs);
   ASSERT_EQ(r.status, 0) << r.err;
   const json j = json::parse(r.out);
   ASSERT_FALSE(j["kernels"].empty());
@@ -161,10 +161,11 @@ TEST(CliImport, MissingReportIsOneLine) {
 TEST(CliPlot, KernelsFileShowsAndPlotsAndTwoFilesGiveTheOverlay) {
   TempDir logs, files;
   const std::string c = ceilings_file(files), k = files.file("k.h5");
-  ASSERT_EQ(run_rooftop({"analyze", "--ceilings", c, "--kernels", "triad", "--size", "tiny", "--out", k},
-                        logs)
-                .status,
-            0);
+  ASSERT_EQ(
+      run_rooftop({"analyze", "--ceilings", c, "--kernels", "triad", "--size", "tiny", "--out", k},
+                  logs)
+          .status,
+      0);
   const RunResult shown = run_rooftop({"show", k, "--json"}, logs);
   ASSERT_EQ(shown.status, 0) << shown.err;
   const json j = json::parse(shown.out);

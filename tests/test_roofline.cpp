@@ -17,9 +17,9 @@ using rooftop::testing::make_ceiling;
 // Ridge points: DRAM 100 / 50 = 2 FLOP/byte, L2 0.5, L1 0.25.
 CeilingsFile machine() {
   CeilingsFile f;
-  f.ceilings = {make_ceiling("fp64_fma", 100, 99, 101, 5), make_ceiling("fp64_nofma", 60, 59, 61, 5),
-                make_ceiling("l1", 400, 390, 410, 3), make_ceiling("l2", 200, 190, 210, 3),
-                make_ceiling("dram", 50, 49, 51, 3)};
+  f.ceilings = {make_ceiling("fp64_fma", 100, 99, 101, 5),
+                make_ceiling("fp64_nofma", 60, 59, 61, 5), make_ceiling("l1", 400, 390, 410, 3),
+                make_ceiling("l2", 200, 190, 210, 3), make_ceiling("dram", 50, 49, 51, 3)};
   return f;
 }
 

@@ -41,12 +41,14 @@ std::vector<ceilings::KernelRecord> HostBackend::collect(std::vector<std::string
     // and cold caches cost nothing against seconds of work.
     const double first = seconds_of(kernel, 1);
     const std::int64_t runs = std::max<std::int64_t>(
-        1, static_cast<std::int64_t>(std::ceil(timing_.min_sample_seconds / std::max(first, 1e-9))));
+        1,
+        static_cast<std::int64_t>(std::ceil(timing_.min_sample_seconds / std::max(first, 1e-9))));
     std::vector<double> per_run;
     double spent = first;
     if (first >= timing_.budget_seconds / 4) per_run.push_back(first);
-    while (static_cast<int>(per_run.size()) < timing_.samples &&
-           (per_run.empty() || spent + first * static_cast<double>(runs) <= timing_.budget_seconds)) {
+    while (
+        static_cast<int>(per_run.size()) < timing_.samples &&
+        (per_run.empty() || spent + first * static_cast<double>(runs) <= timing_.budget_seconds)) {
       throw_if_cancelled(timing_);
       const double t = seconds_of(kernel, runs);
       spent += t;

@@ -69,8 +69,9 @@ class Triad final : public Kernel {
   }
   void run() override {
     const Vector a = a_, b = b_, c = c_;
-    Kokkos::parallel_for("reference::triad", Range(0, n_),
-                         KOKKOS_LAMBDA(const std::int64_t i) { a(i) = b(i) + 0.5 * c(i); });
+    Kokkos::parallel_for(
+        "reference::triad", Range(0, n_),
+        KOKKOS_LAMBDA(const std::int64_t i) { a(i) = b(i) + 0.5 * c(i); });
     Space().fence();
   }
   std::string check() override { return first_wrong(a_, 0, n_, 2.0, "a"); }
@@ -106,11 +107,12 @@ class Polynomial final : public Kernel {
   }
   void run() override {
     const Vector x = x_;
-    Kokkos::parallel_for("reference::polynomial", Range(0, n_), KOKKOS_LAMBDA(const std::int64_t i) {
-      double v = x(i);
-      for (int s = 0; s < kSteps; ++s) v = fma(v, 0.5, 0.25);
-      x(i) = v;
-    });
+    Kokkos::parallel_for(
+        "reference::polynomial", Range(0, n_), KOKKOS_LAMBDA(const std::int64_t i) {
+          double v = x(i);
+          for (int s = 0; s < kSteps; ++s) v = fma(v, 0.5, 0.25);
+          x(i) = v;
+        });
     Space().fence();
     ++runs_;
   }
@@ -159,7 +161,7 @@ class Stencil final : public Kernel {
         KOKKOS_LAMBDA(const std::int64_t k, const std::int64_t j, const std::int64_t i) {
           const std::int64_t c = k * plane + j * n + i;
           out(c) = 0.25 * in(c) + 0.125 * (in(c - 1) + in(c + 1) + in(c - n) + in(c + n) +
-                                          in(c - plane) + in(c + plane));
+                                           in(c - plane) + in(c + plane));
         });
     Space().fence();
   }

@@ -69,8 +69,10 @@ nlohmann::json kernels_json(const ceilings::CeilingsFile& file, const std::strin
          {"invocations", k.invocations},
          {"time_source", k.time_source},
          {"flops", k.flops()},
-         {"flops_by_precision", {{"fp64", k.flops_fp64}, {"fp32", k.flops_fp32}, {"fp16", k.flops_fp16}}},
-         {"fma_fraction", k.fma_fraction >= 0.0 ? nlohmann::json(k.fma_fraction) : nlohmann::json(nullptr)},
+         {"flops_by_precision",
+          {{"fp64", k.flops_fp64}, {"fp32", k.flops_fp32}, {"fp16", k.flops_fp16}}},
+         {"fma_fraction",
+          k.fma_fraction >= 0.0 ? nlohmann::json(k.fma_fraction) : nlohmann::json(nullptr)},
          {"tensor_instructions", k.tensor_instructions},
          {"gflop_per_s", timed ? nlohmann::json(k.gflop_per_s()) : nlohmann::json(nullptr)},
          {"bytes", bytes},
@@ -109,9 +111,10 @@ std::string kernels_table(const ceilings::CeilingsFile& file,
       out << pad(ai ? sig3(*ai) : "-", 10, true);
     }
     out << "  " << pad(k.limiter.empty() ? "-" : k.limiter, 14)
-        << pad(timed && k.attainable_gflop_per_s > 0.0 ? fixed(k.fraction_of_roof, 3) : "-", 8, true)
-        << "  " << (k.check.empty() ? "-" : k.check) << (k.above.empty() ? "" : "  ABOVE " + k.above)
-        << "\n";
+        << pad(timed && k.attainable_gflop_per_s > 0.0 ? fixed(k.fraction_of_roof, 3) : "-", 8,
+               true)
+        << "  " << (k.check.empty() ? "-" : k.check)
+        << (k.above.empty() ? "" : "  ABOVE " + k.above) << "\n";
   }
   out << "\n";
   for (const KernelRecord& k : file.kernels)

@@ -61,7 +61,7 @@ Sums launch_team(const Arrays<Space>& a, const std::string& label) {
   using K = TeamKernel<Space, lanes<Space>(kSel && kRec), kGp, kOne, kSel, kRec, kSq, kBlk>;
   Sums total;
   for (int iw = 0; iw < (kOne ? a.nw : 1); ++iw) {
-    const K k{a, kOne ? iw : 0, kOne ? 1 : a.nw};
+    const K k{a, kOne ? iw : 0};
     Sums s;
     Kokkos::parallel_reduce(label, Kokkos::TeamPolicy<Space>(k.league(), team_size<Space>()), k, s);
     total += s;  // each launch adds to its own frequencies only
@@ -111,7 +111,8 @@ const std::vector<Step>& steps() {
       {{"v9", "gpp::v9_cache_blocking",
         "G in blocks of 128: every G' of a block runs before the next block, so "
         "aqsntemp(:, block) stays in cache (rows padded against cache-set conflicts)"},
-       false, true},
+       false,
+       true},
   };
   return all;
 }
@@ -255,9 +256,7 @@ double flops(const Size& size) {
   return terms * (31.0 * size.nw + 8.0);
 }
 
-double fma_fraction(const Size& size) {
-  return (16.0 * size.nw + 4.0) / (31.0 * size.nw + 8.0);
-}
+double fma_fraction(const Size& size) { return (16.0 * size.nw + 4.0) / (31.0 * size.nw + 8.0); }
 
 double compulsory_bytes(const Size& size) {
   const double bands_g = static_cast<double>(size.number_bands) * size.ncouls;
@@ -283,7 +282,8 @@ KernelList make_ladder(const Size& size, const std::string& only) {
       out.push_back(std::make_unique<GppKernel<Kokkos::DefaultExecutionSpace>>(size, s, order));
     ++order;
   }
-  if (out.empty()) throw Error("no GPP version '" + only + "' (v1 ... v" + std::to_string(order) + ")");
+  if (out.empty())
+    throw Error("no GPP version '" + only + "' (v1 ... v" + std::to_string(order) + ")");
   return out;
 }
 

@@ -70,7 +70,7 @@ struct Arrays {
   // (G', G) with G contiguous, or, in the Fortran code's order that versions 1-4 keep,
   // stored as (G, G') with G' contiguous: indexed through at() either way.
   Matrix I_eps_array, wtilde_array;
-  Kokkos::View<double*, Memory> vcoul;                          // (G')
+  Kokkos::View<double*, Memory> vcoul;                           // (G')
   Kokkos::View<double**, Kokkos::LayoutRight, Memory> wx_array;  // (bands, nw)
   int number_bands = 0, ngpown = 0, ncouls = 0, nw = 0;
 };
@@ -137,9 +137,8 @@ struct CollapseAll {
     const Complex wtilde = at<true>(a.wtilde_array, igp, ig);
     const Complex I_eps = at<true>(a.I_eps_array, igp, ig);
     for (int iw = 0; iw < a.nw; ++iw) {
-      const Complex term =
-          band * sch_term<false, false, false>(wtilde, I_eps, a.wx_array(n1, iw)) *
-          (0.5 * a.vcoul(igp));
+      const Complex term = band * sch_term<false, false, false>(wtilde, I_eps, a.wx_array(n1, iw)) *
+                           (0.5 * a.vcoul(igp));
       sums.re[iw] += term.real();
       sums.im[iw] += term.imag();
     }
@@ -181,9 +180,10 @@ template <class Space, int kLanes, bool kGPrimeContiguous, bool kOneFrequency, b
           bool kReciprocal, bool kSquared, bool kBlocked>
 struct TeamKernel {
   using Member = typename Kokkos::TeamPolicy<Space>::member_type;
-  static constexpr int kBlock = 128;  // G per block: aqsntemp(:, block) (256 KiB at 128 bands) fits L2
+  // G per cache block: aqsntemp(:, block), 256 KiB at 128 bands, stays in a 1 MiB L2.
+  static constexpr int kBlock = 128;
   Arrays<Space> a;
-  int iw_first = 0, iw_count = 0;
+  int iw_first = 0;  // with kOneFrequency, the launch's frequency
 
   int blocks() const { return kBlocked ? (a.ncouls + kBlock - 1) / kBlock : 1; }
   int league() const { return blocks() * a.ngpown; }
@@ -204,9 +204,9 @@ struct TeamKernel {
         const int iw = iw_first + k;
         const double wx = a.wx_array(n1, iw);
         for (int l = 0; l < kWidth; ++l) {
-          const Complex band = kSelect ? scalar * a.aqsntemp(n1, ig0 + l)
-                                       : Kokkos::conj(a.aqsmtemp(n1, igp)) *
-                                             a.aqsntemp(n1, ig0 + l) * half_vcoul;
+          const Complex band =
+              kSelect ? scalar * a.aqsntemp(n1, ig0 + l)
+                      : Kokkos::conj(a.aqsmtemp(n1, igp)) * a.aqsntemp(n1, ig0 + l) * half_vcoul;
           const Complex term =
               band * sch_term<kReciprocal, kSquared, kSelect>(wtilde[l], I_eps[l], wx);
           re[k][l] += term.real();
@@ -226,8 +226,8 @@ struct TeamKernel {
     const int igp = rank % a.ngpown;
     const int block = rank / a.ngpown;
     const int ig_begin = kBlocked ? block * kBlock : 0;
-    const int ig_end = kBlocked ? (ig_begin + kBlock < a.ncouls ? ig_begin + kBlock : a.ncouls)
-                                : a.ncouls;
+    const int ig_end =
+        kBlocked ? (ig_begin + kBlock < a.ncouls ? ig_begin + kBlock : a.ncouls) : a.ncouls;
     const int full = (ig_end - ig_begin) / kLanes;
     const double half_vcoul = 0.5 * a.vcoul(igp);
     Sums team_sums;
