@@ -37,15 +37,6 @@ std::vector<std::string> split_list(const std::string& list) {
   return out;
 }
 
-analyze::KernelProgress progress_printer() {
-  if (!isatty(fileno(stderr))) return {};
-  return [](std::size_t done, std::size_t total, const std::string& what) {
-    std::fprintf(stderr, "\r\033[K[%zu/%zu] %s", done, total, what.c_str());
-    if (done == total) std::fprintf(stderr, "\r\033[K");
-    std::fflush(stderr);
-  };
-}
-
 }  // namespace
 
 int run_analyze(const AnalyzeOptions& options, const std::string& command_line) {

@@ -3,7 +3,10 @@
 #include <omp.h>
 #include <sched.h>
 
+#include <unistd.h>
+
 #include <csignal>
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <set>
@@ -82,6 +85,15 @@ void spread_host_threads() {
 }  // namespace
 
 const std::atomic<bool>& interrupted() { return g_interrupted; }
+
+std::function<void(std::size_t, std::size_t, const std::string&)> progress_printer() {
+  if (!isatty(fileno(stderr))) return {};
+  return [](std::size_t done, std::size_t total, const std::string& what) {
+    std::fprintf(stderr, "\r\033[K[%3zu/%zu] %s", done, total, what.c_str());
+    if (done == total) std::fprintf(stderr, "\r\033[K");
+    std::fflush(stderr);
+  };
+}
 
 KokkosRun::KokkosRun() : pin_threads_(take_over_binding()) {
   if (pin_threads_) spread_host_threads();

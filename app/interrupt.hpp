@@ -5,11 +5,18 @@
 
 #include <Kokkos_Core.hpp>
 #include <atomic>
+#include <cstddef>
+#include <functional>
+#include <string>
 
 namespace rooftop::app {
 
 // Set by the first Ctrl-C while a KokkosRun is alive; a second one stops at once.
 const std::atomic<bool>& interrupted();
+
+// "[done/total] what" on stderr, rewritten in place, when stderr is a terminal; an empty
+// function (no progress) otherwise.
+std::function<void(std::size_t done, std::size_t total, const std::string& what)> progress_printer();
 
 class KokkosRun {
  public:

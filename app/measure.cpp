@@ -18,18 +18,6 @@
 #include "rooftop/microbench/sweep.hpp"
 
 namespace rooftop::app {
-namespace {
-
-microbench::Progress progress_printer() {
-  if (!isatty(fileno(stderr))) return {};
-  return [](std::size_t done, std::size_t total, const std::string& what) {
-    std::fprintf(stderr, "\r\033[K[%3zu/%zu] %s", done, total, what.c_str());
-    if (done == total) std::fprintf(stderr, "\r\033[K");
-    std::fflush(stderr);
-  };
-}
-
-}  // namespace
 
 void check_space(const MeasureOptions& options) {
   if (options.space == "device") {

@@ -22,37 +22,6 @@ namespace {
 using connector::KernelKind;
 using connector::KernelTracker;
 
-double seconds_of(Kernel& kernel, std::int64_t runs) {
-  const auto t0 = std::chrono::steady_clock::now();
-  for (std::int64_t r = 0; r < runs; ++r) kernel.run();
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
-
-void throw_if_cancelled(const HostTiming& t) {
-  if (t.cancel && t.cancel->load()) throw Interrupted();
-}
-
-// Un-instrumented time of one run, sampled as the host backend does: a first run warms
-// up and sizes the samples; short runs are repeated inside a sample.
-ceilings::Summary time_runs(Kernel& kernel, const HostTiming& timing,
-                            std::int64_t& runs_per_sample) {
-  const double first = seconds_of(kernel, 1);
-  runs_per_sample = std::max<std::int64_t>(
-      1, static_cast<std::int64_t>(std::ceil(timing.min_sample_seconds / std::max(first, 1e-9))));
-  std::vector<double> per_run;
-  double spent = first;
-  if (first >= timing.budget_seconds / 4) per_run.push_back(first);
-  while (static_cast<int>(per_run.size()) < timing.samples &&
-         (per_run.empty() ||
-          spent + first * static_cast<double>(runs_per_sample) <= timing.budget_seconds)) {
-    throw_if_cancelled(timing);
-    const double t = seconds_of(kernel, runs_per_sample);
-    spent += t;
-    per_run.push_back(t / static_cast<double>(runs_per_sample));
-  }
-  return ceilings::summarize(per_run);
-}
-
 // In-process Kokkos Tools callbacks: the labels a run launches. Active only while no
 // tool library is loaded (its callbacks are not ours to replace).
 KernelTracker* label_tracker = nullptr;
@@ -156,8 +125,9 @@ class CuptiBackend final : public Backend {
       throw_if_cancelled(timing_);
       kernel.prepare();
 
-      std::int64_t runs = 1;
-      const ceilings::Summary s = time_runs(kernel, timing_, runs);
+      const RunTimes times = time_runs(kernel, timing_);  // un-instrumented, as the host backend
+      const std::int64_t runs = times.runs_per_sample;
+      const ceilings::Summary s = ceilings::summarize(times.per_run);
 
       // One range per run, repeated once per pass; the labels are taken in the first.
       KernelTracker labels;

@@ -16,11 +16,29 @@ double seconds_of(Kernel& kernel, std::int64_t runs) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
+}  // namespace
+
 void throw_if_cancelled(const HostTiming& t) {
   if (t.cancel && t.cancel->load()) throw Interrupted();
 }
 
-}  // namespace
+RunTimes time_runs(Kernel& kernel, const HostTiming& timing) {
+  RunTimes out;
+  const double first = seconds_of(kernel, 1);
+  out.runs_per_sample = std::max<std::int64_t>(
+      1, static_cast<std::int64_t>(std::ceil(timing.min_sample_seconds / std::max(first, 1e-9))));
+  const double runs = static_cast<double>(out.runs_per_sample);
+  double spent = first;
+  if (first >= timing.budget_seconds / 4) out.per_run.push_back(first);
+  while (static_cast<int>(out.per_run.size()) < timing.samples &&
+         (out.per_run.empty() || spent + first * runs <= timing.budget_seconds)) {
+    throw_if_cancelled(timing);
+    const double t = seconds_of(kernel, out.runs_per_sample);
+    spent += t;
+    out.per_run.push_back(t / runs);
+  }
+  return out;
+}
 
 HostBackend::HostBackend(KernelList kernels, HostTiming timing, KernelProgress progress)
     : kernels_(std::move(kernels)), timing_(timing), progress_(std::move(progress)) {}
@@ -35,25 +53,9 @@ std::vector<ceilings::KernelRecord> HostBackend::collect(std::vector<std::string
     throw_if_cancelled(timing_);
     kernel.prepare();
 
-    // The first run warms caches and pages and sizes the samples: a run shorter than
-    // min_sample_seconds is repeated inside one sample. A first run that alone lasts a
-    // large part of the budget is a sample itself: its arrays were touched in prepare(),
-    // and cold caches cost nothing against seconds of work.
-    const double first = seconds_of(kernel, 1);
-    const std::int64_t runs = std::max<std::int64_t>(
-        1,
-        static_cast<std::int64_t>(std::ceil(timing_.min_sample_seconds / std::max(first, 1e-9))));
-    std::vector<double> per_run;
-    double spent = first;
-    if (first >= timing_.budget_seconds / 4) per_run.push_back(first);
-    while (
-        static_cast<int>(per_run.size()) < timing_.samples &&
-        (per_run.empty() || spent + first * static_cast<double>(runs) <= timing_.budget_seconds)) {
-      throw_if_cancelled(timing_);
-      const double t = seconds_of(kernel, runs);
-      spent += t;
-      per_run.push_back(t / static_cast<double>(runs));
-    }
+    const RunTimes times = time_runs(kernel, timing_);
+    const std::vector<double>& per_run = times.per_run;
+    const std::int64_t runs = times.runs_per_sample;
     const std::string wrong = kernel.check();
     kernel.release();
 

@@ -10,15 +10,6 @@
 namespace rooftop::ceilings {
 namespace {
 
-// Rows in the order a roofline is read: compute ceilings, then memory from the core out.
-// Names rooftop does not know follow, in the order the files list them.
-int display_rank(const std::string& name) {
-  static const char* const kOrder[] = {"fp64_fma", "fp64_nofma", "fp32_fma", "fp32_nofma", "l1",
-                                       "shared",   "l2",         "l3",       "dram"};
-  const auto* it = std::find(std::begin(kOrder), std::end(kOrder), name);
-  return static_cast<int>(it - std::begin(kOrder));
-}
-
 std::string cell(const char* format, double value) {
   char buf[32];
   std::snprintf(buf, sizeof buf, format, value);

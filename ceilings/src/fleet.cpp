@@ -14,15 +14,6 @@
 namespace rooftop::ceilings {
 namespace {
 
-// The order in which a roofline is read, as compare lists it: compute ceilings, then
-// memory from the core out; names rooftop does not know follow in the order found.
-int display_rank(const std::string& name) {
-  static const char* const kOrder[] = {"fp64_fma", "fp64_nofma", "fp32_fma", "fp32_nofma", "l1",
-                                       "shared",   "l2",         "l3",       "dram"};
-  const auto* it = std::find(std::begin(kOrder), std::end(kOrder), name);
-  return static_cast<int>(it - std::begin(kOrder));
-}
-
 std::string format(const char* fmt, double value) {
   char buf[64];
   std::snprintf(buf, sizeof buf, fmt, value);

@@ -1,6 +1,8 @@
 #include "rooftop/ceilings/report.hpp"
 
+#include <algorithm>
 #include <cstdio>
+#include <iterator>
 #include <sstream>
 
 namespace rooftop::ceilings {
@@ -51,6 +53,13 @@ nlohmann::json to_json(const Machine& m) {
           {"kokkos_version", m.kokkos_version},
           {"cuda_version", m.cuda_version},
           {"driver_version", m.driver_version}};
+}
+
+int display_rank(const std::string& name) {
+  static const char* const kOrder[] = {"fp64_fma", "fp64_nofma", "fp32_fma", "fp32_nofma", "l1",
+                                       "shared",   "l2",         "l3",       "dram"};
+  const auto* it = std::find(std::begin(kOrder), std::end(kOrder), name);
+  return static_cast<int>(it - std::begin(kOrder));
 }
 
 std::string machine_name(const Machine& m) {

@@ -4,8 +4,10 @@
 // counts the kernel declares (an analytic model: CPUs here have no usable counters).
 
 #include <atomic>
+#include <cstdint>
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "rooftop/analyze/backend.hpp"
 #include "rooftop/analyze/kernel.hpp"
@@ -20,6 +22,21 @@ struct HostTiming {
 };
 
 using KernelProgress = std::function<void(std::size_t done, std::size_t total, const std::string&)>;
+
+// The time of one run of a prepared kernel, by the discipline every backend shares: the
+// first run warms caches and pages and sizes the samples (a run shorter than
+// min_sample_seconds is repeated inside one sample); a first run that alone lasts a
+// quarter of the budget is a sample itself (its arrays were touched in prepare(), and
+// cold caches cost nothing against seconds of work); sampling stops at `samples` or
+// past the budget, after at least one sample.
+struct RunTimes {
+  std::vector<double> per_run;  // seconds of one run, one per sample
+  std::int64_t runs_per_sample = 1;
+};
+RunTimes time_runs(Kernel& kernel, const HostTiming& timing);
+
+// Throws rooftop::Interrupted once the timing's cancel flag is set.
+void throw_if_cancelled(const HostTiming& timing);
 
 class HostBackend final : public Backend {
  public:

@@ -23,6 +23,10 @@ std::string format_bytes(double bytes);  // "48 KiB", "1.5 MiB"
 // A number, or JSON null where it is unknown.
 nlohmann::json number_or_null(const std::optional<double>& value);
 
+// Where a ceiling stands in the order a roofline is read: compute ceilings, then memory
+// from the core out; names rooftop does not know sort after all of these.
+int display_rank(const std::string& ceiling_name);
+
 // What a reader calls the machine: the GPU's name, else the CPU model, else the host name.
 std::string machine_name(const Machine& machine);
 
