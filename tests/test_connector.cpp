@@ -24,6 +24,7 @@
 #include "rooftop/ceilings/error.hpp"
 #include "rooftop/connector/kernel_tracker.hpp"
 #include "rooftop/connector/profile_file.hpp"
+#include "support.hpp"
 
 extern "C" {
 struct Kokkos_Profiling_KokkosPDeviceInfo {
@@ -74,16 +75,7 @@ bool contains(const std::string& text, const std::string& part) {
   return text.find(part) != std::string::npos;
 }
 
-template <class F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  ADD_FAILURE() << "no rooftop::Error thrown";
-  return "";
-}
+using rooftop::testing::error_of;
 
 // ------------------------------------------------------------------------------------
 // KernelTracker

@@ -14,6 +14,7 @@
 #include "cupti_host.hpp"
 #include "rooftop/analyze/cupti_metrics.hpp"
 #include "rooftop/ceilings/error.hpp"
+#include "support.hpp"
 
 namespace rooftop::analyze::cupti {
 namespace {
@@ -22,16 +23,7 @@ bool contains(const std::string& text, const std::string& part) {
   return text.find(part) != std::string::npos;
 }
 
-template <class F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  ADD_FAILURE() << "no rooftop::Error thrown";
-  return "";
-}
+using rooftop::testing::error_of;
 
 // Skips the test unless this CUPTI's host API knows `chip`.
 #define REQUIRE_CHIP(chip)                                                       \
