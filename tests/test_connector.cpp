@@ -588,33 +588,10 @@ TEST(ProfileFile, MalformedInputIsRejectedWithFileAndLine) {
                        "p.jsonl:2: bytes \"l1\" is not a number"));
 }
 
-// A scratch directory, removed with its contents.
-class Scratch {
- public:
-  Scratch() {
-    std::string pattern =
-        (std::filesystem::temp_directory_path() / "rooftop-connector-XXXXXX").string();
-    if (!mkdtemp(pattern.data())) throw std::runtime_error("mkdtemp failed");
-    path_ = pattern;
-  }
-  ~Scratch() {
-    std::error_code ec;
-    std::filesystem::remove_all(path_, ec);
-  }
-  std::string file(const std::string& name) const { return (path_ / name).string(); }
-  std::vector<std::string> entries() const {
-    std::vector<std::string> out;
-    for (const auto& e : std::filesystem::directory_iterator(path_))
-      out.push_back(e.path().filename().string());
-    return out;
-  }
-
- private:
-  std::filesystem::path path_;
-};
+using rooftop::testing::TempDir;
 
 TEST(ProfileFile, WriteIsAtomicAndReadable) {
-  Scratch dir;
+  TempDir dir;
   const std::string path = dir.file("profile.jsonl");
   write_profile(path, ProfileHeader{}, {timed_label()});
   EXPECT_EQ(dir.entries(), std::vector<std::string>{"profile.jsonl"});  // no temporary left
@@ -634,7 +611,7 @@ class ConnectorEntryPoints : public ::testing::Test {
  protected:
   void SetUp() override { setenv("ROOFTOP_PROFILE_OUT", out.c_str(), 1); }
   void TearDown() override { unsetenv("ROOFTOP_PROFILE_OUT"); }
-  Scratch dir;
+  TempDir dir;
   std::string out = dir.file("app.jsonl");
 };
 
@@ -731,7 +708,7 @@ std::string quoted(const std::string& s) {
 }
 
 TEST(ConnectorLibrary, ReportsEveryLabelledKernelOfAKokkosProgram) {
-  Scratch dir;
+  TempDir dir;
   const std::string out = dir.file("app.jsonl");
   const std::string command =
       "KOKKOS_PROFILE_LIBRARY=" + quoted(ROOFTOP_CONNECTOR_LIBRARY) +  // Kokkos 3
