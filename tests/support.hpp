@@ -221,6 +221,7 @@ inline ceilings::CeilingsFile sample_ceilings_file() {
   c1.mode = "fma";
   c1.flops_per_element = 1024;
   c1.mul_add_ratio = 1.0;
+  c1.ilp = 8;
   c1.working_set_bytes = 1 * MiB;
   c1.seconds = {0.051, 0.052, 0.0505};
   c1.rates = {101.5, 99.25, 102.75};

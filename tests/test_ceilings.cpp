@@ -565,6 +565,7 @@ TEST(CeilingsFileIo, RoundTripKeepsEveryField) {
     EXPECT_EQ(a.mode, b.mode);
     EXPECT_EQ(a.flops_per_element, b.flops_per_element);
     EXPECT_EQ(a.mul_add_ratio, b.mul_add_ratio);
+    EXPECT_EQ(a.ilp, b.ilp);
     EXPECT_EQ(a.working_set_bytes, b.working_set_bytes);
     EXPECT_EQ(a.seconds, b.seconds);
     EXPECT_EQ(a.rates, b.rates);
@@ -820,6 +821,14 @@ TEST(CeilingsFileIo, FileWrittenBeforeTheLaterMachineAttributesIsRead) {
   EXPECT_EQ(back.machine.store_bytes_per_cycle, 0.0) << "unknown";
   EXPECT_TRUE(back.machine.hardware_model.empty());
   EXPECT_EQ(back.machine.cpu_model, "Test CPU 9000");
+}
+
+TEST(CeilingsFileIo, SchemaOneZeroExampleIsReadWithoutIlp) {
+  CeilingsFile f;
+  ASSERT_NO_THROW(f = read_file(std::string(ROOFTOP_DATA_DIR) + "/example-ceilings.h5"));
+  EXPECT_EQ(f.provenance.schema_version, "1.0");
+  ASSERT_FALSE(f.sweeps.compute.empty());
+  for (const ComputePoint& p : f.sweeps.compute) EXPECT_EQ(p.ilp, 0) << "not recorded before 1.3";
 }
 
 TEST(CeilingsFileRejection, NewerMinorVersionIsStillRead) {

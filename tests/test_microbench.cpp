@@ -61,13 +61,15 @@ struct ComputeCase {
   std::string precision;
   bool fma;
   int flops;
+  int ilp;
 };
 
 std::vector<ComputeCase> all_compute_cases() {
   std::vector<ComputeCase> out;
   for (const char* precision : {"fp64", "fp32"})
     for (bool fma : {true, false})
-      for (int flops : kFlopsPerElement) out.push_back({precision, fma, flops});
+      for (int ilp : kIlpChoices)
+        for (int flops : kFlopsPerElement) out.push_back({precision, fma, flops, ilp});
   return out;
 }
 
@@ -77,8 +79,10 @@ TEST_P(ComputeKernels, ResultCheckedAndRatesPositive) {
   const ComputeCase& k = GetParam();
   const std::uint64_t requested = 64 * KiB;
   ceilings::ComputePoint p;
-  ASSERT_NO_THROW(p = measure_compute<Host>(k.precision, k.fma, k.flops, requested, tiny_timing()));
+  ASSERT_NO_THROW(
+      p = measure_compute<Host>(k.precision, k.fma, k.flops, k.ilp, requested, tiny_timing()));
   EXPECT_EQ(p.precision, k.precision);
+  EXPECT_EQ(p.ilp, k.ilp);
   EXPECT_EQ(p.mode, k.fma ? "fma" : "nofma");
   EXPECT_EQ(p.flops_per_element, k.flops);
   EXPECT_EQ(p.mul_add_ratio, k.flops == 1 ? 0.0 : 1.0);
@@ -99,15 +103,21 @@ INSTANTIATE_TEST_SUITE_P(
     EveryPrecisionModeAndFlopsPerElement, ComputeKernels, ::testing::ValuesIn(all_compute_cases()),
     [](const ::testing::TestParamInfo<ComputeCase>& info) {
       return info.param.precision + (info.param.fma ? "_fma_" : "_nofma_") +
-             std::to_string(info.param.flops);
+             std::to_string(info.param.flops) + "_ilp" + std::to_string(info.param.ilp);
     });
 
 TEST(MeasureCompute, UnsupportedFlopsPerElementThrows) {
-  EXPECT_THROW(measure_compute<Host>("fp64", true, 3, 64 * KiB, tiny_timing()), rooftop::Error);
+  EXPECT_THROW(measure_compute<Host>("fp64", true, 3, kDefaultIlp, 64 * KiB, tiny_timing()),
+               rooftop::Error);
+}
+
+TEST(MeasureCompute, UnsupportedIlpThrows) {
+  EXPECT_THROW(measure_compute<Host>("fp64", true, 8, 5, 64 * KiB, tiny_timing()), rooftop::Error);
 }
 
 TEST(MeasureCompute, UnknownPrecisionThrows) {
-  EXPECT_THROW(measure_compute<Host>("fp16", false, 8, 64 * KiB, tiny_timing()), rooftop::Error);
+  EXPECT_THROW(measure_compute<Host>("fp16", false, 8, kDefaultIlp, 64 * KiB, tiny_timing()),
+               rooftop::Error);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -274,7 +284,7 @@ TEST(MakePlan, QuickPlanIsSmallerAndShorter) {
   EXPECT_LT(quick.timing.min_sample_seconds, full.timing.min_sample_seconds);
 }
 
-TEST(MakePlan, EveryComputeCeilingIsPlanned) {
+TEST(MakePlan, EveryComputeCeilingIsPlannedAtEveryIlp) {
   TempDir dir;
   make_fake_sysfs(dir.path());
   const ceilings::Machine m = fake_machine(dir.path());
@@ -282,11 +292,13 @@ TEST(MakePlan, EveryComputeCeilingIsPlanned) {
     SCOPED_TRACE(quick ? "quick" : "full");
     const SweepPlan plan = make_plan(m, quick);
     for (const char* precision : {"fp64", "fp32"})
-      for (bool fma : {true, false}) {
-        int found = 0;
-        for (const ComputeRun& r : plan.compute) found += r.precision == precision && r.fma == fma;
-        EXPECT_GT(found, 0) << precision << (fma ? " fma" : " nofma");
-      }
+      for (bool fma : {true, false})
+        for (int ilp : kIlpChoices) {
+          int found = 0;
+          for (const ComputeRun& r : plan.compute)
+            found += r.precision == precision && r.fma == fma && r.ilp == ilp;
+          EXPECT_GT(found, 0) << precision << (fma ? " fma" : " nofma") << " ILP " << ilp;
+        }
   }
 }
 
@@ -296,7 +308,7 @@ TEST(MakePlan, EveryComputeCeilingIsPlanned) {
 TEST(RunSweeps, MeasuresEveryPlannedPointAndReportsProgress) {
   SweepPlan plan;
   plan.timing = tiny_timing();
-  plan.compute.push_back({"fp64", true, 8, 64 * KiB});
+  plan.compute.push_back({"fp64", true, 8, kDefaultIlp, 64 * KiB});
   plan.bandwidth.push_back({Pattern::triad, 96 * KiB});
   std::vector<std::pair<std::size_t, std::size_t>> calls;
   const ceilings::Sweeps s = run_sweeps<Host>(
@@ -317,7 +329,7 @@ TEST(RunSweeps, CancelledRunThrowsInterrupted) {
   SweepPlan plan;
   plan.timing = tiny_timing();
   plan.timing.cancel = &cancel;
-  plan.compute.push_back({"fp64", true, 8, 64 * KiB});
+  plan.compute.push_back({"fp64", true, 8, kDefaultIlp, 64 * KiB});
   EXPECT_THROW(run_sweeps<Host>(plan, {}), rooftop::Interrupted);
 }
 

@@ -47,6 +47,7 @@ struct ComputeSampleRow {
   char mode[16];
   std::int32_t flops_per_element;
   double mul_add_ratio;
+  std::int32_t ilp;  // since 1.3; 0 when read from an older file
   std::uint64_t working_set_bytes;
   std::int32_t sample;
   double seconds;
@@ -121,7 +122,7 @@ h5::Handle compute_sample_type() {
   return h5::compound_type(
       sizeof(R), {ROOFTOP_STR(R, precision), ROOFTOP_STR(R, mode),
                   ROOFTOP_NUM(R, flops_per_element, H5T_NATIVE_INT32),
-                  ROOFTOP_NUM(R, mul_add_ratio, H5T_NATIVE_DOUBLE),
+                  ROOFTOP_NUM(R, mul_add_ratio, H5T_NATIVE_DOUBLE), ROOFTOP_NUM(R, ilp, H5T_NATIVE_INT32),
                   ROOFTOP_NUM(R, working_set_bytes, H5T_NATIVE_UINT64),
                   ROOFTOP_NUM(R, sample, H5T_NATIVE_INT32), ROOFTOP_NUM(R, seconds, H5T_NATIVE_DOUBLE),
                   ROOFTOP_NUM(R, gflop_per_s, H5T_NATIVE_DOUBLE)});
@@ -303,6 +304,7 @@ void write_sweeps(hid_t file, const Sweeps& s) {
       h5::put(r.mode, p.mode, "mode");
       r.flops_per_element = p.flops_per_element;
       r.mul_add_ratio = p.mul_add_ratio;
+      r.ilp = p.ilp;
       r.working_set_bytes = p.working_set_bytes;
       r.sample = static_cast<std::int32_t>(i);
       r.seconds = i < p.seconds.size() ? p.seconds[i] : std::nan("");
@@ -337,6 +339,7 @@ Sweeps read_sweeps(hid_t file) {
       p.mode = h5::get(r.mode);
       p.flops_per_element = r.flops_per_element;
       p.mul_add_ratio = r.mul_add_ratio;
+      p.ilp = r.ilp;
       p.working_set_bytes = r.working_set_bytes;
       s.compute.push_back(p);
     }

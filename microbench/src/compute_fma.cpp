@@ -4,15 +4,15 @@
 namespace rooftop::microbench {
 
 template <class Space>
-ceilings::ComputePoint measure_compute_fma(const std::string& precision, int flops,
+ceilings::ComputePoint measure_compute_fma(const std::string& precision, int flops, int ilp,
                                            std::uint64_t working_set_bytes, const Timing& timing) {
-  return detail::measure<Space, true>(precision, flops, working_set_bytes, timing);
+  return detail::measure<Space, true>(precision, flops, ilp, working_set_bytes, timing);
 }
 
 template ceilings::ComputePoint measure_compute_fma<Kokkos::DefaultHostExecutionSpace>(
-    const std::string&, int, std::uint64_t, const Timing&);
+    const std::string&, int, int, std::uint64_t, const Timing&);
 #if defined(KOKKOS_ENABLE_CUDA)
-template ceilings::ComputePoint measure_compute_fma<Kokkos::Cuda>(const std::string&, int,
+template ceilings::ComputePoint measure_compute_fma<Kokkos::Cuda>(const std::string&, int, int,
                                                                   std::uint64_t, const Timing&);
 #endif
 

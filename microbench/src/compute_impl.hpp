@@ -18,16 +18,17 @@ KOKKOS_INLINE_FUNCTION T initial_value(std::int64_t i) {
 }
 
 // The value an element holds after `steps` steps (see compute_kernel.hpp).
-inline double expected_value(double x0, int flops, std::int64_t steps) {
+inline double expected_value(double x0, int flops, bool fma, std::int64_t steps) {
   if (flops == 1) return steps % 2 == 0 ? x0 : 1.0 - x0;
+  if (!fma) return x0;
   if (steps > 200) return 0.5;  // (x0 - 1/2) / 2^steps is far below one ulp of 1/2
   return 0.5 + std::ldexp(x0 - 0.5, -static_cast<int>(steps));
 }
 
-template <class Space, class T, int kFlops, bool kFma>
+template <class Space, class T, int kFlops, bool kFma, int kIlp>
 ceilings::ComputePoint run_compute(const std::string& precision,
                                    std::uint64_t working_set_bytes, const Timing& timing) {
-  using Kernel = ComputeKernel<Space, T, kFlops, kFma>;
+  using Kernel = ComputeKernel<Space, T, kFlops, kFma, kIlp>;
   const std::int64_t group =
       Kernel::kChains * (kContiguousItems<Space> ? Space().concurrency() : 1024);
   const std::int64_t n = std::max<std::int64_t>(
@@ -40,9 +41,9 @@ ceilings::ComputePoint run_compute(const std::string& precision,
       KOKKOS_LAMBDA(const std::int64_t i) { x(i) = initial_value<T>(i); });
   Space().fence();
 
-  Kernel kernel{x, T(0.5), T(kFlops == 1 ? 1.0 : 0.25), n / Kernel::kChains};
+  Kernel kernel{x, T(0.5), T(kFlops == 1 ? 1.0 : 0.25), T(2.0), n / Kernel::kChains};
   const std::string label = "rooftop::compute<" + precision + "," + (kFma ? "fma" : "nofma") +
-                            "," + std::to_string(kFlops) + ">";
+                            "," + std::to_string(kFlops) + ",ilp" + std::to_string(kIlp) + ">";
   auto launch = [&](std::int64_t reps) {
     for (std::int64_t r = 0; r < reps; ++r)
       Kokkos::parallel_for(label,
@@ -58,7 +59,7 @@ ceilings::ComputePoint run_compute(const std::string& precision,
   const std::int64_t steps = samples.total_reps * Kernel::kSteps;
   const double tol = 8.0 * std::numeric_limits<T>::epsilon();
   for (std::int64_t i = 0; i < n; ++i) {
-    const double want = expected_value(static_cast<double>(initial_value<T>(i)), kFlops, steps);
+    const double want = expected_value(static_cast<double>(initial_value<T>(i)), kFlops, kFma, steps);
     if (!(std::fabs(static_cast<double>(host(i)) - want) <= tol))
       throw Error(label + ": wrong result at element " + std::to_string(i) + ": " +
                   std::to_string(static_cast<double>(host(i))) + " (expected " +
@@ -70,6 +71,7 @@ ceilings::ComputePoint run_compute(const std::string& precision,
   p.mode = kFma ? "fma" : "nofma";
   p.flops_per_element = kFlops;
   p.mul_add_ratio = kFlops == 1 ? 0.0 : 1.0;
+  p.ilp = kIlp;
   p.working_set_bytes = static_cast<std::uint64_t>(n) * sizeof(T);
   const double flops = static_cast<double>(n) * kFlops * static_cast<double>(samples.reps);
   for (double s : samples.seconds) {
@@ -79,27 +81,44 @@ ceilings::ComputePoint run_compute(const std::string& precision,
   return p;
 }
 
-template <class Space, class T, bool kFma, int... kFlops>
+template <class Space, class T, bool kFma, int kIlp, int... kFlops>
 ceilings::ComputePoint dispatch(const std::string& precision, int flops,
                                 std::uint64_t working_set_bytes, const Timing& timing,
                                 std::integer_sequence<int, kFlops...>) {
   ceilings::ComputePoint out;
   const bool found =
       ((flops == kFlops &&
-        (out = run_compute<Space, T, kFlops, kFma>(precision, working_set_bytes, timing), true)) ||
+        (out = run_compute<Space, T, kFlops, kFma, kIlp>(precision, working_set_bytes, timing),
+         true)) ||
        ...);
   if (!found) throw Error("no compute kernel with " + std::to_string(flops) + " FLOPs per element");
   return out;
 }
 
-template <class Space, bool kFma>
-ceilings::ComputePoint measure(const std::string& precision, int flops,
-                               std::uint64_t working_set_bytes, const Timing& timing) {
+template <class Space, class T, bool kFma, int... kIlp>
+ceilings::ComputePoint dispatch(const std::string& precision, int flops, int ilp,
+                                std::uint64_t working_set_bytes, const Timing& timing,
+                                std::integer_sequence<int, kIlp...>) {
   using Flops = std::integer_sequence<int, 1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024>;
+  ceilings::ComputePoint out;
+  const bool found =
+      ((ilp == kIlp &&
+        (out = dispatch<Space, T, kFma, kIlp>(precision, flops, working_set_bytes, timing, Flops{}),
+         true)) ||
+       ...);
+  if (!found) throw Error("no compute kernel with ILP " + std::to_string(ilp));
+  return out;
+}
+
+template <class Space, bool kFma>
+ceilings::ComputePoint measure(const std::string& precision, int flops, int ilp,
+                               std::uint64_t working_set_bytes, const Timing& timing) {
+  using Ilps = std::integer_sequence<int, kIlpChoices[0], kIlpChoices[1]>;
+  static_assert(kIlpChoices.size() == 2, "every ILP choice is dispatched");
   if (precision == "fp64")
-    return dispatch<Space, double, kFma>(precision, flops, working_set_bytes, timing, Flops{});
+    return dispatch<Space, double, kFma>(precision, flops, ilp, working_set_bytes, timing, Ilps{});
   if (precision == "fp32")
-    return dispatch<Space, float, kFma>(precision, flops, working_set_bytes, timing, Flops{});
+    return dispatch<Space, float, kFma>(precision, flops, ilp, working_set_bytes, timing, Ilps{});
   throw Error("unknown precision '" + precision + "' (fp64 or fp32)");
 }
 

@@ -1,14 +1,21 @@
 #pragma once
 // The compute kernel family: one template, a compile-time knob for FLOPs per element
-// (the mixbench/ERT idea), and many independent accumulator chains per work item so
-// that FMA latency x pipes x SIMD width is covered (the whole game on CPUs).
+// (the mixbench/ERT idea), and independent accumulator chains per work item so that
+// FMA latency x pipes x SIMD width is covered (the whole game on CPUs).
 //
 // Cost model, per element of x:  FLOPs = kFlops;  bytes read = sizeof(T);
 //                                bytes written = sizeof(T).
-// Each step is x <- x * alpha + beta with alpha = 1/2, beta = 1/4: the values converge to
-// 1/2 and never overflow, underflow or go denormal, and after n steps every element
-// equals 1/2 + (x0 - 1/2) / 2^n, which check_compute() verifies after timing.
+// Every step costs 2 FLOPs per element, with alpha = 1/2, beta = 1/4, gamma = 2:
+// - fused: x <- fma(x, alpha, beta). The values converge to 1/2, never overflow,
+//   underflow or go denormal, and after n steps every element equals
+//   1/2 + (x0 - 1/2) / 2^n;
+// - unfused: half the chains multiply (x <- x * alpha, then x <- x * gamma), half add
+//   (x <- x + beta, then x <- x - beta): a 1:1 mix of multiplies and adds, and every
+//   element is back at x0 exactly after each step. The two halves do not depend on each
+//   other: dependent multiply-then-add chains run 15-25% below the peak on Zen 4, whose
+//   multiplies and adds issue to different pipes, and unevenly from run to run.
 // kFlops == 1 is the single subtraction x <- beta - x (an exact oscillation).
+// The measurement checks every element against these closed forms after timing.
 
 #include <Kokkos_Core.hpp>
 #include <cstdint>
@@ -41,23 +48,23 @@ inline constexpr int kHostSimdBytes = 32;
 inline constexpr int kHostSimdBytes = 16;
 #endif
 
-// Independent chains per work item. On a CPU: 16 vector registers' worth, enough for
-// latency (4 cycles) x 2 pipes even when a step is a dependent multiply then add. On a
-// GPU a few per thread; full occupancy hides the rest.
-inline constexpr int kHostChainRegisters = 16;
-template <class Space, class T>
+// Instruction-level parallelism: the independent chains each SIMD lane (host) or each
+// thread (GPU) interleaves. It must cover latency x pipes, and more is not free: on
+// Zen 4 the unfused multiply-then-add chains reach 0.83 of peak with 16 and the peak
+// with 8, while some cores need more than 8 to keep two FMA pipes busy. The plan
+// measures every choice (kIlpChoices, measure.hpp) and the best one makes the ceiling.
+template <class Space, class T, int kIlp>
 inline constexpr int kComputeChains =
-    kContiguousItems<Space> ? kHostChainRegisters * kHostSimdBytes / static_cast<int>(sizeof(T))
-                            : 8;
+    kContiguousItems<Space> ? kIlp * kHostSimdBytes / static_cast<int>(sizeof(T)) : kIlp;
 
-template <class Space, class T, int kFlops, bool kFma>
+template <class Space, class T, int kFlops, bool kFma, int kIlp>
 struct ComputeKernel {
   static_assert(kFlops == 1 || kFlops % 2 == 0, "FLOPs per element: 1 or even");
-  static constexpr int kChains = kComputeChains<Space, T>;
+  static constexpr int kChains = kComputeChains<Space, T, kIlp>;
   static constexpr int kSteps = kFlops == 1 ? 1 : kFlops / 2;
 
   Kokkos::View<T*, typename Space::memory_space> x;
-  T alpha, beta;
+  T alpha, beta, gamma;  // runtime values, so no compiler can fold gamma * alpha into 1
   std::int64_t items;
 
   KOKKOS_INLINE_FUNCTION std::int64_t index(std::int64_t item, int c) const {
@@ -71,16 +78,18 @@ struct ComputeKernel {
     T acc[kChains];
     for (int c = 0; c < kChains; ++c) acc[c] = x(index(item, c));
     for (int s = 0; s < kSteps; ++s) {
-      for (int c = 0; c < kChains; ++c) {
-        if constexpr (kFlops == 1) {
-          acc[c] = beta - acc[c];
-        } else if constexpr (kFma) {
-          acc[c] = fused_multiply_add(acc[c], alpha, beta);
-        } else {
-          // Compiled with contraction off (-ffp-contract=off / -fmad=false), so this
-          // really issues a multiply and an add.
-          acc[c] = acc[c] * alpha + beta;
-        }
+      if constexpr (kFlops == 1) {
+        for (int c = 0; c < kChains; ++c) acc[c] = beta - acc[c];
+      } else if constexpr (kFma) {
+        for (int c = 0; c < kChains; ++c) acc[c] = fused_multiply_add(acc[c], alpha, beta);
+      } else {
+        // Compiled with contraction off (-ffp-contract=off / -fmad=false): nothing here
+        // may become an FMA anyway, but no multiply feeds an add either.
+        constexpr int kHalf = kChains / 2;
+        for (int c = 0; c < kHalf; ++c) acc[c] = acc[c] * alpha;
+        for (int c = kHalf; c < kChains; ++c) acc[c] = acc[c] + beta;
+        for (int c = 0; c < kHalf; ++c) acc[c] = acc[c] * gamma;
+        for (int c = kHalf; c < kChains; ++c) acc[c] = acc[c] - beta;
       }
     }
     for (int c = 0; c < kChains; ++c) x(index(item, c)) = acc[c];

@@ -5,16 +5,16 @@
 namespace rooftop::microbench {
 
 template <class Space>
-ceilings::ComputePoint measure_compute_nofma(const std::string& precision, int flops,
+ceilings::ComputePoint measure_compute_nofma(const std::string& precision, int flops, int ilp,
                                              std::uint64_t working_set_bytes,
                                              const Timing& timing) {
-  return detail::measure<Space, false>(precision, flops, working_set_bytes, timing);
+  return detail::measure<Space, false>(precision, flops, ilp, working_set_bytes, timing);
 }
 
 template ceilings::ComputePoint measure_compute_nofma<Kokkos::DefaultHostExecutionSpace>(
-    const std::string&, int, std::uint64_t, const Timing&);
+    const std::string&, int, int, std::uint64_t, const Timing&);
 #if defined(KOKKOS_ENABLE_CUDA)
-template ceilings::ComputePoint measure_compute_nofma<Kokkos::Cuda>(const std::string&, int,
+template ceilings::ComputePoint measure_compute_nofma<Kokkos::Cuda>(const std::string&, int, int,
                                                                     std::uint64_t, const Timing&);
 #endif
 

@@ -30,7 +30,7 @@ std::vector<std::uint64_t> working_sets(const ceilings::Machine& machine, int pe
 
 std::string describe(const ComputeRun& r) {
   return "compute " + r.precision + (r.fma ? " fma " : " nofma ") +
-         std::to_string(r.flops_per_element) + " FLOP/element";
+         std::to_string(r.flops_per_element) + " FLOP/element, ILP " + std::to_string(r.ilp);
 }
 
 std::string describe(const BandwidthRun& r) {
@@ -47,34 +47,32 @@ SweepPlan make_plan(const ceilings::Machine& machine, bool quick) {
   plan.timing.samples = 3;
   plan.timing.min_sample_seconds = quick ? 0.01 : 0.05;
 
-  std::uint64_t llc = 0;  // last-level cache available to the run
   std::uint64_t l2 = 256 * KiB;
-  for (const auto& c : machine.caches) {
-    const std::uint64_t bytes =
-        ceilings::capacity_for_threads(c, machine.threads, machine.hardware_threads);
-    llc = std::max(llc, bytes);
-    if (c.name == "l2") l2 = bytes;
-  }
-  if (llc == 0) llc = 32 * 1024 * KiB;
-  const std::uint64_t dram = ceilings::level_windows(machine).back().lo;
+  for (const auto& c : machine.caches)
+    if (c.name == "l2")
+      l2 = ceilings::capacity_for_threads(c, machine.threads, machine.hardware_threads);
+  // Smallest working set that counts as DRAM; 256 MiB where sysfs names no cache.
+  std::uint64_t dram = ceilings::level_windows(machine).back().lo;
+  if (dram == 0) dram = 256 * 1024 * KiB;
 
   // Compute ceilings: 1024 FLOPs per element on an array that stays in L2, so memory
-  // never interferes; cheap, so more samples.
+  // never interferes, at every ILP choice; cheap, so more samples.
   const std::uint64_t resident = std::max<std::uint64_t>(64 * KiB, l2 / 4);
   for (const char* precision : {"fp64", "fp32"})
-    for (bool fma : {true, false}) plan.compute.push_back({precision, fma, 1024, resident, 7});
+    for (bool fma : {true, false})
+      for (int ilp : kIlpChoices) plan.compute.push_back({precision, fma, 1024, ilp, resident, 7});
   // The roofline trace (FP64 FMA) on a DRAM-resident array: memory-bound at 1 FLOP per
   // element, compute-bound at the top.
   for (int flops : kFlopsPerElement)
     if (!quick || flops == 1 || flops == 4 || flops == 16 || flops == 64 || flops == 256)
-      plan.compute.push_back({"fp64", true, flops, dram, 0});
+      plan.compute.push_back({"fp64", true, flops, kDefaultIlp, dram, 0});
 
   // Bandwidth: every pattern at one working set per octave (plus each level's middle).
   const std::vector<Pattern> patterns =
       quick ? std::vector<Pattern>{Pattern::read, Pattern::triad}
             : std::vector<Pattern>{Pattern::read, Pattern::write, Pattern::copy, Pattern::triad,
                                    Pattern::rmw};
-  const std::uint64_t largest = quick ? 2 * dram : std::max<std::uint64_t>(8 * llc, dram);
+  const std::uint64_t largest = 2 * dram;
   for (std::uint64_t ws : working_sets(machine, 1, largest))
     for (Pattern p : patterns) plan.bandwidth.push_back({p, ws});
   return plan;
@@ -89,7 +87,7 @@ ceilings::Sweeps run_sweeps(const SweepPlan& plan, const Progress& progress) {
     if (progress) progress(done, total, describe(r));
     Timing timing = plan.timing;
     if (r.samples > 0) timing.samples = r.samples;
-    out.compute.push_back(measure_compute<Space>(r.precision, r.fma, r.flops_per_element,
+    out.compute.push_back(measure_compute<Space>(r.precision, r.fma, r.flops_per_element, r.ilp,
                                                  r.working_set_bytes, timing));
     ++done;
   }

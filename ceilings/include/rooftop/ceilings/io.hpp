@@ -8,7 +8,7 @@
 namespace rooftop::ceilings {
 
 inline constexpr int kSchemaMajor = 1;
-inline constexpr int kSchemaMinor = 2;  // 1.1: the /kernels group; 1.2: fleet files
+inline constexpr int kSchemaMinor = 3;  // 1.1: /kernels; 1.2: fleet files; 1.3: ILP in sweeps
 inline constexpr const char* kSchemaName = "rooftop-ceilings";
 
 // Writes atomically: a temporary file beside `path`, then rename. On any failure the

@@ -48,6 +48,7 @@ struct ComputePoint {
   std::string mode;       // "fma", "nofma"
   int flops_per_element = 0;
   double mul_add_ratio = 0.0;  // multiplies per add issued (FMA counts as one of each)
+  int ilp = 0;  // independent chains per SIMD lane or GPU thread (0: not recorded)
   std::uint64_t working_set_bytes = 0;
   std::vector<double> seconds;  // one per sample
   std::vector<double> rates;    // GFLOP/s per sample

@@ -2,6 +2,7 @@
 // Measuring single points: one compute configuration or one bandwidth configuration.
 // Each returns the raw samples and throws rooftop::Error if the result check fails.
 
+#include <array>
 #include <cstdint>
 #include <string>
 
@@ -14,22 +15,29 @@ namespace rooftop::microbench {
 // FLOPs per element the compute sweep can run (compile-time instantiations).
 inline constexpr int kFlopsPerElement[] = {1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024};
 
+// Independent accumulator chains per SIMD lane (host) or per thread (GPU) the compute
+// kernels can interleave; see compute_kernel.hpp for why there is a choice.
+inline constexpr std::array<int, 2> kIlpChoices = {8, 16};
+inline constexpr int kDefaultIlp = 16;
+
 // precision: "fp64" or "fp32". The fused and unfused kernels live in separate
 // translation units because they need different floating-point contraction flags.
 template <class Space>
 ceilings::ComputePoint measure_compute_fma(const std::string& precision, int flops_per_element,
-                                           std::uint64_t working_set_bytes, const Timing& timing);
+                                           int ilp, std::uint64_t working_set_bytes,
+                                           const Timing& timing);
 template <class Space>
 ceilings::ComputePoint measure_compute_nofma(const std::string& precision, int flops_per_element,
-                                             std::uint64_t working_set_bytes,
+                                             int ilp, std::uint64_t working_set_bytes,
                                              const Timing& timing);
 
 template <class Space>
 ceilings::ComputePoint measure_compute(const std::string& precision, bool fma,
-                                       int flops_per_element, std::uint64_t working_set_bytes,
-                                       const Timing& timing) {
-  return fma ? measure_compute_fma<Space>(precision, flops_per_element, working_set_bytes, timing)
-             : measure_compute_nofma<Space>(precision, flops_per_element, working_set_bytes,
+                                       int flops_per_element, int ilp,
+                                       std::uint64_t working_set_bytes, const Timing& timing) {
+  return fma ? measure_compute_fma<Space>(precision, flops_per_element, ilp, working_set_bytes,
+                                          timing)
+             : measure_compute_nofma<Space>(precision, flops_per_element, ilp, working_set_bytes,
                                             timing);
 }
 

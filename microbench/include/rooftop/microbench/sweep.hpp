@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "rooftop/ceilings/model.hpp"
+#include "rooftop/microbench/measure.hpp"
 #include "rooftop/microbench/pattern.hpp"
 #include "rooftop/microbench/timing.hpp"
 
@@ -17,6 +18,7 @@ struct ComputeRun {
   std::string precision;  // "fp64", "fp32"
   bool fma = true;
   int flops_per_element = 1;
+  int ilp = kDefaultIlp;
   std::uint64_t working_set_bytes = 0;
   int samples = 0;  // 0: the plan's
 };
@@ -34,7 +36,7 @@ struct SweepPlan {
 
 // The default plan for a machine: compute ceilings at 1024 FLOPs per element on a
 // cache-resident array; the FLOPs-per-element roofline trace (1 ... 1024) on a
-// DRAM-resident array; a working-set sweep from 4 KiB to 8x the last-level cache with
+// DRAM-resident array; a working-set sweep from 4 KiB to 16x the last-level cache with
 // every pattern, plus one point in the middle of each level's window. `quick` trims
 // patterns, points and sample length for a run of a few seconds.
 SweepPlan make_plan(const ceilings::Machine& machine, bool quick);
