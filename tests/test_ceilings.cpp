@@ -390,6 +390,36 @@ TEST(ExtractCompute, BestMedianAcrossFlopsPerElementIsPicked) {
   EXPECT_EQ(fma->pattern, "fma");
 }
 
+TEST(CeilingSources, NameThePointEachCeilingIsReadFrom) {
+  const Sweeps s = plateau_sweeps();
+  const std::vector<Ceiling> cs = extract_ceilings(test_machine(), s);
+  const std::vector<CeilingSource> sources = ceiling_sources(test_machine(), s);
+  ASSERT_EQ(sources.size(), cs.size());
+  for (std::size_t i = 0; i < cs.size(); ++i) {
+    SCOPED_TRACE(cs[i].name);
+    EXPECT_EQ(sources[i].name, cs[i].name);
+    ASSERT_FALSE(sources[i].compute);
+    const BandwidthPoint& p = s.bandwidth.at(sources[i].point);
+    EXPECT_EQ(p.pattern, cs[i].pattern);
+    EXPECT_EQ(p.working_set_bytes, cs[i].working_set_bytes);
+  }
+}
+
+TEST(CeilingSources, ARepeatedPointTakesOverWhenItsMedianIsHigher) {
+  Sweeps s = compute_sweeps();
+  ComputePoint again = s.compute.at(ceiling_sources(test_machine(), s).at(0).point);
+  ASSERT_EQ(again.precision + "_" + again.mode, "fp64_fma");
+  const std::size_t first = ceiling_sources(test_machine(), s).at(0).point;
+  for (double& r : again.rates) r *= 1.04;  // the same point, measured when the machine was quieter
+  s.compute.push_back(again);
+  const std::vector<CeilingSource> sources = ceiling_sources(test_machine(), s);
+  EXPECT_EQ(sources.at(0).point, s.compute.size() - 1);
+  EXPECT_NE(sources.at(0).point, first);
+  const Ceiling* fma = find_ceiling(extract_ceilings(test_machine(), s), "fp64_fma");
+  ASSERT_NE(fma, nullptr);
+  EXPECT_DOUBLE_EQ(fma->value, 110.0 * 1.04);
+}
+
 TEST(ExtractCompute, UnfusedModeIsSeparateAndNamedMulAdd) {
   const std::vector<Ceiling> cs = extract_ceilings(test_machine(), compute_sweeps());
   const Ceiling* nofma = find_ceiling(cs, "fp64_nofma");

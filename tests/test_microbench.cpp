@@ -333,6 +333,39 @@ TEST(RunSweeps, CancelledRunThrowsInterrupted) {
   EXPECT_THROW(run_sweeps<Host>(plan, {}), rooftop::Interrupted);
 }
 
+TEST(ConfirmCeilings, MeasuresEachCeilingsSourcePointAgainComputeLast) {
+  ceilings::Machine m;  // no caches known: every bandwidth point is dram
+  m.cores = m.threads = 2;
+  SweepPlan plan;
+  plan.timing = tiny_timing();
+  plan.compute.push_back({"fp64", true, 8, 8, 64 * KiB});
+  plan.compute.push_back({"fp64", true, 8, 16, 64 * KiB});
+  plan.bandwidth.push_back({Pattern::read, 96 * KiB});
+  plan.bandwidth.push_back({Pattern::rmw, 96 * KiB});
+  ceilings::Sweeps s = run_sweeps<Host>(plan, {});
+  const auto sources = ceilings::ceiling_sources(m, s);
+  ASSERT_EQ(sources.size(), 2u) << "fp64_fma and dram";
+  const ceilings::ComputePoint fma = s.compute[sources[0].point];
+  const ceilings::BandwidthPoint dram = s.bandwidth[sources[1].point];
+
+  std::vector<std::string> steps;
+  confirm_ceilings<Host>(m, plan, s,
+                         [&](std::size_t, std::size_t, const std::string& what) {
+                           steps.push_back(what);
+                         });
+  ASSERT_EQ(s.compute.size(), 3u);
+  ASSERT_EQ(s.bandwidth.size(), 3u);
+  const ceilings::ComputePoint& again = s.compute.back();
+  EXPECT_EQ(again.precision, fma.precision);
+  EXPECT_EQ(again.mode, fma.mode);
+  EXPECT_EQ(again.ilp, fma.ilp);
+  EXPECT_EQ(again.working_set_bytes, fma.working_set_bytes);
+  EXPECT_EQ(again.rates.size(), fma.rates.size());
+  EXPECT_EQ(s.bandwidth.back().pattern, dram.pattern);
+  EXPECT_EQ(s.bandwidth.back().working_set_bytes, dram.working_set_bytes);
+  EXPECT_EQ(steps, (std::vector<std::string>{"confirming dram", "confirming fp64_fma", "done"}));
+}
+
 // ---------------------------------------------------------------------------------------
 // sample(): calibration and cancellation
 

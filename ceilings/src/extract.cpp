@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <map>
+#include <optional>
 
 #include "rooftop/ceilings/error.hpp"
 #include "rooftop/ceilings/statistics.hpp"
@@ -33,16 +34,17 @@ std::pair<int, int> loads_and_stores(const std::string& pattern) {
   return {0, 0};
 }
 
-// The point with the highest median rate among those `accept` takes (null if none).
+// Index of the point with the highest median rate among those `accept` takes.
 template <class Point, class Accept>
-const Point* best_point(const std::vector<Point>& points, Accept accept) {
-  const Point* best = nullptr;
+std::optional<std::size_t> best_point(const std::vector<Point>& points, Accept accept) {
+  std::optional<std::size_t> best;
   double best_median = 0.0;
-  for (const Point& p : points) {
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    const Point& p = points[i];
     if (p.rates.empty() || !accept(p)) continue;
     const double median = summarize(p.rates).median;
     if (!best || median > best_median) {
-      best = &p;
+      best = i;
       best_median = median;
     }
   }
@@ -141,41 +143,52 @@ void attach_theoretical(const Machine& m, Ceiling& c) {
   }
 }
 
-std::vector<Ceiling> extract_ceilings(const Machine& machine, const Sweeps& sweeps,
-                                      std::vector<std::string>* skipped) {
-  std::vector<Ceiling> out;
-
-  // Compute: the best sustained point of each precision and mode.
+std::vector<CeilingSource> ceiling_sources(const Machine& machine, const Sweeps& sweeps,
+                                           std::vector<std::string>* skipped) {
+  std::vector<CeilingSource> out;
+  // Compute: the best sustained point of each precision and mode, at any ILP.
   for (const char* precision : {"fp64", "fp32"}) {
     for (const char* mode : {"fma", "nofma"}) {
       const std::string name = std::string(precision) + "_" + mode;
-      const ComputePoint* best = best_point(sweeps.compute, [&](const ComputePoint& p) {
+      const auto best = best_point(sweeps.compute, [&](const ComputePoint& p) {
         return p.precision == precision && p.mode == mode;
       });
-      if (!best) {
+      if (best)
+        out.push_back({name, true, *best});
+      else
         note(skipped, name + ": not measured");
-        continue;
-      }
-      Ceiling c = ceiling_from(name, "compute", "GFLOP/s", *best);
-      c.pattern = std::string(mode) == "fma" ? "fma" : "mul+add";
-      c.flops_per_element = best->flops_per_element;
-      out.push_back(c);
     }
   }
-
   // Bandwidth: per level, the best sustained point of any pattern inside the level's
   // window.
   for (const LevelWindow& w : level_windows(machine, skipped)) {
-    const BandwidthPoint* best = best_point(sweeps.bandwidth, [&](const BandwidthPoint& p) {
+    const auto best = best_point(sweeps.bandwidth, [&](const BandwidthPoint& p) {
       return p.working_set_bytes >= w.lo && p.working_set_bytes <= w.hi;
     });
-    if (!best) {
+    if (best)
+      out.push_back({w.name, false, *best});
+    else
       note(skipped, w.name + ": no sweep point inside its working-set window");
-      continue;
+  }
+  return out;
+}
+
+std::vector<Ceiling> extract_ceilings(const Machine& machine, const Sweeps& sweeps,
+                                      std::vector<std::string>* skipped) {
+  std::vector<Ceiling> out;
+  for (const CeilingSource& source : ceiling_sources(machine, sweeps, skipped)) {
+    if (source.compute) {
+      const ComputePoint& p = sweeps.compute[source.point];
+      Ceiling c = ceiling_from(source.name, "compute", "GFLOP/s", p);
+      c.pattern = p.mode == "fma" ? "fma" : "mul+add";
+      c.flops_per_element = p.flops_per_element;
+      out.push_back(c);
+    } else {
+      const BandwidthPoint& p = sweeps.bandwidth[source.point];
+      Ceiling c = ceiling_from(source.name, "bandwidth", "GB/s", p);
+      c.pattern = p.pattern;
+      out.push_back(c);
     }
-    Ceiling c = ceiling_from(w.name, "bandwidth", "GB/s", *best);
-    c.pattern = best->pattern;
-    out.push_back(c);
   }
 
   for (Ceiling& c : out) attach_theoretical(machine, c);

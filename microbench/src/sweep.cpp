@@ -100,10 +100,43 @@ ceilings::Sweeps run_sweeps(const SweepPlan& plan, const Progress& progress) {
   return out;
 }
 
+template <class Space>
+void confirm_ceilings(const ceilings::Machine& machine, const SweepPlan& plan,
+                      ceilings::Sweeps& sweeps, const Progress& progress) {
+  std::vector<ceilings::CeilingSource> sources = ceilings::ceiling_sources(machine, sweeps);
+  std::stable_partition(sources.begin(), sources.end(),
+                        [](const ceilings::CeilingSource& s) { return !s.compute; });
+  std::size_t done = 0;
+  for (const ceilings::CeilingSource& s : sources) {
+    if (progress) progress(done++, sources.size(), "confirming " + s.name);
+    if (s.compute) {
+      const ceilings::ComputePoint p = sweeps.compute[s.point];
+      Timing timing = plan.timing;
+      timing.samples = static_cast<int>(p.rates.size());
+      sweeps.compute.push_back(measure_compute<Space>(p.precision, p.mode == "fma",
+                                                      p.flops_per_element, p.ilp,
+                                                      p.working_set_bytes, timing));
+    } else {
+      const ceilings::BandwidthPoint p = sweeps.bandwidth[s.point];
+      const auto pattern = parse_pattern(p.pattern);
+      if (!pattern) throw Error("unknown access pattern '" + p.pattern + "' in the sweeps");
+      sweeps.bandwidth.push_back(measure_bandwidth<Space>(*pattern, p.working_set_bytes,
+                                                          plan.timing));
+    }
+  }
+  if (progress) progress(done, sources.size(), "done");
+}
+
 template ceilings::Sweeps run_sweeps<Kokkos::DefaultHostExecutionSpace>(const SweepPlan&,
                                                                       const Progress&);
+template void confirm_ceilings<Kokkos::DefaultHostExecutionSpace>(const ceilings::Machine&,
+                                                                  const SweepPlan&,
+                                                                  ceilings::Sweeps&,
+                                                                  const Progress&);
 #if defined(KOKKOS_ENABLE_CUDA)
 template ceilings::Sweeps run_sweeps<Kokkos::Cuda>(const SweepPlan&, const Progress&);
+template void confirm_ceilings<Kokkos::Cuda>(const ceilings::Machine&, const SweepPlan&,
+                                             ceilings::Sweeps&, const Progress&);
 #endif
 
 }  // namespace rooftop::microbench

@@ -34,7 +34,21 @@ std::vector<LevelWindow> level_windows(const Machine& machine,
 // Theoretical peaks where the hardware model knows enough (zero/empty otherwise).
 void attach_theoretical(const Machine& machine, Ceiling& ceiling);
 
-// Extract every ceiling the sweeps support; reasons for missing ones go to `skipped`.
+// Where a ceiling comes from: the sweep point with the highest median rate among those
+// that may set it (its precision and mode, or its level's window).
+struct CeilingSource {
+  std::string name;       // "fp64_fma", ..., "l1", ..., "dram"
+  bool compute = false;   // point indexes sweeps.compute, else sweeps.bandwidth
+  std::size_t point = 0;
+};
+
+// The source of every ceiling the sweeps support; reasons for missing ones go to
+// `skipped`.
+std::vector<CeilingSource> ceiling_sources(const Machine& machine, const Sweeps& sweeps,
+                                           std::vector<std::string>* skipped = nullptr);
+
+// Extract every ceiling the sweeps support (the median of each source point);
+// reasons for missing ones go to `skipped`.
 std::vector<Ceiling> extract_ceilings(const Machine& machine, const Sweeps& sweeps,
                                       std::vector<std::string>* skipped = nullptr);
 

@@ -2,6 +2,9 @@
 // The access patterns of the bandwidth sweep and what each moves per element
 // (counted as the program sees them, as STREAM does; write-allocate is not added).
 
+#include <optional>
+#include <string>
+
 namespace rooftop::microbench {
 
 enum class Pattern { read, write, copy, triad, rmw };
@@ -15,6 +18,11 @@ constexpr const char* pattern_name(Pattern p) {
     case Pattern::rmw: return "rmw";
   }
   return "?";
+}
+inline std::optional<Pattern> parse_pattern(const std::string& name) {
+  for (Pattern p : {Pattern::read, Pattern::write, Pattern::copy, Pattern::triad, Pattern::rmw})
+    if (name == pattern_name(p)) return p;
+  return std::nullopt;
 }
 constexpr int arrays_of(Pattern p) {
   return p == Pattern::copy ? 2 : p == Pattern::triad ? 3 : 1;

@@ -46,4 +46,13 @@ using Progress = std::function<void(std::size_t done, std::size_t total, const s
 template <class Space>
 ceilings::Sweeps run_sweeps(const SweepPlan& plan, const Progress& progress);
 
+// Measures the source point of every ceiling (ceilings::ceiling_sources) once more, at
+// the end of the run, and adds the new points to `sweeps`. Each ceiling then has two
+// chances minutes apart: on a shared machine a neighbour busy during one of them no
+// longer sets it. Bandwidth points go first, so the compute points run right before
+// the closing clock reading.
+template <class Space>
+void confirm_ceilings(const ceilings::Machine& machine, const SweepPlan& plan,
+                      ceilings::Sweeps& sweeps, const Progress& progress);
+
 }  // namespace rooftop::microbench
