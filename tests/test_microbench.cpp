@@ -333,37 +333,41 @@ TEST(RunSweeps, CancelledRunThrowsInterrupted) {
   EXPECT_THROW(run_sweeps<Host>(plan, {}), rooftop::Interrupted);
 }
 
-TEST(ConfirmCeilings, MeasuresEachCeilingsSourcePointAgainComputeLast) {
-  ceilings::Machine m;  // no caches known: every bandwidth point is dram
-  m.cores = m.threads = 2;
-  SweepPlan plan;
+TEST(RunSweeps, ConfirmationPassesMeasureEachCeilingsSourceAgainComputeLast) {
+  SweepPlan plan;  // plan.machine knows no caches: every bandwidth point is dram
+  plan.machine.cores = plan.machine.threads = 2;
   plan.timing = tiny_timing();
   plan.compute.push_back({"fp64", true, 8, 8, 64 * KiB});
   plan.compute.push_back({"fp64", true, 8, 16, 64 * KiB});
   plan.bandwidth.push_back({Pattern::read, 96 * KiB});
   plan.bandwidth.push_back({Pattern::rmw, 96 * KiB});
-  ceilings::Sweeps s = run_sweeps<Host>(plan, {});
-  const auto sources = ceilings::ceiling_sources(m, s);
-  ASSERT_EQ(sources.size(), 2u) << "fp64_fma and dram";
-  const ceilings::ComputePoint fma = s.compute[sources[0].point];
-  const ceilings::BandwidthPoint dram = s.bandwidth[sources[1].point];
-
+  plan.confirm_passes = 2;
   std::vector<std::string> steps;
-  confirm_ceilings<Host>(m, plan, s,
-                         [&](std::size_t, std::size_t, const std::string& what) {
-                           steps.push_back(what);
-                         });
-  ASSERT_EQ(s.compute.size(), 3u);
-  ASSERT_EQ(s.bandwidth.size(), 3u);
-  const ceilings::ComputePoint& again = s.compute.back();
-  EXPECT_EQ(again.precision, fma.precision);
-  EXPECT_EQ(again.mode, fma.mode);
-  EXPECT_EQ(again.ilp, fma.ilp);
-  EXPECT_EQ(again.working_set_bytes, fma.working_set_bytes);
-  EXPECT_EQ(again.rates.size(), fma.rates.size());
-  EXPECT_EQ(s.bandwidth.back().pattern, dram.pattern);
-  EXPECT_EQ(s.bandwidth.back().working_set_bytes, dram.working_set_bytes);
-  EXPECT_EQ(steps, (std::vector<std::string>{"confirming dram", "confirming fp64_fma", "done"}));
+  std::size_t last_done = 0, total = 0;
+  const ceilings::Sweeps s = run_sweeps<Host>(
+      plan, [&](std::size_t done, std::size_t all, const std::string& what) {
+        EXPECT_GE(done, last_done) << "progress never goes back";
+        last_done = done;
+        total = all;
+        steps.push_back(what.substr(0, what.find(' ', what.find(' ') + 1)));
+      });
+  // 2 + 2 planned points, then after each bandwidth point one pass: dram, then fp64_fma.
+  ASSERT_EQ(s.compute.size(), 4u);
+  ASSERT_EQ(s.bandwidth.size(), 4u);
+  EXPECT_EQ(steps, (std::vector<std::string>{"compute fp64", "compute fp64", "bandwidth read",
+                                             "again: bandwidth", "again: compute",
+                                             "bandwidth rmw", "again: bandwidth",
+                                             "again: compute", "done"}));
+  EXPECT_EQ(last_done, total);
+  for (std::size_t i : {2u, 3u}) {
+    const ceilings::ComputePoint& again = s.compute[i];
+    EXPECT_EQ(again.precision, "fp64");
+    EXPECT_EQ(again.mode, "fma");
+    EXPECT_TRUE(again.ilp == 8 || again.ilp == 16);
+    EXPECT_EQ(again.working_set_bytes, s.compute[0].working_set_bytes);
+  }
+  EXPECT_EQ(s.bandwidth[1].pattern, "read") << "only read was measured before the first pass";
+  EXPECT_EQ(s.bandwidth[1].working_set_bytes, s.bandwidth[0].working_set_bytes);
 }
 
 // ---------------------------------------------------------------------------------------

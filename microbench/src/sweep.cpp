@@ -46,6 +46,8 @@ SweepPlan make_plan(const ceilings::Machine& machine, bool quick) {
   SweepPlan plan;
   plan.timing.samples = 3;
   plan.timing.min_sample_seconds = quick ? 0.01 : 0.05;
+  plan.confirm_passes = quick ? 1 : 4;
+  plan.machine = machine;
 
   std::uint64_t l2 = 256 * KiB;
   for (const auto& c : machine.caches)
@@ -78,65 +80,78 @@ SweepPlan make_plan(const ceilings::Machine& machine, bool quick) {
   return plan;
 }
 
+namespace {
+
+// The points behind the ceilings known so far, as runs to measure again.
+void confirmation_runs(const SweepPlan& plan, const ceilings::Sweeps& sweeps,
+                       std::vector<ComputeRun>& compute, std::vector<BandwidthRun>& bandwidth) {
+  for (const ceilings::CeilingSource& s : ceilings::ceiling_sources(plan.machine, sweeps)) {
+    if (s.compute) {
+      const ceilings::ComputePoint& p = sweeps.compute[s.point];
+      compute.push_back({p.precision, p.mode == "fma", p.flops_per_element, p.ilp,
+                         p.working_set_bytes, 0});
+    } else {
+      const ceilings::BandwidthPoint& p = sweeps.bandwidth[s.point];
+      const auto pattern = parse_pattern(p.pattern);
+      if (!pattern) throw Error("unknown access pattern '" + p.pattern + "' in the sweeps");
+      bandwidth.push_back({*pattern, p.working_set_bytes});
+    }
+  }
+}
+
+}  // namespace
+
 template <class Space>
 ceilings::Sweeps run_sweeps(const SweepPlan& plan, const Progress& progress) {
   ceilings::Sweeps out;
-  const std::size_t total = plan.compute.size() + plan.bandwidth.size();
+  // Progress counts every confirmation as if all ceilings were known at each pass.
+  const std::size_t per_pass = 4 + ceilings::level_windows(plan.machine).size();
+  const std::size_t total = plan.compute.size() + plan.bandwidth.size() +
+                            static_cast<std::size_t>(plan.confirm_passes) * per_pass;
   std::size_t done = 0;
-  for (const ComputeRun& r : plan.compute) {
-    if (progress) progress(done, total, describe(r));
+  auto compute = [&](const ComputeRun& r, const char* why) {
+    if (progress) progress(done, total, why + describe(r));
     Timing timing = plan.timing;
     if (r.samples > 0) timing.samples = r.samples;
     out.compute.push_back(measure_compute<Space>(r.precision, r.fma, r.flops_per_element, r.ilp,
                                                  r.working_set_bytes, timing));
     ++done;
-  }
-  for (const BandwidthRun& r : plan.bandwidth) {
-    if (progress) progress(done, total, describe(r));
+  };
+  auto bandwidth = [&](const BandwidthRun& r, const char* why) {
+    if (progress) progress(done, total, why + describe(r));
     out.bandwidth.push_back(measure_bandwidth<Space>(r.pattern, r.working_set_bytes, plan.timing));
     ++done;
-  }
-  if (progress) progress(done, total, "done");
-  return out;
-}
+  };
+  // Bandwidth first, so a pass's compute points run right before what follows it (at
+  // the end, the closing clock reading).
+  auto confirm = [&] {
+    std::vector<ComputeRun> c;
+    std::vector<BandwidthRun> b;
+    confirmation_runs(plan, out, c, b);
+    for (const BandwidthRun& r : b) bandwidth(r, "again: ");
+    for (const ComputeRun& r : c) compute(r, "again: ");
+    done = std::min(total, done + per_pass - c.size() - b.size());
+  };
 
-template <class Space>
-void confirm_ceilings(const ceilings::Machine& machine, const SweepPlan& plan,
-                      ceilings::Sweeps& sweeps, const Progress& progress) {
-  std::vector<ceilings::CeilingSource> sources = ceilings::ceiling_sources(machine, sweeps);
-  std::stable_partition(sources.begin(), sources.end(),
-                        [](const ceilings::CeilingSource& s) { return !s.compute; });
-  std::size_t done = 0;
-  for (const ceilings::CeilingSource& s : sources) {
-    if (progress) progress(done++, sources.size(), "confirming " + s.name);
-    if (s.compute) {
-      const ceilings::ComputePoint p = sweeps.compute[s.point];
-      Timing timing = plan.timing;
-      timing.samples = static_cast<int>(p.rates.size());
-      sweeps.compute.push_back(measure_compute<Space>(p.precision, p.mode == "fma",
-                                                      p.flops_per_element, p.ilp,
-                                                      p.working_set_bytes, timing));
-    } else {
-      const ceilings::BandwidthPoint p = sweeps.bandwidth[s.point];
-      const auto pattern = parse_pattern(p.pattern);
-      if (!pattern) throw Error("unknown access pattern '" + p.pattern + "' in the sweeps");
-      sweeps.bandwidth.push_back(measure_bandwidth<Space>(*pattern, p.working_set_bytes,
-                                                          plan.timing));
+  for (const ComputeRun& r : plan.compute) compute(r, "");
+  const std::size_t n = plan.bandwidth.size();
+  const std::size_t passes = static_cast<std::size_t>(std::max(0, plan.confirm_passes));
+  for (std::size_t i = 0, pass = 1; i < n || pass <= passes; ++i) {
+    if (i < n) bandwidth(plan.bandwidth[i], "");
+    // Pass k of K follows bandwidth point k/K of the way through the sweep.
+    while (pass <= passes && (i + 1) * passes >= pass * n) {
+      confirm();
+      ++pass;
     }
   }
-  if (progress) progress(done, sources.size(), "done");
+  if (progress) progress(total, total, "done");
+  return out;
 }
 
 template ceilings::Sweeps run_sweeps<Kokkos::DefaultHostExecutionSpace>(const SweepPlan&,
                                                                       const Progress&);
-template void confirm_ceilings<Kokkos::DefaultHostExecutionSpace>(const ceilings::Machine&,
-                                                                  const SweepPlan&,
-                                                                  ceilings::Sweeps&,
-                                                                  const Progress&);
 #if defined(KOKKOS_ENABLE_CUDA)
 template ceilings::Sweeps run_sweeps<Kokkos::Cuda>(const SweepPlan&, const Progress&);
-template void confirm_ceilings<Kokkos::Cuda>(const ceilings::Machine&, const SweepPlan&,
-                                             ceilings::Sweeps&, const Progress&);
 #endif
 
 }  // namespace rooftop::microbench

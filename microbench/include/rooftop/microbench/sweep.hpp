@@ -32,6 +32,13 @@ struct SweepPlan {
   std::vector<ComputeRun> compute;
   std::vector<BandwidthRun> bandwidth;
   Timing timing;
+  // Re-measurement passes spread through the bandwidth sweep (the last at its end): each
+  // measures again the point behind every ceiling known so far (ceilings::ceiling_sources
+  // on `machine`'s level windows) and adds it as a point of its own. A ceiling then has
+  // several chances seconds apart, and on a shared machine a neighbour busy during one
+  // of them no longer sets it. 0: none.
+  int confirm_passes = 0;
+  ceilings::Machine machine;
 };
 
 // The default plan for a machine: compute ceilings at 1024 FLOPs per element on a
@@ -45,14 +52,5 @@ using Progress = std::function<void(std::size_t done, std::size_t total, const s
 
 template <class Space>
 ceilings::Sweeps run_sweeps(const SweepPlan& plan, const Progress& progress);
-
-// Measures the source point of every ceiling (ceilings::ceiling_sources) once more, at
-// the end of the run, and adds the new points to `sweeps`. Each ceiling then has two
-// chances minutes apart: on a shared machine a neighbour busy during one of them no
-// longer sets it. Bandwidth points go first, so the compute points run right before
-// the closing clock reading.
-template <class Space>
-void confirm_ceilings(const ceilings::Machine& machine, const SweepPlan& plan,
-                      ceilings::Sweeps& sweeps, const Progress& progress);
 
 }  // namespace rooftop::microbench
