@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <regex>
@@ -374,6 +375,36 @@ TEST(KernelsSvg, AFileWithoutKernelsStillShowsItsCeilings) {
   EXPECT_EQ(count(svg, "class='ceiling "), 3u);
   EXPECT_EQ(count(svg, "class='kernel "), 0u);
   EXPECT_NE(svg.find("no kernels in this file"), std::string::npos);
+}
+
+// The coordinate pairs of every pattern line in the bandwidth sweep panel.
+std::vector<std::string> pattern_lines(const std::string& svg) {
+  std::vector<std::string> out;
+  const std::regex line("<polyline class='pattern'[^>]*points='([^']*)'");
+  for (auto it = std::sregex_iterator(svg.begin(), svg.end(), line); it != std::sregex_iterator();
+       ++it)
+    out.push_back((*it)[1]);
+  return out;
+}
+
+TEST(RooflineSvg, APointMeasuredAgainShowsItsBestMedianOnce) {
+  CeilingsFile f = rooftop::testing::sample_ceilings_file();
+  const std::vector<std::string> before = pattern_lines(roofline_svg(f));
+  ceilings::BandwidthPoint slower = f.sweeps.bandwidth.at(0);  // read at 16 KiB
+  for (double& r : slower.rates) r /= 2;
+  f.sweeps.bandwidth.push_back(slower);
+  EXPECT_EQ(pattern_lines(roofline_svg(f)), before) << "the slower repeat is not drawn";
+
+  ceilings::BandwidthPoint faster = f.sweeps.bandwidth.at(0);
+  for (double& r : faster.rates) r *= 1.1;
+  f.sweeps.bandwidth.push_back(faster);
+  const std::vector<std::string> after = pattern_lines(roofline_svg(f));
+  ASSERT_EQ(after.size(), before.size());
+  EXPECT_NE(after, before) << "the faster repeat replaces the first measurement";
+  for (std::size_t i = 0; i < after.size(); ++i)
+    EXPECT_EQ(std::count(after[i].begin(), after[i].end(), ','),
+              std::count(before[i].begin(), before[i].end(), ','))
+        << "one vertex per working set";
 }
 
 TEST(RooflineSvg, StaysWellFormed) {

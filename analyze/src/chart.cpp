@@ -296,14 +296,18 @@ void roofline_panel(std::ostringstream& s, const ceilings::CeilingsFile& f, doub
 }
 
 void sweep_panel(std::ostringstream& s, const ceilings::CeilingsFile& f, double top) {
-  std::map<std::string, std::vector<std::pair<double, double>>> lines;
+  // pattern -> working set -> median; a point measured again (the re-measurement
+  // passes) shows its best median, the one extraction ranks.
+  std::map<std::string, std::map<double, double>> lines;
   double lo = 1e300, hi = 0, rmax = 1.0, rmin = 1e300;
   for (const auto& p : f.sweeps.bandwidth) {
     if (p.rates.empty()) continue;
     const double m = ceilings::summarize(p.rates).median;
-    lines[p.pattern].push_back({static_cast<double>(p.working_set_bytes), m});
-    lo = std::min(lo, static_cast<double>(p.working_set_bytes));
-    hi = std::max(hi, static_cast<double>(p.working_set_bytes));
+    const double ws = static_cast<double>(p.working_set_bytes);
+    auto [it, fresh] = lines[p.pattern].emplace(ws, m);
+    if (!fresh) it->second = std::max(it->second, m);
+    lo = std::min(lo, ws);
+    hi = std::max(hi, ws);
     rmax = std::max(rmax, m);
     rmin = std::min(rmin, m);
   }
@@ -333,8 +337,7 @@ void sweep_panel(std::ostringstream& s, const ceilings::CeilingsFile& f, double 
     }
   }
   int i = 0;
-  for (auto& [pattern, pts] : lines) {
-    std::sort(pts.begin(), pts.end());
+  for (const auto& [pattern, pts] : lines) {
     s << "<polyline class='pattern' fill='none' stroke='" << kPalette[i % 8]
       << "' stroke-width='1.5' points='";
     for (const auto& [x, y] : pts) s << num(a.px(x), 1) << "," << num(a.py(y), 1) << " ";
