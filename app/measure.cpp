@@ -34,21 +34,28 @@ ceilings::CeilingsFile characterize(const MeasureOptions& options, const std::st
   ceilings::CeilingsFile file;
   file.provenance = ceilings::current_provenance(command_line);
   file.machine = microbench::describe_host();
+  // The theoretical peak must be an upper bound, and the clock drifts on a shared
+  // machine: take the highest reading, before, during (before each re-measurement
+  // pass, whose points usually set the ceilings) and after the sweeps.
   std::string method;
-  const double clock_before = microbench::measure_host_clock_ghz(method);
+  std::vector<double> clocks{microbench::measure_host_clock_ghz(method)};
 
   microbench::SweepPlan plan = microbench::make_plan(file.machine, options.quick);
   plan.timing.cancel = &interrupted();
+  plan.before_confirm_pass = [&] { clocks.push_back(microbench::measure_host_clock_ghz(method)); };
   file.sweeps = microbench::run_sweeps<Kokkos::DefaultHostExecutionSpace>(
       plan, show_progress ? progress_printer() : microbench::Progress{});
+  clocks.push_back(microbench::measure_host_clock_ghz(method));
 
-  // The theoretical peak must be an upper bound: take the higher of the clocks
-  // measured before and after the sweeps.
-  const double clock_after = microbench::measure_host_clock_ghz(method);
-  file.machine.clock_ghz = std::max(clock_before, clock_after);
-  file.machine.clock_method = method + "; higher of before/after the sweeps (" +
-                              std::to_string(clock_before).substr(0, 5) + ", " +
-                              std::to_string(clock_after).substr(0, 5) + " GHz)";
+  file.machine.clock_ghz = *std::max_element(clocks.begin(), clocks.end());
+  std::string readings;
+  for (double c : clocks) {
+    char buf[16];
+    std::snprintf(buf, sizeof buf, "%s%.3f", readings.empty() ? "" : ", ", c);
+    readings += buf;
+  }
+  file.machine.clock_method = method + "; highest of the readings before, during and after " +
+                              "the sweeps (" + readings + " GHz)";
 
   file.ceilings = ceilings::extract_ceilings(file.machine, file.sweeps, &skipped);
   run.throw_if_interrupted();

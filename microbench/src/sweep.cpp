@@ -125,6 +125,7 @@ ceilings::Sweeps run_sweeps(const SweepPlan& plan, const Progress& progress) {
   // Bandwidth first, so a pass's compute points run right before what follows it (at
   // the end, the closing clock reading).
   auto confirm = [&] {
+    if (plan.before_confirm_pass) plan.before_confirm_pass();
     std::vector<ComputeRun> c;
     std::vector<BandwidthRun> b;
     confirmation_runs(plan, out, c, b);

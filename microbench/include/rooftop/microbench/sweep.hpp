@@ -39,6 +39,9 @@ struct SweepPlan {
   // of them no longer sets it. 0: none.
   int confirm_passes = 0;
   ceilings::Machine machine;
+  // Called before each re-measurement pass; the host measure reads the clock there, so
+  // the theoretical peak sees the clock of the moments the ceilings come from.
+  std::function<void()> before_confirm_pass;
 };
 
 // The default plan for a machine: compute ceilings at 1024 FLOPs per element on a
