@@ -122,7 +122,8 @@ h5::Handle compute_sample_type() {
   return h5::compound_type(
       sizeof(R), {ROOFTOP_STR(R, precision), ROOFTOP_STR(R, mode),
                   ROOFTOP_NUM(R, flops_per_element, H5T_NATIVE_INT32),
-                  ROOFTOP_NUM(R, mul_add_ratio, H5T_NATIVE_DOUBLE), ROOFTOP_NUM(R, ilp, H5T_NATIVE_INT32),
+                  ROOFTOP_NUM(R, mul_add_ratio, H5T_NATIVE_DOUBLE),
+                  ROOFTOP_NUM(R, ilp, H5T_NATIVE_INT32),
                   ROOFTOP_NUM(R, working_set_bytes, H5T_NATIVE_UINT64),
                   ROOFTOP_NUM(R, sample, H5T_NATIVE_INT32), ROOFTOP_NUM(R, seconds, H5T_NATIVE_DOUBLE),
                   ROOFTOP_NUM(R, gflop_per_s, H5T_NATIVE_DOUBLE)});

@@ -59,7 +59,8 @@ ceilings::ComputePoint run_compute(const std::string& precision,
   const std::int64_t steps = samples.total_reps * Kernel::kSteps;
   const double tol = 8.0 * std::numeric_limits<T>::epsilon();
   for (std::int64_t i = 0; i < n; ++i) {
-    const double want = expected_value(static_cast<double>(initial_value<T>(i)), kFlops, kFma, steps);
+    const double want =
+        expected_value(static_cast<double>(initial_value<T>(i)), kFlops, kFma, steps);
     if (!(std::fabs(static_cast<double>(host(i)) - want) <= tol))
       throw Error(label + ": wrong result at element " + std::to_string(i) + ": " +
                   std::to_string(static_cast<double>(host(i))) + " (expected " +

@@ -40,6 +40,23 @@ std::string describe(const BandwidthRun& r) {
   return buf;
 }
 
+// The points behind the ceilings known so far, as runs to measure again.
+void confirmation_runs(const SweepPlan& plan, const ceilings::Sweeps& sweeps,
+                       std::vector<ComputeRun>& compute, std::vector<BandwidthRun>& bandwidth) {
+  for (const ceilings::CeilingSource& s : ceilings::ceiling_sources(plan.machine, sweeps)) {
+    if (s.compute) {
+      const ceilings::ComputePoint& p = sweeps.compute[s.point];
+      compute.push_back({p.precision, p.mode == "fma", p.flops_per_element, p.ilp,
+                         p.working_set_bytes, 0});
+    } else {
+      const ceilings::BandwidthPoint& p = sweeps.bandwidth[s.point];
+      const auto pattern = parse_pattern(p.pattern);
+      if (!pattern) throw Error("unknown access pattern '" + p.pattern + "' in the sweeps");
+      bandwidth.push_back({*pattern, p.working_set_bytes});
+    }
+  }
+}
+
 }  // namespace
 
 SweepPlan make_plan(const ceilings::Machine& machine, bool quick) {
@@ -79,27 +96,6 @@ SweepPlan make_plan(const ceilings::Machine& machine, bool quick) {
     for (Pattern p : patterns) plan.bandwidth.push_back({p, ws});
   return plan;
 }
-
-namespace {
-
-// The points behind the ceilings known so far, as runs to measure again.
-void confirmation_runs(const SweepPlan& plan, const ceilings::Sweeps& sweeps,
-                       std::vector<ComputeRun>& compute, std::vector<BandwidthRun>& bandwidth) {
-  for (const ceilings::CeilingSource& s : ceilings::ceiling_sources(plan.machine, sweeps)) {
-    if (s.compute) {
-      const ceilings::ComputePoint& p = sweeps.compute[s.point];
-      compute.push_back({p.precision, p.mode == "fma", p.flops_per_element, p.ilp,
-                         p.working_set_bytes, 0});
-    } else {
-      const ceilings::BandwidthPoint& p = sweeps.bandwidth[s.point];
-      const auto pattern = parse_pattern(p.pattern);
-      if (!pattern) throw Error("unknown access pattern '" + p.pattern + "' in the sweeps");
-      bandwidth.push_back({*pattern, p.working_set_bytes});
-    }
-  }
-}
-
-}  // namespace
 
 template <class Space>
 ceilings::Sweeps run_sweeps(const SweepPlan& plan, const Progress& progress) {
