@@ -363,6 +363,25 @@ constexpr Precision kPrecisions[] = {{"fp64", "FP64", 'd', "dp", &KernelRecord::
                                      {"fp16", "FP16", 'h', "hp", &KernelRecord::flops_fp16}};
 constexpr const char* kOps[] = {"add", "mul", "fma"};
 
+// One note per precision whose FLOP metrics the report lacks (`in_file`), or a single
+// note when it lacks them all (`all_metrics` names them); returns whether all were
+// missing. The wording is shared by every importer.
+template <class InFile, class MetricName>
+bool note_missing_flop_metrics(const std::string& file, const char* all_metrics, InFile in_file,
+                               MetricName metric_name, std::vector<std::string>& notes) {
+  std::vector<const Precision*> absent;
+  for (const Precision& p : kPrecisions)
+    if (!in_file(p)) absent.push_back(&p);
+  if (absent.size() == std::size(kPrecisions)) {
+    notes.push_back(file + ": no FLOP metric (" + all_metrics + "): FLOPs recorded as 0");
+    return true;
+  }
+  for (const Precision* p : absent)
+    notes.push_back(file + ": no " + p->label + " FLOP metric (" + metric_name(*p) + "): " +
+                    p->label + " FLOPs not counted");
+  return false;
+}
+
 // Fields every importer fills the same way.
 KernelRecord new_record(const std::string& name, std::size_t index, const char* source) {
   KernelRecord r;
@@ -702,21 +721,15 @@ KernelRecord ncu_record(const NcuKernel& k, std::size_t index, const NcuReport& 
 
 void ncu_file_notes(const NcuReport& report, const std::string& file,
                     std::vector<std::string>& notes) {
-  std::vector<const Precision*> absent;
-  for (const Precision& p : kPrecisions) {
-    bool in_file = false;
-    for (const char* op : kOps) in_file = in_file || file_has_sm(report, flop_metric(p.ncu, op));
-    if (!in_file) absent.push_back(&p);
-  }
-  if (absent.size() == std::size(kPrecisions)) {
-    notes.push_back(file +
-                    ": no FLOP metric (sm__sass_thread_inst_executed_op_{d,f,h}{add,mul,fma}"
-                    "_pred_on.sum): FLOPs recorded as 0");
-    return;
-  }
-  for (const Precision* p : absent)
-    notes.push_back(file + ": no " + p->label + " FLOP metric (sm__" +
-                    flop_metric(p->ncu, "{add,mul,fma}") + "): " + p->label + " FLOPs not counted");
+  note_missing_flop_metrics(
+      file, "sm__sass_thread_inst_executed_op_{d,f,h}{add,mul,fma}_pred_on.sum",
+      [&](const Precision& p) {
+        bool in_file = false;
+        for (const char* op : kOps)
+          in_file = in_file || file_has_sm(report, flop_metric(p.ncu, op));
+        return in_file;
+      },
+      [](const Precision& p) { return "sm__" + flop_metric(p.ncu, "{add,mul,fma}"); }, notes);
 }
 
 // ------------------------------------------------------------------------------------
@@ -1120,22 +1133,16 @@ KernelRecord nvprof_record(const NvprofKernel& k, std::size_t index, const Timin
 
 void nvprof_file_notes(const NvprofReport& report, const std::vector<KernelRecord>& kernels,
                        const std::string& file, std::vector<std::string>& notes) {
-  std::vector<const Precision*> absent;
-  for (const Precision& p : kPrecisions) {
-    const std::string stem = std::string("flop_count_") + p.nvprof;
-    bool in_file = report.metrics.count(stem) > 0;
-    for (const char* op : kOps) in_file = in_file || report.metrics.count(stem + "_" + op);
-    if (!in_file) absent.push_back(&p);
-  }
-  if (absent.size() == std::size(kPrecisions)) {
-    notes.push_back(file +
-                    ": no FLOP metric (flop_count_dp, flop_count_sp, flop_count_hp): "
-                    "FLOPs recorded as 0");
-    return;
-  }
-  for (const Precision* p : absent)
-    notes.push_back(file + ": no " + p->label + " FLOP metric (flop_count_" + p->nvprof +
-                    "): " + p->label + " FLOPs not counted");
+  const bool none = note_missing_flop_metrics(
+      file, "flop_count_dp, flop_count_sp, flop_count_hp",
+      [&](const Precision& p) {
+        const std::string stem = std::string("flop_count_") + p.nvprof;
+        bool in_file = report.metrics.count(stem) > 0;
+        for (const char* op : kOps) in_file = in_file || report.metrics.count(stem + "_" + op);
+        return in_file;
+      },
+      [](const Precision& p) { return std::string("flop_count_") + p.nvprof; }, notes);
+  if (none) return;
   bool any_flops = false, any_fma = false;
   for (const KernelRecord& k : kernels) {
     any_flops = any_flops || k.flops() > 0.0;

@@ -17,8 +17,8 @@ inline constexpr int kFlopsPerElement[] = {1, 2, 4, 8, 16, 32, 64, 128, 256, 512
 
 // Independent accumulator chains per SIMD lane (host) or per thread (GPU) the compute
 // kernels can interleave; see compute_kernel.hpp for why there is a choice. The
-// roofline trace uses the default: at its memory-bound end 8 chains per lane stream as
-// fast as the read-modify-write pattern on Zen 4 (42-47 GB/s) and 16 do not (25-41).
+// roofline trace uses the default: at its memory-bound end 8 chains per lane streamed
+// as fast as the read-modify-write pattern on Zen 4, and 16 only about two thirds as fast.
 inline constexpr std::array<int, 2> kIlpChoices = {8, 16};
 inline constexpr int kDefaultIlp = 8;
 
