@@ -61,7 +61,10 @@ std::string cpu_list(const std::vector<int>& cpus) {
     while (j + 1 < cpus.size() && cpus[j + 1] == cpus[j] + 1) ++j;
     if (!out.empty()) out += ",";
     out += std::to_string(cpus[i]);
-    if (j > i) out += "-" + std::to_string(cpus[j]);
+    if (j > i) {
+      out += '-';
+      out += std::to_string(cpus[j]);
+    }
     i = j + 1;
   }
   return out;

@@ -1,5 +1,5 @@
 // profile: an unmodified Kokkos program run with rooftop's Kokkos Tools connector loaded
-// (KOKKOS_PROFILE_LIBRARY for Kokkos 3, KOKKOS_TOOLS_LIBS for Kokkos 4); every labelled
+// (KOKKOS_TOOLS_LIBS for Kokkos 4 and 5, KOKKOS_PROFILE_LIBRARY for Kokkos 3); every labelled
 // kernel it launched is placed on the ceilings. With CUPTI on a GPU the connector counts
 // FLOPs and bytes; elsewhere it records invocations and times only.
 
@@ -8,11 +8,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -72,9 +74,75 @@ class ScratchFile {
   std::string path_;
 };
 
+// The file a command name runs: as given when it holds a '/', else the first executable
+// of that name on PATH (what posix_spawnp runs); empty when there is none.
+std::string resolve_program(const std::string& name) {
+  if (name.find('/') != std::string::npos) return name;
+  const char* path = std::getenv("PATH");
+  std::string dirs = path ? path : "/usr/bin:/bin";
+  for (std::size_t start = 0; start <= dirs.size();) {
+    const std::size_t end = std::min(dirs.find(':', start), dirs.size());
+    const std::string dir = end > start ? dirs.substr(start, end - start) : ".";
+    const std::string candidate = dir + "/" + name;
+    if (access(candidate.c_str(), X_OK) == 0) return candidate;
+    start = end + 1;
+  }
+  return "";
+}
+
+bool file_contains(const std::string& path, const std::string& needle) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return false;
+  std::string buffer(1 << 20, '\0'), tail;
+  while (in) {
+    in.read(buffer.data(), static_cast<std::streamsize>(buffer.size()));
+    const std::string chunk = tail + buffer.substr(0, static_cast<std::size_t>(in.gcount()));
+    if (chunk.find(needle) != std::string::npos) return true;
+    tail = chunk.size() >= needle.size() ? chunk.substr(chunk.size() - needle.size() + 1) : chunk;
+  }
+  return false;
+}
+
+// The Kokkos libraries a dynamically linked program loads, as the dynamic loader
+// resolves them (ldd), so that a Kokkos built as shared libraries is found too.
+std::vector<std::string> kokkos_libraries(const std::string& program) {
+  std::vector<std::string> found;
+  if (program.find('\'') != std::string::npos) return found;  // not quotable for the shell
+  const std::string command = "ldd '" + program + "' 2>/dev/null";
+  FILE* pipe = popen(command.c_str(), "r");
+  if (!pipe) return found;
+  char line[4096];
+  while (std::fgets(line, sizeof line, pipe)) {
+    const std::string text = line;
+    const std::size_t arrow = text.find("=> ");
+    if (arrow == std::string::npos || text.find("kokkos") == std::string::npos) continue;
+    const std::size_t start = arrow + 3, end = text.find(" (", start);
+    found.push_back(text.substr(start, end == std::string::npos ? end : end - start));
+  }
+  pclose(pipe);
+  return found;
+}
+
+// Which variable loads a tool into this program: Kokkos 3.7 and later read
+// KOKKOS_TOOLS_LIBS and warn about KOKKOS_PROFILE_LIBRARY as deprecated; older Kokkos
+// reads KOKKOS_PROFILE_LIBRARY alone. The program and its Kokkos libraries name the ones
+// they read; when neither name is found (a wrapper script, mpirun), both are set.
+std::vector<std::string> tool_variables(const std::string& program) {
+  const std::string file = resolve_program(program);
+  if (file.empty()) return {"KOKKOS_TOOLS_LIBS", "KOKKOS_PROFILE_LIBRARY"};
+  std::vector<std::string> files = kokkos_libraries(file);
+  files.insert(files.begin(), file);
+  for (const std::string& f : files) {
+    if (file_contains(f, "KOKKOS_TOOLS_LIBS")) return {"KOKKOS_TOOLS_LIBS"};
+    if (file_contains(f, "KOKKOS_PROFILE_LIBRARY")) return {"KOKKOS_PROFILE_LIBRARY"};
+  }
+  return {"KOKKOS_TOOLS_LIBS", "KOKKOS_PROFILE_LIBRARY"};
+}
+
 // The environment of this process with the connector's variables set (replacing any
 // tool library the user had set: one tool at a time is what Kokkos 3 loads).
-std::vector<std::string> child_environment(const std::string& connector, const std::string& out) {
+std::vector<std::string> child_environment(const std::string& program, const std::string& connector,
+                                           const std::string& out) {
   std::vector<std::string> env;
   for (char** e = environ; *e; ++e) {
     const std::string entry = *e;
@@ -83,8 +151,8 @@ std::vector<std::string> child_environment(const std::string& connector, const s
         key != "ROOFTOP_PROFILE_OUT")
       env.push_back(entry);
   }
-  env.push_back("KOKKOS_PROFILE_LIBRARY=" + connector);
-  env.push_back("KOKKOS_TOOLS_LIBS=" + connector);
+  for (const std::string& variable : tool_variables(program))
+    env.push_back(variable + "=" + connector);
   env.push_back("ROOFTOP_PROFILE_OUT=" + out);
   return env;
 }
@@ -125,7 +193,8 @@ int run_profile(const ProfileOptions& options, const std::string& command_line) 
   const std::string connector = find_connector(options.connector);
 
   ScratchFile profile;
-  const int status = run_program(options.command, child_environment(connector, profile.path()));
+  const int status = run_program(options.command,
+                                 child_environment(options.command[0], connector, profile.path()));
   if (status == 130 || status == 128 + SIGINT) throw Interrupted();
   if (status != 0)
     throw Error(options.command[0] + " exited with status " + std::to_string(status) +

@@ -1,5 +1,5 @@
 // An ordinary Kokkos program that knows nothing of rooftop: test_connector runs it with
-// the connector loaded through KOKKOS_PROFILE_LIBRARY / KOKKOS_TOOLS_LIBS.
+// the connector loaded through KOKKOS_TOOLS_LIBS.
 
 #include <Kokkos_Core.hpp>
 #include <cstdio>

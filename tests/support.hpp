@@ -133,6 +133,7 @@ inline void expect_same_machine(const ceilings::Machine& a, const ceilings::Mach
   EXPECT_EQ(a.compiler, b.compiler);
   EXPECT_EQ(a.compile_flags, b.compile_flags);
   EXPECT_EQ(a.kokkos_version, b.kokkos_version);
+  EXPECT_EQ(a.device_arch, b.device_arch);
   EXPECT_EQ(a.cuda_version, b.cuda_version);
   EXPECT_EQ(a.driver_version, b.driver_version);
 }
@@ -184,7 +185,8 @@ inline ceilings::CeilingsFile sample_ceilings_file() {
   m.clock_method = "dependent integer-add chain";
   m.compiler = "GCC 12.2.0";
   m.compile_flags = "-O3 -march=native";
-  m.kokkos_version = "3.4.1";
+  m.kokkos_version = "5.0.2";
+  m.device_arch = "sm_90";
   m.cuda_version = "13.0";
   m.driver_version = "580.65";
 

@@ -197,6 +197,8 @@ TEST(CliProfile, EveryLabelledKernelOfAnUnmodifiedKokkosProgram) {
   EXPECT_EQ(by_name["app::dot"]["invocations"], 1);
   EXPECT_EQ(by_name["app::prefix"]["invocations"], 1);
   EXPECT_EQ(ceilings::read_file(out).kernels.size(), j["kernels"].size());
+  // The program's Kokkos reads KOKKOS_TOOLS_LIBS, so it is not handed the deprecated name.
+  EXPECT_EQ(r.err.find("deprecated"), std::string::npos) << r.err;
 }
 
 TEST(CliProfile, AProgramThatFailsOrIsNotKokkosIsOneLine) {

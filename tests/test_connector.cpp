@@ -209,12 +209,13 @@ TEST(KernelTracker, OneLabelOnSeveralKindsAndSpaces) {
   EXPECT_EQ(s.spaces, (std::vector<std::string>{"Cuda", "OpenMP"}));
 }
 
-TEST(KernelTracker, SpaceNamesFromKokkos3And4DeviceIds) {
+TEST(KernelTracker, SpaceNamesFromKokkos3To5DeviceIds) {
   EXPECT_EQ(space_name(0), "Serial");
   EXPECT_EQ(space_name((1u << 24) + 3), "OpenMP");              // Kokkos 3: type << 24 | instance
   EXPECT_EQ(space_name((2u << 24) | (1u << 17) | 5u), "Cuda");  // Kokkos 4: type, device, instance
   EXPECT_EQ(space_name(3u << 24), "HIP");
   EXPECT_EQ(space_name(7u << 24), "SYCL");
+  EXPECT_EQ(space_name(9u << 24), "NextSilicon");  // Kokkos 5.2
   EXPECT_EQ(space_name(0xFFu << 24), "unknown");
   EXPECT_TRUE(is_cuda((2u << 24) | 9u));
   EXPECT_FALSE(is_cuda(1u << 24));
@@ -711,8 +712,7 @@ TEST(ConnectorLibrary, ReportsEveryLabelledKernelOfAKokkosProgram) {
   TempDir dir;
   const std::string out = dir.file("app.jsonl");
   const std::string command =
-      "KOKKOS_PROFILE_LIBRARY=" + quoted(ROOFTOP_CONNECTOR_LIBRARY) +  // Kokkos 3
-      " KOKKOS_TOOLS_LIBS=" + quoted(ROOFTOP_CONNECTOR_LIBRARY) +      // Kokkos 4
+      "KOKKOS_TOOLS_LIBS=" + quoted(ROOFTOP_CONNECTOR_LIBRARY) +  // the app's Kokkos is >= 4.5
       " ROOFTOP_PROFILE_OUT=" + quoted(out) + " OMP_NUM_THREADS=2 OMP_PROC_BIND=false " +
       quoted(ROOFTOP_CONNECTOR_APP) + " > " + quoted(dir.file("log")) + " 2>&1";
   ASSERT_EQ(std::system(command.c_str()), 0) << command;

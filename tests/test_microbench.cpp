@@ -234,6 +234,11 @@ TEST(DescribeHost, TakesCachesAndCoresFromTheGivenTree) {
   EXPECT_GT(m.simd_bits, 0);
   EXPECT_FALSE(m.execution_space.empty());
   EXPECT_FALSE(m.kokkos_version.empty());
+#if defined(KOKKOS_ENABLE_CUDA)
+  EXPECT_EQ(m.device_arch.rfind("sm_", 0), 0u) << m.device_arch;  // the arch compiled for
+#else
+  EXPECT_EQ(m.device_arch, "");  // a host build has no device arch
+#endif
 }
 
 // ---------------------------------------------------------------------------------------

@@ -29,9 +29,11 @@ const char* kind_name(KernelKind kind) {
 }
 
 std::string space_name(std::uint32_t device_id) {
-  // Kokkos::Tools::Experimental::DeviceType, the same order in Kokkos 3.4 and 4.x.
-  static const char* const names[] = {"Serial", "OpenMP",  "Cuda", "HIP",    "OpenMPTarget",
-                                      "HPX",    "Threads", "SYCL", "OpenACC"};
+  // Kokkos::Tools::Experimental::DeviceType, the same order in Kokkos 3.4 to 5.x (5.x
+  // keeps slot 4 for the removed OpenMPTarget and adds NextSilicon).
+  static const char* const names[] = {"Serial",  "OpenMP",  "Cuda", "HIP",
+                                      "OpenMPTarget", "HPX", "Threads", "SYCL",
+                                      "OpenACC", "NextSilicon"};
   const std::uint32_t type = device_id >> 24;
   return type < sizeof names / sizeof names[0] ? names[type] : "unknown";
 }

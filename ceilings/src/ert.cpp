@@ -131,6 +131,7 @@ void read_rooftop_machine(const json& j, Machine& m) {
       {"compiler", &Machine::compiler},
       {"compile_flags", &Machine::compile_flags},
       {"kokkos_version", &Machine::kokkos_version},
+      {"device_arch", &Machine::device_arch},
       {"cuda_version", &Machine::cuda_version},
       {"driver_version", &Machine::driver_version}};
   for (const auto& [key, member] : strings)

@@ -203,6 +203,7 @@ void write_machine(hid_t file, const Machine& m) {
   h5::write_attr(id, "compiler", m.compiler);
   h5::write_attr(id, "compile_flags", m.compile_flags);
   h5::write_attr(id, "kokkos_version", m.kokkos_version);
+  h5::write_attr(id, "device_arch", m.device_arch);
   h5::write_attr(id, "cuda_version", m.cuda_version);
   h5::write_attr(id, "driver_version", m.driver_version);
   std::vector<CacheRow> rows(m.caches.size());
@@ -240,6 +241,8 @@ Machine read_machine(hid_t file) {
   m.compiler = h5::read_string_attr(id, "compiler");
   m.compile_flags = h5::read_string_attr(id, "compile_flags");
   m.kokkos_version = h5::read_string_attr(id, "kokkos_version");
+  if (h5::has_attr(id, "device_arch"))  // 1.4; older files read as a host build
+    m.device_arch = h5::read_string_attr(id, "device_arch");
   m.cuda_version = h5::read_string_attr(id, "cuda_version");
   m.driver_version = h5::read_string_attr(id, "driver_version");
   for (const CacheRow& r : read_rows<CacheRow>(id, "caches", cache_type()))

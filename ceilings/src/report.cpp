@@ -51,6 +51,7 @@ nlohmann::json to_json(const Machine& m) {
           {"compiler", m.compiler},
           {"compile_flags", m.compile_flags},
           {"kokkos_version", m.kokkos_version},
+          {"device_arch", m.device_arch},
           {"cuda_version", m.cuda_version},
           {"driver_version", m.driver_version}};
 }

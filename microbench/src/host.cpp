@@ -167,6 +167,7 @@ ceilings::Machine describe_host(const std::string& sysfs_root) {
   m.kokkos_version = std::to_string(KOKKOS_VERSION / 10000) + "." +
                      std::to_string(KOKKOS_VERSION / 100 % 100) + "." +
                      std::to_string(KOKKOS_VERSION % 100);
+  m.device_arch = ROOFTOP_DEVICE_ARCH;
   return m;
 }
 

@@ -30,25 +30,14 @@ inline constexpr int kMaxFrequencies = 3;
 inline constexpr double kLimitWdiff = 0.5;   // |wdiff| must exceed this (limittwo = 0.5^2)
 inline constexpr double kLimitDelw = 500.0;  // |delw| must stay below this (limitone = 1/(4 to1))
 
-// The frequencies' sums; a Kokkos reduction value (the volatile overloads are what
-// Kokkos 3 joins with; Kokkos 4 uses the plain ones).
+// The frequencies' sums; a Kokkos reduction value (joined with operator+=, started
+// from the reduction_identity below).
 struct Sums {
   double re[kMaxFrequencies] = {};
   double im[kMaxFrequencies] = {};
-  Sums() = default;
-  KOKKOS_INLINE_FUNCTION Sums(const Sums& o) {
-    for (int i = 0; i < kMaxFrequencies; ++i) re[i] = o.re[i], im[i] = o.im[i];
-  }
-  KOKKOS_INLINE_FUNCTION Sums& operator=(const Sums& o) {
-    for (int i = 0; i < kMaxFrequencies; ++i) re[i] = o.re[i], im[i] = o.im[i];
-    return *this;
-  }
   KOKKOS_INLINE_FUNCTION Sums& operator+=(const Sums& o) {
     for (int i = 0; i < kMaxFrequencies; ++i) re[i] += o.re[i], im[i] += o.im[i];
     return *this;
-  }
-  KOKKOS_INLINE_FUNCTION void operator+=(const volatile Sums& o) volatile {
-    for (int i = 0; i < kMaxFrequencies; ++i) re[i] += o.re[i], im[i] += o.im[i];
   }
 };
 

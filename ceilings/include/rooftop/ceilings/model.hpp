@@ -38,6 +38,7 @@ struct Machine {
   std::string compiler;
   std::string compile_flags;
   std::string kokkos_version;
+  std::string device_arch;  // GPU arch the program was compiled for ("sm_90"); empty: host build
   std::string cuda_version;
   std::string driver_version;
 };
