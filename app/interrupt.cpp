@@ -27,7 +27,8 @@ extern "C" void on_interrupt(int) {
 
 // True when the user chose no binding; rooftop then pins threads itself. The variables
 // are set anyway, to what rooftop does, for Kokkos: it reads them at initialization
-// and otherwise prints a warning on stdout, which would spoil --json.
+// and otherwise prints a warning (on stdout in Kokkos 3, which would spoil --json; on
+// stderr since Kokkos 4, where it would still read as a fault to the user).
 bool take_over_binding() {
   const bool user_chose =
       std::getenv("OMP_PROC_BIND") || std::getenv("OMP_PLACES") || std::getenv("GOMP_CPU_AFFINITY");

@@ -8,7 +8,13 @@ one ratio per ceiling (median of rooftop / median of likwid-bench over the round
 the run-to-run spread of both tools. Absolute numbers drift on shared machines; the
 ratios are what this script is for.
 
-usage: scripts/bench-vs-likwid.py [--rooftop build/app/rooftop] [--markdown] [--runs N]
+With --baseline, a second rooftop program (the same tree built another way, e.g. on an
+older Kokkos) is measured in every round too, right after the first, and each ceiling
+gets the ratio rooftop / baseline beside the likwid ratio. The fraction of the
+theoretical peak each rooftop program reached is printed for the compute ceilings.
+
+usage: scripts/bench-vs-likwid.py [--rooftop build/app/rooftop] [--baseline OTHER/rooftop]
+                                  [--markdown] [--runs N] [--quick]
 """
 import argparse
 import json
@@ -36,19 +42,20 @@ def main():
     ap.add_argument("--markdown", action="store_true", help="print a Markdown table")
     ap.add_argument("--runs", type=int, default=1, help="rooftop measure runs (checks run-to-run agreement)")
     ap.add_argument("--quick", action="store_true", help="pass --quick to rooftop measure")
+    ap.add_argument("--baseline", help="a second rooftop program measured in the same rounds")
     args = ap.parse_args()
 
     flags = open("/proc/cpuinfo").read()
     avx512 = " avx512f" in flags
     v = "avx512" if avx512 else "avx"
 
-    def rooftop_run(tmp, i):
+    def rooftop_run(program, tmp, i):
         path = os.path.join(tmp, f"r{i}.h5")
-        cmd = [args.rooftop, "measure", "--out", path] + (["--quick"] if args.quick else [])
+        cmd = [program, "measure", "--out", path] + (["--quick"] if args.quick else [])
         t0 = time.time()
         subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
         seconds = time.time() - t0
-        shown = subprocess.run([args.rooftop, "show", path, "--json"], check=True,
+        shown = subprocess.run([program, "show", path, "--json"], check=True,
                                capture_output=True, text=True).stdout
         doc = json.loads(shown)
         doc["_seconds"] = seconds
@@ -58,11 +65,13 @@ def main():
     # rounds, so slow drift of a shared machine hits both tools alike.
     compute = [("fp64_fma", f"peakflops_{v}_fma"), ("fp32_fma", f"peakflops_sp_{v}_fma"),
                ("fp64_nofma", f"peakflops_{v}")]
-    runs, peer = [], {}
+    runs, base, peer = [], [], {}
     with tempfile.TemporaryDirectory() as tmp:
         for i in range(args.runs):
-            doc = rooftop_run(tmp, i)
+            doc = rooftop_run(args.rooftop, tmp, i)
             runs.append(doc)
+            if args.baseline:
+                base.append(rooftop_run(args.baseline, tmp, f"b{i}"))
             threads = doc["machine"]["threads"]
             ceilings = {c["name"]: c for c in doc["ceilings"]}
             for name, test in compute:
@@ -81,11 +90,14 @@ def main():
         n = len(xs)
         return xs[n // 2] if n % 2 else 0.5 * (xs[n // 2 - 1] + xs[n // 2])
 
+    def values(docs, name, key="value"):
+        return [next((c[key] for c in r["ceilings"] if c["name"] == name), None) for r in docs]
+
     doc = runs[-1]
     threads = doc["machine"]["threads"]
     rows = []
     for name, results in peer.items():
-        ours = median([next(c["value"] for c in r["ceilings"] if c["name"] == name) for r in runs])
+        ours = median(values(runs, name))
         units = next(c["units"] for c in doc["ceilings"] if c["name"] == name)
         pattern = next(c["pattern"] for c in doc["ceilings"] if c["name"] == name)
         theirs = median([x for x, _, _ in results])
@@ -109,6 +121,30 @@ def main():
             print(f"{name:<11} {r:>10.1f} {l:>10.1f} {units:<8} {r / l:>6.3f}  {test} ({fmt_size(size)}); rooftop {pattern}")
     print(f"\nmedians over {len(runs)} rounds; {doc['machine']['cpu_model']}, {threads} threads, measure took "
           + ", ".join(f"{r['_seconds']:.1f} s" for r in runs))
+    print(f"rooftop: Kokkos {doc['machine']['kokkos_version']}, {args.rooftop}")
+    if base:
+        print(f"baseline: Kokkos {base[-1]['machine']['kokkos_version']}, {args.baseline}")
+        spread = lambda xs: max(xs) / min(xs) - 1
+        if args.markdown:
+            print("\n| ceiling | rooftop | baseline | ratio | rooftop spread | baseline spread |")
+            print("|---|---:|---:|---:|---:|---:|")
+        for c in doc["ceilings"]:
+            name = c["name"]
+            ours, theirs = values(runs, name), values(base, name)
+            if None in ours or None in theirs:
+                continue
+            r, b = median(ours), median(theirs)
+            if args.markdown:
+                print(f"| {name} | {r:.1f} | {b:.1f} | {r / b:.3f} | {spread(ours):.1%} | {spread(theirs):.1%} |")
+            else:
+                print(f"  {name:<11} rooftop {r:8.1f}  baseline {b:8.1f}  ratio {r / b:6.3f}"
+                      f"  spreads {spread(ours):6.1%} / {spread(theirs):6.1%}")
+    for label, docs in (("rooftop", runs), ("baseline", base)):
+        for name in ("fp64_fma", "fp32_fma", "fp64_nofma", "fp32_nofma"):
+            fractions = [f for f in values(docs, name, "fraction_of_theoretical") if f is not None]
+            if fractions:
+                print(f"{label} {name}: fraction of the theoretical peak, per round: "
+                      + " ".join(f"{f:.3f}" for f in fractions))
     if len(runs) > 1:
         print("run-to-run spread (max/min - 1) over", len(runs), "runs:")
         for name in ceilings:

@@ -1,12 +1,22 @@
 #!/usr/bin/env bash
 # Compiles the CUDA build (Kokkos CUDA + OpenMP through nvcc_wrapper) in build-cuda/
 # without running it, so no kernel is written that only the host compiler accepts.
+#
+#   scripts/check-cuda-build.sh [--cuda-arch 70|75|80|86|89|90|100|120] [cmake args...]
+#
+# One GPU arch per build (Kokkos's rule); the default, 90, is Hopper (H100, H200).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cuda_arch=90
+case ${1:-} in
+  --cuda-arch) [ $# -ge 2 ] || { echo "check-cuda-build: --cuda-arch needs a value" >&2; exit 2; }
+               cuda_arch=$2; shift 2 ;;
+  --cuda-arch=*) cuda_arch=${1#--cuda-arch=}; shift ;;
+esac
 command -v nvcc >/dev/null || export PATH="/usr/local/cuda/bin:$PATH"
 command -v nvcc >/dev/null || { echo "check-cuda-build: nvcc not found (install the CUDA Toolkit)" >&2; exit 1; }
 "$root/scripts/install-deps.sh" >/dev/null
-kokkos_root="$("$root/scripts/bootstrap-kokkos.sh" --cuda | tail -1)"
+kokkos_root="$("$root/scripts/bootstrap-kokkos.sh" --cuda --cuda-arch "$cuda_arch" | tail -1)"
 generator=()
 command -v ninja >/dev/null && generator=(-G Ninja)
 cmake -S "$root" -B "$root/build-cuda" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release \
