@@ -8,8 +8,14 @@ the ladder runs in that one process, side by side, so the speedups are ratios me
 in one run. It checks the two targets of the analyzer: the fastest version at least
 2.5x faster than the collapse-all version, and at least half of its attainable roof.
 
+With --baseline, a second rooftop program (the same tree built another way, e.g. on an
+older Kokkos) runs the same ladder on the same ceilings, the two alternating --rounds
+times; each version gets its time ratio rooftop / baseline (median over the rounds, below
+1 is faster) and whether both programs' answers passed their checks.
+
 usage: scripts/bench-gpp-ladder.py [--rooftop build/app/rooftop] [--ceilings FILE.h5]
                                    [--size small] [--kernels gpp,...] [--markdown]
+                                   [--baseline OTHER/rooftop [--rounds 3]]
 """
 import argparse
 import json
@@ -27,7 +33,11 @@ def main():
     ap.add_argument("--size", default="small")
     ap.add_argument("--kernels", default="gpp")
     ap.add_argument("--markdown", action="store_true", help="print a Markdown table")
+    ap.add_argument("--baseline", help="a second rooftop program run on the same ceilings")
+    ap.add_argument("--rounds", type=int, default=3, help="alternating rounds with --baseline")
     args = ap.parse_args()
+    if args.baseline:
+        return compare_programs(args)
 
     with tempfile.TemporaryDirectory() as tmp:
         ceilings = args.ceilings
@@ -70,6 +80,52 @@ def main():
         print(f"\nfastest: {fastest['id']}, {speedup:.2f}x faster than {ladder[0]['id']} (target >= 2.5), "
               f"{fastest['fraction_of_roof']:.3f} of its roof (target >= 0.5)")
         return 0 if speedup >= 2.5 and fastest["fraction_of_roof"] >= 0.5 else 1
+    return 0
+
+
+def analyze(program, ceilings, args):
+    run = subprocess.run([program, "analyze", "--ceilings", ceilings, "--kernels", args.kernels,
+                          "--size", args.size, "--json"], capture_output=True, text=True)
+    if run.returncode != 0:
+        sys.exit(f"{program} analyze failed: " + run.stderr.strip())
+    return {k["id"]: k for k in json.loads(run.stdout)["kernels"]}
+
+
+def compare_programs(args):
+    """The ladder of two programs on one ceilings file, alternating, as time ratios."""
+    with tempfile.TemporaryDirectory() as tmp:
+        ceilings = args.ceilings
+        if not ceilings:
+            ceilings = os.path.join(tmp, "ceilings.h5")
+            subprocess.run([args.rooftop, "measure", "--out", ceilings], check=True,
+                           stdout=subprocess.DEVNULL)
+        ours, theirs = [], []
+        for _ in range(args.rounds):
+            ours.append(analyze(args.rooftop, ceilings, args))
+            theirs.append(analyze(args.baseline, ceilings, args))
+
+    def median(xs):
+        xs = sorted(xs)
+        n = len(xs)
+        return xs[n // 2] if n % 2 else 0.5 * (xs[n // 2 - 1] + xs[n // 2])
+
+    if args.markdown:
+        print("| version | rooftop time (s) | baseline time (s) | ratio | rooftop spread | baseline spread | checks |")
+        print("|---|---:|---:|---:|---:|---:|---|")
+    worst = 0.0
+    for kid in ours[0]:
+        a = [r[kid]["time_s"] for r in ours]
+        b = [r[kid]["time_s"] for r in theirs if kid in r]
+        if not b:
+            continue
+        checks = {r[kid]["check"] for r in ours} | {r[kid]["check"] for r in theirs}
+        ratio = median(a) / median(b)
+        worst = max(worst, ratio)
+        cells = [kid, f"{median(a):.4g}", f"{median(b):.4g}", f"{ratio:.3f}",
+                 f"{max(a) / min(a) - 1:.1%}", f"{max(b) / min(b) - 1:.1%}", ",".join(sorted(map(str, checks)))]
+        print("| " + " | ".join(cells) + " |" if args.markdown else "  ".join(c.rjust(10) for c in cells))
+    print(f"\nmedians over {args.rounds} alternating rounds, --size {args.size}; "
+          f"slowest ratio {worst:.3f} (rooftop / baseline time)")
     return 0
 
 
