@@ -5,6 +5,8 @@
 #   scripts/bootstrap-kokkos.sh [--cuda] [--cuda-arch 70|75|80|86|89|90|100|120] [--prefix DIR]
 #
 # Serial+OpenMP by default; --cuda adds CUDA for one GPU arch (default 90, Hopper).
+# Without --cuda and --prefix, a Kokkos 4.5 to 5.x already installed where CMake finds it
+# (its default paths, Kokkos_ROOT, CMAKE_PREFIX_PATH) is used instead of building one.
 # Progress goes to stderr; the install prefix is the last line of stdout:
 #   KOKKOS_ROOT=$(scripts/bootstrap-kokkos.sh | tail -1)
 # A prefix that already holds KokkosConfig.cmake is reused as is.
@@ -58,6 +60,30 @@ installed() {
   done
   return 1
 }
+# A Kokkos the user installed: CMake's own search, in a throwaway project.
+installed_kokkos() {
+  local probe
+  probe=$(mktemp -d "${TMPDIR:-/tmp}/bootstrap-kokkos-probe.XXXXXX")
+  cat >"$probe/CMakeLists.txt" <<'CMAKE'
+cmake_minimum_required(VERSION 3.19)
+project(probe LANGUAGES CXX)
+find_package(Kokkos 4.5...<6 QUIET)
+if(Kokkos_FOUND)
+  file(WRITE ${CMAKE_BINARY_DIR}/found "${Kokkos_DIR}")
+endif()
+CMAKE
+  if cmake -S "$probe" -B "$probe/build" >/dev/null 2>&1 && [ -f "$probe/build/found" ]; then
+    local dir
+    dir=$(cat "$probe/build/found")  # <prefix>/lib*/cmake/Kokkos
+    (cd "$dir/../../.." && pwd)
+  fi
+  rm -rf "$probe"
+}
+if [ -z "$prefix" ] && [ $cuda = 0 ] && command -v cmake >/dev/null; then
+  found_prefix=$(installed_kokkos)
+  if [ -n "$found_prefix" ]; then log "using the installed Kokkos in $found_prefix"; echo "$found_prefix" >&3; exit 0; fi
+fi
+
 if [ -z "$prefix" ]; then
   for entry in "${KNOWN_VERSIONS[@]}"; do
     candidate=$deps_dir/kokkos-${entry%% *}-$flavor
