@@ -13,7 +13,7 @@
 #include <utility>
 #include <vector>
 
-#include "rooftop/ceilings/error.hpp"
+#include "rooftop/core/error.hpp"
 
 namespace rooftop::app {
 namespace {

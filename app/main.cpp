@@ -12,9 +12,9 @@
 #include <iterator>
 
 #include "commands.hpp"
-#include "rooftop/ceilings/error.hpp"
 #include "rooftop/ceilings/export.hpp"
 #include "rooftop/config.hpp"
+#include "rooftop/core/error.hpp"
 
 int main(int argc, char** argv) {
   CLI::App app{"rooftop: measured rooflines -- ceilings of this machine, kernels on them"};

@@ -10,11 +10,11 @@
 #include <cmath>
 #include <cstdio>
 
-#include "cupti_range.hpp"
-#include "rooftop/analyze/cupti_metrics.hpp"
-#include "rooftop/ceilings/error.hpp"
-#include "rooftop/ceilings/statistics.hpp"
 #include "rooftop/connector/kernel_tracker.hpp"
+#include "rooftop/core/error.hpp"
+#include "rooftop/core/statistics.hpp"
+#include "rooftop/counters/cupti_range.hpp"
+#include "rooftop/counters/metrics.hpp"
 
 namespace rooftop::analyze {
 namespace {

@@ -2,8 +2,8 @@
 // CUPTI found): they say why, so callers need no #if.
 
 #include "rooftop/analyze/cupti_backend.hpp"
-#include "rooftop/ceilings/error.hpp"
 #include "rooftop/config.hpp"
+#include "rooftop/core/error.hpp"
 
 namespace rooftop::analyze {
 

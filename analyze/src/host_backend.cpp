@@ -4,8 +4,8 @@
 #include <chrono>
 #include <cmath>
 
-#include "rooftop/ceilings/error.hpp"
-#include "rooftop/ceilings/statistics.hpp"
+#include "rooftop/core/error.hpp"
+#include "rooftop/core/statistics.hpp"
 
 namespace rooftop::analyze {
 namespace {

@@ -4,8 +4,8 @@
 #include <cstdio>
 #include <sstream>
 
-#include "rooftop/ceilings/error.hpp"
 #include "rooftop/ceilings/report.hpp"
+#include "rooftop/core/error.hpp"
 
 namespace rooftop::ceilings {
 namespace {

@@ -5,8 +5,8 @@
 #include <map>
 #include <optional>
 
-#include "rooftop/ceilings/error.hpp"
-#include "rooftop/ceilings/statistics.hpp"
+#include "rooftop/core/error.hpp"
+#include "rooftop/core/statistics.hpp"
 
 namespace rooftop::ceilings {
 namespace {
@@ -198,18 +198,6 @@ std::vector<Ceiling> extract_ceilings(const Machine& machine, const Sweeps& swee
     }
   }
   return out;
-}
-
-const Ceiling* CeilingsFile::find(const std::string& name) const {
-  for (const Ceiling& c : ceilings)
-    if (c.name == name) return &c;
-  return nullptr;
-}
-
-const LevelBytes* KernelRecord::find_bytes(const std::string& level) const {
-  for (const LevelBytes& b : bytes)
-    if (b.level == level) return &b;
-  return nullptr;
 }
 
 }  // namespace rooftop::ceilings

@@ -7,9 +7,9 @@
 #include <sstream>
 
 #include "rooftop/ceilings/compare.hpp"
-#include "rooftop/ceilings/error.hpp"
 #include "rooftop/ceilings/report.hpp"
-#include "rooftop/ceilings/statistics.hpp"
+#include "rooftop/core/error.hpp"
+#include "rooftop/core/statistics.hpp"
 
 namespace rooftop::ceilings {
 namespace {

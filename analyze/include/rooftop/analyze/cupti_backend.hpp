@@ -17,7 +17,7 @@
 
 #include "rooftop/analyze/backend.hpp"
 #include "rooftop/analyze/host_backend.hpp"
-#include "rooftop/analyze/kernel.hpp"
+#include "rooftop/kernels/kernel.hpp"
 
 namespace rooftop::analyze {
 

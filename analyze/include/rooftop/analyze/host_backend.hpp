@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "rooftop/analyze/backend.hpp"
-#include "rooftop/analyze/kernel.hpp"
+#include "rooftop/kernels/kernel.hpp"
 
 namespace rooftop::analyze {
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "rooftop/ceilings/model.hpp"
+#include "rooftop/core/model.hpp"
 #include "rooftop/microbench/measure.hpp"
 #include "rooftop/microbench/pattern.hpp"
 #include "rooftop/microbench/timing.hpp"

@@ -1,0 +1,34 @@
+#include <algorithm>
+
+#include "reference_kernels.hpp"
+#include "rooftop/core/error.hpp"
+#include "rooftop/kernels/gpp.hpp"
+#include "rooftop/kernels/kernel.hpp"
+
+namespace rooftop::analyze {
+
+std::vector<std::string> kernel_names() { return {"gpp", "triad", "polynomial", "stencil"}; }
+
+std::vector<std::string> size_names() { return gpp::size_names(); }
+
+KernelList make_kernels(const std::vector<std::string>& names, const std::string& size) {
+  const gpp::Size gpp_size = gpp::size(size);  // validates the size name for every kernel
+  KernelList out;
+  int order = 0;
+  for (const std::string& name : names) {
+    if (name == "gpp" || name.rfind("gpp:", 0) == 0) {  // the ladder, or one version
+      const std::string only = name == "gpp" ? "" : name.substr(4);
+      for (auto& k : gpp::make_ladder(gpp_size, only)) out.push_back(std::move(k));
+    } else if (auto k = make_reference_kernel(name, size, order++)) {
+      out.push_back(std::move(k));
+    } else {
+      std::string known;
+      for (const std::string& n : kernel_names()) known += (known.empty() ? "" : ", ") + n;
+      throw Error("unknown kernel '" + name + "' (" + known + ")");
+    }
+  }
+  if (out.empty()) throw Error("no kernel named (" + std::string("--kernels gpp,triad,...") + ")");
+  return out;
+}
+
+}  // namespace rooftop::analyze
