@@ -17,6 +17,8 @@
 
 #include "csv.hpp"
 #include "rooftop/core/error.hpp"
+#include "rooftop/core/vocabulary.hpp"
+#include "rooftop/counters/evaluate.hpp"
 
 namespace rooftop::analyze {
 namespace {
@@ -24,10 +26,8 @@ namespace {
 using ceilings::KernelRecord;
 using ceilings::LevelBytes;
 
-// A DRAM/L2/L1 sector, and an nvprof memory transaction, are 32 bytes; an L1 writeback
-// cycle of the LSU moves one 128-byte line.
-constexpr double kSectorBytes = 32.0;
-constexpr double kWritebackBytes = 128.0;
+// An nvprof memory transaction is 32 bytes.
+constexpr double kTransactionBytes = 32.0;
 
 // ------------------------------------------------------------------------------------
 // Formats, told apart by their header row.
@@ -349,18 +349,8 @@ class NoteBook {
   std::map<std::string, std::size_t> index_;
 };
 
-using FlopsField = double KernelRecord::*;  // (an alias: nvcc's front end warns on the bare form)
-
-struct Precision {
-  const char* name;    // rooftop's precision name
-  const char* label;   // for messages
-  char ncu;            // d, f, h in sm__sass_thread_inst_executed_op_{d,f,h}{add,mul,fma}
-  const char* nvprof;  // dp, sp, hp in flop_count_{dp,sp,hp}
-  FlopsField flops;
-};
-constexpr Precision kPrecisions[] = {{"fp64", "FP64", 'd', "dp", &KernelRecord::flops_fp64},
-                                     {"fp32", "FP32", 'f', "sp", &KernelRecord::flops_fp32},
-                                     {"fp16", "FP16", 'h', "hp", &KernelRecord::flops_fp16}};
+using Precision = core::Precision;
+using core::kPrecisions;
 constexpr const char* kOps[] = {"add", "mul", "fma"};
 
 // One note per precision whose FLOP metrics the report lacks (`in_file`), or a single
@@ -377,8 +367,8 @@ bool note_missing_flop_metrics(const std::string& file, const char* all_metrics,
     return true;
   }
   for (const Precision* p : absent)
-    notes.push_back(file + ": no " + p->label + " FLOP metric (" + metric_name(*p) + "): " +
-                    p->label + " FLOPs not counted");
+    notes.push_back(file + ": no " + std::string(p->label) + " FLOP metric (" + metric_name(*p) +
+                    "): " + std::string(p->label) + " FLOPs not counted");
   return false;
 }
 
@@ -398,7 +388,7 @@ void finish_record(KernelRecord& r, const std::vector<std::string>& remarks) {
   for (const Precision& p : kPrecisions)
     if (r.*p.flops > most) {
       most = r.*p.flops;
-      r.precision = p.name;
+      r.precision = std::string(p.name);
     }
   for (const std::string& s : remarks) r.note += (r.note.empty() ? "" : "; ") + s;
 }
@@ -412,7 +402,7 @@ const std::map<std::string, Quantity>& ncu_metrics() {
     for (const char* prefix : {"sm__", "smsp__"}) {  // the SM and its sub-partitions count alike
       for (const Precision& p : kPrecisions)
         for (const char* op : kOps)
-          m[std::string(prefix) + "sass_thread_inst_executed_op_" + p.ncu + op + "_pred_on.sum"] =
+          m[std::string(prefix) + "sass_thread_inst_executed_op_" + p.sass + op + "_pred_on.sum"] =
               Quantity::count;
       for (const char* pipe : {"", "_op_hmma", "_op_dmma", "_op_imma"})
         m[std::string(prefix) + "inst_executed_pipe_tensor" + pipe + ".sum"] = Quantity::count;
@@ -420,10 +410,11 @@ const std::map<std::string, Quantity>& ncu_metrics() {
     for (const char* b : {"dram__bytes.sum", "dram__bytes_read.sum", "dram__bytes_write.sum",
                           "lts__t_bytes.sum", "l1tex__t_bytes.sum"})
       m[b] = Quantity::bytes;
-    for (const char* c : {"dram__sectors_read.sum", "dram__sectors_write.sum", "lts__t_sectors.sum",
-                          "l1tex__t_sectors.sum", "lts__lts2xbar_cycles_active.sum",
-                          "l1tex__lsu_writeback_active_mem_lg.sum",
-                          "l1tex__lsu_writeback_active_mem_ds.sum", "sm__cycles_elapsed.avg"})
+    for (const char* c :
+         {"dram__sectors_read.sum", "dram__sectors_write.sum", "lts__t_sectors.sum",
+          "l1tex__t_sectors.sum", "lts__lts2xbar_cycles_active.sum",
+          "l1tex__lsu_writeback_active_mem_lgds.sum", "l1tex__lsu_writeback_active_mem_lg.sum",
+          "l1tex__lsu_writeback_active_mem_ds.sum", "sm__cycles_elapsed.avg"})
       m[c] = Quantity::count;
     m["gpu__time_duration.sum"] = Quantity::time;
     m["Duration"] = Quantity::time;  // its name in the details page's Speed Of Light section
@@ -565,6 +556,16 @@ std::string flop_metric(char p, const char* op) {
   return std::string("sass_thread_inst_executed_op_") + p + op + "_pred_on.sum";
 }
 
+// The byte metrics of each level, as the notes name them.
+const std::map<std::string_view, const char*> kClassicBytes = {
+    {"l1", "l1tex__t_bytes.sum and l1tex__t_sectors.sum"},
+    {"l2", "lts__t_bytes.sum and lts__t_sectors.sum"}};
+const std::map<std::string_view, const char*> kByteMetrics = {
+    {"l1", "l1tex__t_bytes.sum or l1tex__t_sectors.sum"},
+    {"l2", "lts__t_bytes.sum or lts__t_sectors.sum"},
+    {"dram",
+     "dram__bytes.sum, dram__bytes_read.sum + _write.sum or dram__sectors_read.sum + _write.sum"}};
+
 bool file_has_sm(const NcuReport& report, const std::string& tail) {
   return report.metrics.count("sm__" + tail) || report.metrics.count("smsp__" + tail);
 }
@@ -576,95 +577,38 @@ KernelRecord ncu_record(const NcuKernel& k, std::size_t index, const NcuReport& 
   std::vector<std::string> remarks;
   const LaunchSums sums(k);
 
-  // FLOPs: an FMA is two. The FMA share is known only where every precision that has
-  // FLOPs has all three counts.
-  double fma_flops = 0.0, all_flops = 0.0;
-  bool fma_known = true;
-  for (const Precision& p : kPrecisions) {
+  // The counts, by the one evaluator; an sm__ metric is taken from its smsp__ twin where
+  // the report has only that.
+  const counters::Counts c = counters::evaluate([&](const std::string& metric) {
+    return metric.rfind("sm__", 0) == 0 ? sums.sum_sm(metric.substr(4)) : sums.sum(metric);
+  });
+  for (const counters::PrecisionFlops& f : c.flops) {
+    const Precision& p = *f.precision;
     bool in_file = false;
-    for (const char* op : kOps) in_file = in_file || file_has_sm(report, flop_metric(p.ncu, op));
+    for (const char* op : kOps) in_file = in_file || file_has_sm(report, flop_metric(p.sass, op));
     if (!in_file) continue;
-    std::optional<double> count[3];
-    std::string lacking;
-    for (int i = 0; i < 3; ++i) {
-      count[i] = sums.sum_sm(flop_metric(p.ncu, kOps[i]));
-      if (!count[i]) lacking += std::string(lacking.empty() ? "" : ", ") + p.ncu + kOps[i];
-    }
-    const double flops =
-        count[0].value_or(0.0) + count[1].value_or(0.0) + 2.0 * count[2].value_or(0.0);
-    r.*p.flops = flops;
-    if (!lacking.empty()) {
-      fma_known = false;
-      book.add(std::string("no ") + lacking + " count (sm__" + flop_metric(p.ncu, "*") +
-                   " absent or n/a)",
-               std::string(p.label) + " FLOPs leave it out, FMA share unknown", r.id);
-      remarks.push_back(std::string(p.label) + " FLOPs without " + lacking);
-    } else if (flops > 0.0) {
-      fma_flops += 2.0 * *count[2];
-      all_flops += flops;
-    }
+    r.*p.flops = f.flops;
+    if (f.lacking.empty()) continue;
+    const std::string label(p.label);
+    book.add("no " + f.lacking + " count (sm__" + flop_metric(p.sass, "*") + " absent or n/a)",
+             label + " FLOPs leave it out" + (f.flops > 0.0 ? ", FMA share unknown" : ""), r.id);
+    remarks.push_back(label + " FLOPs without " + f.lacking);
   }
-  if (fma_known && all_flops > 0.0) r.fma_fraction = fma_flops / all_flops;
+  if (c.fma_fraction) r.fma_fraction = *c.fma_fraction;
+  if (c.tensor_instructions) r.tensor_instructions = *c.tensor_instructions;
 
-  if (auto t = sums.sum_sm("inst_executed_pipe_tensor.sum")) {
-    r.tensor_instructions = *t;
-  } else {
-    for (const char* op : {"hmma", "dmma", "imma"})
-      if (auto v = sums.sum_sm(std::string("inst_executed_pipe_tensor_op_") + op + ".sum"))
-        r.tensor_instructions += *v;
-  }
-
-  // Bytes per level, each from the first definition the kernel has in full.
-  std::optional<double> l1 = sums.sum("l1tex__t_bytes.sum");
-  if (!l1)
-    if (auto s = sums.sum("l1tex__t_sectors.sum")) l1 = *s * kSectorBytes;
-  if (!l1)
-    if (auto lg = sums.sum("l1tex__lsu_writeback_active_mem_lg.sum")) {
-      const auto ds = sums.sum("l1tex__lsu_writeback_active_mem_ds.sum");
-      l1 = (*lg + ds.value_or(0.0)) * kWritebackBytes;
-      book.add(std::string("L1 bytes from l1tex__lsu_writeback_active_mem_lg.sum") +
-                   (ds ? " + _ds.sum" : "") +
-                   " x 128 B, the newer definition (l1tex__t_bytes.sum and "
-                   "l1tex__t_sectors.sum absent or n/a)",
-               "", r.id);
-    }
-  std::optional<double> l2 = sums.sum("lts__t_bytes.sum");
-  if (!l2)
-    if (auto s = sums.sum("lts__t_sectors.sum")) l2 = *s * kSectorBytes;
-  if (!l2)
-    if (auto c = sums.sum("lts__lts2xbar_cycles_active.sum")) {
-      l2 = *c * kSectorBytes;
-      book.add(
-          "L2 bytes from lts__lts2xbar_cycles_active.sum x 32 B, the newer definition "
-          "(lts__t_bytes.sum and lts__t_sectors.sum absent or n/a)",
-          "", r.id);
-    }
-  std::optional<double> dram = sums.sum("dram__bytes.sum");
-  if (!dram) {
-    const auto rd = sums.sum("dram__bytes_read.sum"), wr = sums.sum("dram__bytes_write.sum");
-    if (rd && wr) dram = *rd + *wr;
-  }
-  if (!dram) {
-    const auto rd = sums.sum("dram__sectors_read.sum"), wr = sums.sum("dram__sectors_write.sum");
-    if (rd && wr) dram = (*rd + *wr) * kSectorBytes;
-  }
-  const struct {
-    const char* level;
-    const char* label;
-    const std::optional<double>& bytes;
-    const char* metrics;
-  } levels[] = {{"l1", "L1", l1, "l1tex__t_bytes.sum or l1tex__t_sectors.sum"},
-                {"l2", "L2", l2, "lts__t_bytes.sum or lts__t_sectors.sum"},
-                {"dram", "DRAM", dram,
-                 "dram__bytes.sum, dram__bytes_read.sum + _write.sum or dram__sectors_read.sum + "
-                 "_write.sum"}};
-  for (const auto& l : levels) {
-    if (l.bytes) {
-      r.bytes.push_back({l.level, *l.bytes});
+  for (const counters::LevelBytes& b : c.bytes) {
+    const std::string label(b.label);
+    if (b.bytes) {
+      r.bytes.push_back({std::string(b.level), *b.bytes});
+      if (b.newer)
+        book.add(label + " bytes from " + b.from + ", the newer definition (" +
+                     kClassicBytes.at(b.level) + " absent or n/a)",
+                 "", r.id);
     } else {
-      book.add(std::string("no ") + l.label + " byte metric (" + l.metrics + ", absent or n/a)",
-               std::string(l.label) + " not plotted", r.id);
-      remarks.push_back(std::string("no ") + l.label + " bytes");
+      book.add("no " + label + " byte metric (" + kByteMetrics.at(b.level) + ", absent or n/a)",
+               label + " not plotted", r.id);
+      remarks.push_back("no " + label + " bytes");
     }
   }
 
@@ -726,10 +670,10 @@ void ncu_file_notes(const NcuReport& report, const std::string& file,
       [&](const Precision& p) {
         bool in_file = false;
         for (const char* op : kOps)
-          in_file = in_file || file_has_sm(report, flop_metric(p.ncu, op));
+          in_file = in_file || file_has_sm(report, flop_metric(p.sass, op));
         return in_file;
       },
-      [](const Precision& p) { return "sm__" + flop_metric(p.ncu, "{add,mul,fma}"); }, notes);
+      [](const Precision& p) { return "sm__" + flop_metric(p.sass, "{add,mul,fma}"); }, notes);
 }
 
 // ------------------------------------------------------------------------------------
@@ -739,9 +683,9 @@ const std::map<std::string, Quantity>& nvprof_metrics() {
   static const std::map<std::string, Quantity> metrics = [] {
     std::map<std::string, Quantity> m;
     for (const Precision& p : kPrecisions) {
-      m[std::string("flop_count_") + p.nvprof] = Quantity::count;
+      m["flop_count_" + std::string(p.nvprof)] = Quantity::count;
       for (const char* op : kOps)
-        m[std::string("flop_count_") + p.nvprof + "_" + op] = Quantity::count;
+        m["flop_count_" + std::string(p.nvprof) + "_" + op] = Quantity::count;
     }
     for (const char* c :
          {"dram_read_transactions", "dram_write_transactions", "l2_read_transactions",
@@ -1009,34 +953,30 @@ KernelRecord nvprof_record(const NvprofKernel& k, std::size_t index, const Timin
   r.invocations = k.total_invocations();
   std::vector<std::string> remarks;
 
-  // FLOPs: flop_count_* counts an FMA as two; its _add/_mul/_fma parts give the FMA share.
-  double fma_flops = 0.0, all_flops = 0.0;
-  bool fma_known = true;
+  // FLOPs by the one evaluator: flop_count_* is the total (an FMA counts two), its
+  // _add/_mul/_fma parts give the FMA share.
+  std::map<std::string, std::string> names;  // the evaluator's metric -> nvprof's
   for (const Precision& p : kPrecisions) {
-    const std::string stem = std::string("flop_count_") + p.nvprof;
-    const auto total = k.total(stem);
-    const auto add = k.total(stem + "_add"), mul = k.total(stem + "_mul"),
-               fma = k.total(stem + "_fma");
-    const bool parts = add && mul && fma;
-    if (total) {
-      r.*p.flops = *total;
-    } else if (add || mul || fma) {
-      r.*p.flops = add.value_or(0.0) + mul.value_or(0.0) + 2.0 * fma.value_or(0.0);
-      if (!parts) {
-        book.add("no " + stem + " and only some of " + stem + "_add/_mul/_fma",
-                 std::string(p.label) + " FLOPs undercounted", r.id);
-        remarks.push_back(std::string(p.label) + " FLOPs partial");
-      }
-    }
-    if (r.*p.flops <= 0.0) continue;
-    if (parts) {
-      fma_flops += 2.0 * *fma;
-      all_flops += *add + *mul + 2.0 * *fma;
-    } else {
-      fma_known = false;
+    const std::string stem = "flop_count_" + std::string(p.nvprof);
+    names[counters::flop_total_metric(p.sass)] = stem;
+    for (std::string_view op : core::kFlopOps)
+      names[counters::flop_metric(p.sass, op)] = stem + "_" + std::string(op);
+  }
+  const counters::Counts c = counters::evaluate([&](const std::string& metric) {
+    const auto it = names.find(metric);
+    return it == names.end() ? std::nullopt : k.total(it->second);
+  });
+  for (const counters::PrecisionFlops& f : c.flops) {
+    const Precision& p = *f.precision;
+    const std::string stem = "flop_count_" + std::string(p.nvprof);
+    r.*p.flops = f.flops;
+    if (!k.total(stem) && f.parts > 0 && !f.lacking.empty()) {
+      book.add("no " + stem + " and only some of " + stem + "_add/_mul/_fma",
+               std::string(p.label) + " FLOPs undercounted", r.id);
+      remarks.push_back(std::string(p.label) + " FLOPs partial");
     }
   }
-  if (fma_known && all_flops > 0.0) r.fma_fraction = fma_flops / all_flops;
+  if (c.fma_fraction) r.fma_fraction = *c.fma_fraction;
 
   const auto pair = [&](const char* a, const char* b, double scale) -> std::optional<double> {
     const auto x = k.total(a), y = k.total(b);
@@ -1044,23 +984,24 @@ KernelRecord nvprof_record(const NvprofKernel& k, std::size_t index, const Timin
     return (*x + *y) * scale;
   };
   // L1 as in the nvprof hierarchical-roofline recipe: every L1 transaction, 32 B each.
-  std::optional<double> l1 = pair("gld_transactions", "gst_transactions", kSectorBytes);
+  std::optional<double> l1 = pair("gld_transactions", "gst_transactions", kTransactionBytes);
   if (l1) {
     std::string left_out;
     for (const char* m :
          {"atomic_transactions", "local_load_transactions", "local_store_transactions",
           "shared_load_transactions", "shared_store_transactions"}) {
       if (const auto v = k.total(m))
-        *l1 += *v * kSectorBytes;
+        *l1 += *v * kTransactionBytes;
       else
         left_out += (left_out.empty() ? "" : ", ") + std::string(m);
     }
     if (!left_out.empty())
       book.add("L1 bytes leave out " + left_out + " (absent or n/a)", "", r.id);
   }
-  std::optional<double> l2 = pair("l2_read_transactions", "l2_write_transactions", kSectorBytes);
+  std::optional<double> l2 =
+      pair("l2_read_transactions", "l2_write_transactions", kTransactionBytes);
   std::optional<double> dram =
-      pair("dram_read_transactions", "dram_write_transactions", kSectorBytes);
+      pair("dram_read_transactions", "dram_write_transactions", kTransactionBytes);
   if (!dram) dram = pair("dram_read_bytes", "dram_write_bytes", 1.0);
   const struct {
     const char* level;
@@ -1105,9 +1046,9 @@ KernelRecord nvprof_record(const NvprofKernel& k, std::size_t index, const Timin
       const auto t = k.total(p[0]);
       const auto rate = k.rate(p[1]);
       // The most bytes give the most digits.
-      if (t && rate && *rate > 0.0 && *t * kSectorBytes > best_bytes) {
+      if (t && rate && *rate > 0.0 && *t * kTransactionBytes > best_bytes) {
         best = p;
-        best_bytes = *t * kSectorBytes;
+        best_bytes = *t * kTransactionBytes;
         best_rate = *rate;
       }
     }
@@ -1136,12 +1077,12 @@ void nvprof_file_notes(const NvprofReport& report, const std::vector<KernelRecor
   const bool none = note_missing_flop_metrics(
       file, "flop_count_dp, flop_count_sp, flop_count_hp",
       [&](const Precision& p) {
-        const std::string stem = std::string("flop_count_") + p.nvprof;
+        const std::string stem = "flop_count_" + std::string(p.nvprof);
         bool in_file = report.metrics.count(stem) > 0;
         for (const char* op : kOps) in_file = in_file || report.metrics.count(stem + "_" + op);
         return in_file;
       },
-      [](const Precision& p) { return std::string("flop_count_") + p.nvprof; }, notes);
+      [](const Precision& p) { return "flop_count_" + std::string(p.nvprof); }, notes);
   if (none) return;
   bool any_flops = false, any_fma = false;
   for (const KernelRecord& k : kernels) {

@@ -2,28 +2,14 @@
 
 #include <cstdio>
 
+#include "rooftop/core/vocabulary.hpp"
+#include "rooftop/counters/evaluate.hpp"
+
 namespace rooftop::analyze::cupti {
 namespace {
 
 using ceilings::KernelRecord;
-
-using FlopsField = double KernelRecord::*;  // (an alias: nvcc's front end warns on the bare form)
-
-struct Precision {
-  const char* name;   // rooftop's precision name
-  const char* label;  // for messages
-  char letter;        // d, f, h in sm__sass_thread_inst_executed_op_{d,f,h}{add,mul,fma}
-  FlopsField flops;
-};
-constexpr Precision kPrecisions[] = {{"fp64", "FP64", 'd', &KernelRecord::flops_fp64},
-                                     {"fp32", "FP32", 'f', &KernelRecord::flops_fp32},
-                                     {"fp16", "FP16", 'h', &KernelRecord::flops_fp16}};
-constexpr const char* kOps[] = {"add", "mul", "fma"};
-
-// Newer Nsight Compute definitions: L1 as LSU writeback cycles of 128 B, L2 as
-// L2-to-crossbar cycles of 32 B.
-constexpr double kWritebackBytes = 128.0;
-constexpr double kXbarBytes = 32.0;
+using counters::flop_metric;
 
 constexpr const char* kTensor = "sm__inst_executed_pipe_tensor.sum";
 constexpr const char* kL1 = "l1tex__t_bytes.sum";
@@ -34,16 +20,6 @@ constexpr const char* kL1WritebackLg = "l1tex__lsu_writeback_active_mem_lg.sum";
 constexpr const char* kL1WritebackDs = "l1tex__lsu_writeback_active_mem_ds.sum";
 constexpr const char* kL2Xbar = "lts__lts2xbar_cycles_active.sum";
 constexpr const char* kDuration = "gpu__time_duration.sum";
-
-std::string flop_metric(char letter, const char* op) {
-  return std::string("sm__sass_thread_inst_executed_op_") + letter + op + "_pred_on.sum";
-}
-
-std::optional<double> find(const MetricValues& values, const std::string& name) {
-  const auto it = values.find(name);
-  if (it == values.end()) return std::nullopt;
-  return it->second;
-}
 
 std::string bytes_text(double bytes) {
   char buffer[32];
@@ -56,10 +32,10 @@ std::string bytes_text(double bytes) {
 const std::vector<Metric>& roofline_metrics() {
   static const std::vector<Metric> metrics = [] {
     std::vector<Metric> m;
-    for (const Precision& p : kPrecisions)
-      for (const char* op : kOps)
-        m.push_back({flop_metric(p.letter, op), MetricRole::flops, "",
-                     std::string(p.label) + " " + op + " thread instructions"});
+    for (const core::Precision& p : core::kPrecisions)
+      for (std::string_view op : core::kFlopOps)
+        m.push_back({counters::flop_metric(p.sass, op), MetricRole::flops, "",
+                     std::string(p.label) + " " + std::string(op) + " thread instructions"});
     m.push_back({kTensor, MetricRole::tensor, "", "tensor-pipe warp instructions"});
     m.push_back({kL1, MetricRole::bytes, "l1", "L1 bytes"});
     m.push_back({kL2, MetricRole::bytes, "l2", "L2 bytes"});
@@ -89,94 +65,53 @@ void accumulate(MetricValues& total, const MetricValues& range) {
 }
 
 Evaluation evaluate(const MetricValues& values) {
+  const counters::Counts c = counters::evaluate([&](const std::string& name) {
+    const auto it = values.find(name);
+    return it == values.end() ? std::nullopt : std::optional<double>(it->second);
+  });
   Evaluation e;
   KernelRecord& r = e.counts;
-
-  // FLOPs: an FMA is two. The FMA share is known only where every precision that has
-  // FLOPs has all three counts.
-  double fma_flops = 0.0, all_flops = 0.0;
-  bool fma_known = true;
-  for (const Precision& p : kPrecisions) {
-    std::optional<double> count[3];
-    std::string lacking;
-    int present = 0;
-    for (int i = 0; i < 3; ++i) {
-      count[i] = find(values, flop_metric(p.letter, kOps[i]));
-      if (count[i])
-        ++present;
-      else
-        lacking += std::string(lacking.empty() ? "" : ", ") + p.letter + kOps[i];
-    }
-    if (present == 0) {
-      e.remarks.push_back(std::string("no ") + p.label + " FLOP metric (" +
-                          flop_metric(p.letter, "{add,mul,fma}") + "): " + p.label +
+  for (const counters::PrecisionFlops& f : c.flops) {
+    const std::string label(f.precision->label);
+    if (f.parts == 0) {
+      e.remarks.push_back("no " + label + " FLOP metric (" +
+                          flop_metric(f.precision->sass, "{add,mul,fma}") + "): " + label +
                           " FLOPs not counted");
       continue;
     }
-    const double flops =
-        count[0].value_or(0.0) + count[1].value_or(0.0) + 2.0 * count[2].value_or(0.0);
-    r.*p.flops = flops;
-    if (!lacking.empty()) {
-      if (flops > 0.0) fma_known = false;
-      e.remarks.push_back(std::string(p.label) + " FLOPs without " + lacking + " (" +
-                          flop_metric(p.letter, "*") + " not collected)");
-    } else if (flops > 0.0) {
-      fma_flops += 2.0 * *count[2];
-      all_flops += flops;
-    }
+    r.*f.precision->flops = f.flops;
+    if (!f.lacking.empty())
+      e.remarks.push_back(label + " FLOPs without " + f.lacking + " (" +
+                          flop_metric(f.precision->sass, "*") + " not collected)");
   }
-  if (!fma_known) {
-    e.remarks.push_back("FMA share unknown");
-  } else if (all_flops > 0.0) {
-    r.fma_fraction = fma_flops / all_flops;
-  }
-  double most = 0.0;
-  for (const Precision& p : kPrecisions)
-    if (r.*p.flops > most) {
-      most = r.*p.flops;
-      r.precision = p.name;
-    }
+  if (!c.fma_known) e.remarks.push_back("FMA share unknown");
+  if (c.fma_fraction) r.fma_fraction = *c.fma_fraction;
+  r.precision = c.precision;
 
-  if (auto t = find(values, kTensor))
-    r.tensor_instructions = *t;
+  if (c.tensor_instructions)
+    r.tensor_instructions = *c.tensor_instructions;
   else
     e.remarks.push_back(std::string("no tensor instruction count (") + kTensor + ")");
 
-  // Bytes: the newer definitions where the chip has them, kept beside the classic ones.
-  std::optional<double> l1_new;
-  if (auto lgds = find(values, kL1WritebackLgds)) {
-    l1_new = *lgds * kWritebackBytes;
-  } else if (auto lg = find(values, kL1WritebackLg)) {
-    l1_new = (*lg + find(values, kL1WritebackDs).value_or(0.0)) * kWritebackBytes;
-  }
-  std::optional<double> l2_new;
-  if (auto c = find(values, kL2Xbar)) l2_new = *c * kXbarBytes;
-  if (l1_new) e.bytes_alternative.push_back({"l1", *l1_new});
-  if (l2_new) e.bytes_alternative.push_back({"l2", *l2_new});
+  // The newer definitions where the chip has them, kept beside the recorded bytes.
+  if (c.l1_newer) e.bytes_alternative.push_back({"l1", *c.l1_newer});
+  if (c.l2_newer) e.bytes_alternative.push_back({"l2", *c.l2_newer});
 
   // The recorded bytes: the classic definition, else the newer one (said in a remark).
-  const struct {
-    const char* level;
-    const char* label;
-    const char* metric;
-    std::optional<double> newer;
-    const char* newer_metric;
-  } levels[] = {{"l1", "L1", kL1, l1_new, "l1tex__lsu_writeback_active_mem_{lgds,lg}.sum x 128 B"},
-                {"l2", "L2", kL2, l2_new, "lts__lts2xbar_cycles_active.sum x 32 B"},
-                {"dram", "DRAM", kDram, std::nullopt, ""}};
-  for (const auto& l : levels) {
-    if (auto b = find(values, l.metric)) {
-      r.bytes.push_back({l.level, *b});
-    } else if (l.newer) {
-      r.bytes.push_back({l.level, *l.newer});
-      e.remarks.push_back(std::string(l.label) + " bytes from " + l.newer_metric + " (" + l.metric +
+  const char* classic[] = {kL1, kL2, kDram};
+  const char* newer[] = {"l1tex__lsu_writeback_active_mem_{lgds,lg}.sum x 128 B",
+                         "lts__lts2xbar_cycles_active.sum x 32 B", ""};
+  for (std::size_t i = 0; i < c.bytes.size(); ++i) {
+    const counters::LevelBytes& b = c.bytes[i];
+    const std::string label(b.label);
+    if (b.bytes) r.bytes.push_back({std::string(b.level), *b.bytes});
+    if (b.bytes && b.newer)
+      e.remarks.push_back(label + " bytes from " + newer[i] + " (" + classic[i] +
                           " not collected)");
-    } else {
-      e.remarks.push_back(std::string("no ") + l.label + " bytes (" + l.metric + " not collected)");
-    }
+    else if (!b.bytes)
+      e.remarks.push_back("no " + label + " bytes (" + classic[i] + " not collected)");
   }
-
-  if (auto ns = find(values, kDuration)) e.gpu_time_s = *ns * 1e-9;
+  e.gpu_time_s = c.duration_s;
   return e;
 }
 

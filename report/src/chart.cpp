@@ -15,6 +15,7 @@
 #include "rooftop/core/error.hpp"
 #include "rooftop/core/roofline.hpp"
 #include "rooftop/core/statistics.hpp"
+#include "rooftop/core/vocabulary.hpp"
 
 namespace rooftop::analyze {
 namespace {
@@ -274,7 +275,8 @@ void roofline_panel(std::ostringstream& s, const ceilings::CeilingsFile& f, doub
   std::map<std::string, std::vector<std::pair<double, double>>> traces;
   for (const auto& p : f.sweeps.compute) {
     if (p.working_set_bytes != trace_ws || p.rates.empty()) continue;
-    const double bytes = 2.0 * (p.precision == "fp64" ? 8 : 4);  // read + write per element
+    const core::Precision* precision = core::find_precision(p.precision);
+    const double bytes = 2.0 * (precision ? precision->bytes : 4);  // read + write per element
     traces[p.precision + " " + p.mode].push_back(
         {p.flops_per_element / bytes, ceilings::summarize(p.rates).median});
   }
@@ -367,12 +369,7 @@ const char* kernel_color(std::size_t i) {
 }
 
 // Memory levels innermost first; a level rooftop does not name comes last.
-int level_rank(const std::string& level) {
-  static const char* const kOrder[] = {"l1", "shared", "l2", "l3", "dram"};
-  for (int i = 0; i < 5; ++i)
-    if (level == kOrder[i]) return i;
-  return 5;
-}
+int level_rank(const std::string& level) { return core::level_rank(level); }
 
 // One marker shape per level, centred on the origin (each marker is a translated group).
 std::string level_shape(const std::string& level, const std::string& style) {

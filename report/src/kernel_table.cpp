@@ -5,6 +5,7 @@
 
 #include "rooftop/ceilings/report.hpp"
 #include "rooftop/core/roofline.hpp"
+#include "rooftop/core/vocabulary.hpp"
 
 namespace rooftop::analyze {
 namespace {
@@ -13,15 +14,20 @@ using ceilings::KernelRecord;
 
 // Levels with counts in any kernel, innermost first.
 std::vector<std::string> levels_of(const std::vector<KernelRecord>& kernels) {
-  static const char* order[] = {"l1", "shared", "l2", "l3", "dram"};
   std::vector<std::string> out;
-  for (const char* level : order)
+  for (const core::Level& level : core::kLevels)
     for (const KernelRecord& k : kernels)
-      if (k.find_bytes(level)) {
-        out.push_back(level);
+      if (k.find_bytes(std::string(level.name))) {
+        out.push_back(std::string(level.name));
         break;
       }
   return out;
+}
+
+nlohmann::json flops_by_precision(const KernelRecord& k) {
+  nlohmann::json j = nlohmann::json::object();
+  for (const core::Precision& p : core::kPrecisions) j[std::string(p.name)] = k.*p.flops;
+  return j;
 }
 
 std::string fixed(double v, int digits) {
@@ -69,8 +75,7 @@ nlohmann::json kernels_json(const ceilings::CeilingsFile& file, const std::strin
          {"invocations", k.invocations},
          {"time_source", k.time_source},
          {"flops", k.flops()},
-         {"flops_by_precision",
-          {{"fp64", k.flops_fp64}, {"fp32", k.flops_fp32}, {"fp16", k.flops_fp16}}},
+         {"flops_by_precision", flops_by_precision(k)},
          {"fma_fraction",
           k.fma_fraction >= 0.0 ? nlohmann::json(k.fma_fraction) : nlohmann::json(nullptr)},
          {"tensor_instructions", k.tensor_instructions},

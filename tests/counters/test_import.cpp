@@ -220,6 +220,23 @@ TEST(ImportNcuWide, NewerL2DefinitionOnlyWhenTheOlderIsAbsent) {
       << all_notes(r);
 }
 
+TEST(ImportNcuWide, HopperL1DefinitionAsTheCuptiPathKnowsIt) {
+  // GH100 has l1tex__lsu_writeback_active_mem_lgds.sum and no _mem_lg: the same
+  // evaluator as the CUPTI path takes it, ahead of the _lg + _ds pair.
+  const std::string head =
+      "\"ID\",\"Kernel Name\",\"l1tex__lsu_writeback_active_mem_lgds.sum\","
+      "\"l1tex__lsu_writeback_active_mem_lg.sum\"\n"
+      "\"\",\"\",\"cycle\",\"cycle\"\n";
+  ImportResult r = parse_report(head + "\"0\",\"k\",\"10\",\"n/a\"\n", "r.csv");
+  EXPECT_DOUBLE_EQ(bytes(r.kernels[0], "l1"), 10 * 128.0);
+  EXPECT_EQ(notes_with(r, {"l1tex__lsu_writeback_active_mem_lgds.sum x 128 B", "newer definition"})
+                .size(),
+            1u)
+      << all_notes(r);
+  r = parse_report(head + "\"0\",\"k\",\"10\",\"3\"\n", "r.csv");
+  EXPECT_DOUBLE_EQ(bytes(r.kernels[0], "l1"), 10 * 128.0);
+}
+
 TEST(ImportNcuWide, EachTableKeepsItsOwnUnitsRow) {
   // Two runs appended to one file: the header and units repeat, the kernel continues.
   const std::string text =
@@ -316,6 +333,27 @@ TEST(ImportNcu, PartialFlopMetricsLeaveTheFmaShareUnknown) {
   EXPECT_DOUBLE_EQ(k.flops_fp64, 24.0);
   EXPECT_LT(k.fma_fraction, 0.0);
   EXPECT_EQ(notes_with(r, {"r.csv: no dmul count", "FP64 FLOPs leave it out"}).size(), 1u)
+      << all_notes(r);
+}
+
+TEST(ImportNcu, APrecisionWithoutFlopsLeavesTheFmaShareKnown) {
+  // The CUPTI path's rule: only a precision that has FLOPs and lacks a part makes the
+  // FMA share unknown. FP32 is in the file but n/a for this kernel.
+  const ImportResult r = parse_report(
+      ncu_long({{"0", "k", "sm__sass_thread_inst_executed_op_dfma_pred_on.sum", "inst", "10"},
+                {"0", "k", "sm__sass_thread_inst_executed_op_dadd_pred_on.sum", "inst", "4"},
+                {"0", "k", "sm__sass_thread_inst_executed_op_dmul_pred_on.sum", "inst", "0"},
+                {"0", "k", "sm__sass_thread_inst_executed_op_ffma_pred_on.sum", "inst", "n/a"},
+                {"0", "k", "gpu__time_duration.sum", "usecond", "1"}}),
+      "r.csv");
+  const KernelRecord& k = r.kernels[0];
+  EXPECT_DOUBLE_EQ(k.flops_fp64, 24.0);
+  EXPECT_DOUBLE_EQ(k.flops_fp32, 0.0);
+  EXPECT_DOUBLE_EQ(k.fma_fraction, 20.0 / 24.0);
+  EXPECT_EQ(notes_with(r, {"r.csv: no fadd, fmul, ffma count", "FP32 FLOPs leave it out"}).size(),
+            1u)
+      << all_notes(r);
+  EXPECT_TRUE(notes_with(r, {"FP32 FLOPs leave it out, FMA share unknown"}).empty())
       << all_notes(r);
 }
 
