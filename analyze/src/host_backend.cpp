@@ -40,7 +40,7 @@ RunTimes time_runs(Kernel& kernel, const HostTiming& timing) {
   return out;
 }
 
-HostBackend::HostBackend(KernelList kernels, HostTiming timing, KernelProgress progress)
+HostBackend::HostBackend(KernelList kernels, HostTiming timing, core::Progress progress)
     : kernels_(std::move(kernels)), timing_(timing), progress_(std::move(progress)) {}
 
 std::vector<ceilings::KernelRecord> HostBackend::collect(std::vector<std::string>& notes) {

@@ -2,6 +2,7 @@
 
 #include <cstdio>
 
+#include "rooftop/core/format.hpp"
 #include "rooftop/core/vocabulary.hpp"
 #include "rooftop/counters/evaluate.hpp"
 
@@ -21,11 +22,7 @@ constexpr const char* kL1WritebackDs = "l1tex__lsu_writeback_active_mem_ds.sum";
 constexpr const char* kL2Xbar = "lts__lts2xbar_cycles_active.sum";
 constexpr const char* kDuration = "gpu__time_duration.sum";
 
-std::string bytes_text(double bytes) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.6g B", bytes);
-  return buffer;
-}
+std::string bytes_text(double bytes) { return core::format_number("%.6g B", bytes); }
 
 }  // namespace
 

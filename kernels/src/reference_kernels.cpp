@@ -188,12 +188,23 @@ class Stencil final : public Kernel {
 
 }  // namespace
 
-std::unique_ptr<Kernel> make_reference_kernel(const std::string& name, const std::string& size,
-                                              int order) {
-  if (name == "triad") return std::make_unique<Triad>(size, order);
-  if (name == "polynomial") return std::make_unique<Polynomial<16>>(size, order);
-  if (name == "stencil") return std::make_unique<Stencil>(size, order);
-  return nullptr;
+// The reference kernels a user can name, in the order they are listed: one row each.
+const std::vector<ReferenceKernel>& reference_kernels() {
+  static const std::vector<ReferenceKernel> kernels = {
+      {"triad",
+       [](const std::string& size, int order) -> std::unique_ptr<Kernel> {
+         return std::make_unique<Triad>(size, order);
+       }},
+      {"polynomial",
+       [](const std::string& size, int order) -> std::unique_ptr<Kernel> {
+         return std::make_unique<Polynomial<16>>(size, order);
+       }},
+      {"stencil",
+       [](const std::string& size, int order) -> std::unique_ptr<Kernel> {
+         return std::make_unique<Stencil>(size, order);
+       }},
+  };
+  return kernels;
 }
 
 }  // namespace rooftop::analyze

@@ -7,7 +7,11 @@
 
 namespace rooftop::analyze {
 
-std::vector<std::string> kernel_names() { return {"gpp", "triad", "polynomial", "stencil"}; }
+std::vector<std::string> kernel_names() {
+  std::vector<std::string> names = {"gpp"};
+  for (const ReferenceKernel& k : reference_kernels()) names.push_back(k.name);
+  return names;
+}
 
 std::vector<std::string> size_names() { return gpp::size_names(); }
 
@@ -19,8 +23,11 @@ KernelList make_kernels(const std::vector<std::string>& names, const std::string
     if (name == "gpp" || name.rfind("gpp:", 0) == 0) {  // the ladder, or one version
       const std::string only = name == "gpp" ? "" : name.substr(4);
       for (auto& k : gpp::make_ladder(gpp_size, only)) out.push_back(std::move(k));
-    } else if (auto k = make_reference_kernel(name, size, order++)) {
-      out.push_back(std::move(k));
+    } else if (const auto k =
+                   std::find_if(reference_kernels().begin(), reference_kernels().end(),
+                                [&](const ReferenceKernel& r) { return r.name == name; });
+               k != reference_kernels().end()) {
+      out.push_back(k->make(size, order++));
     } else {
       std::string known;
       for (const std::string& n : kernel_names()) known += (known.empty() ? "" : ", ") + n;

@@ -13,6 +13,7 @@
 #include "rooftop/ceilings/extract.hpp"
 #include "rooftop/ceilings/report.hpp"
 #include "rooftop/core/error.hpp"
+#include "rooftop/core/format.hpp"
 #include "rooftop/core/roofline.hpp"
 #include "rooftop/core/statistics.hpp"
 #include "rooftop/core/vocabulary.hpp"
@@ -25,11 +26,7 @@ using ceilings::Ceiling;
 const char* kPalette[] = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd",
                           "#ff7f0e", "#8c564b", "#e377c2", "#17becf"};
 
-std::string num(double v, int digits = 1) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
-  return buf;
-}
+std::string num(double v, int digits = 1) { return core::fixed(v, digits); }
 
 // Text and attribute values (attributes are single-quoted); control characters are not
 // allowed in XML 1.0 at all.
@@ -398,7 +395,7 @@ std::string class_name(const std::string& s) {
 }
 
 // Three significant digits without an exponent: rates and fractions in the table.
-std::string sig3(double v) {
+std::string three_digits(double v) {
   if (v <= 0.0) return "0";
   const int digits = 2 - static_cast<int>(std::floor(std::log10(v)));
   return num(v, std::clamp(digits, 0, 6));
@@ -604,8 +601,8 @@ void draw_markers(std::ostringstream& s, const std::vector<KernelRow>& rows) {
     for (const auto& p : r.points) {
       s << "<g class='kernel level-" << class_name(p.level) << (r.above ? " above" : "")
         << "' transform='translate(" << num(p.X, 2) << "," << num(p.Y, 2) << ")'><title>"
-        << escape(r.id + " " + r.kernel.name + " at " + p.level + ": " + sig3(p.ai) +
-                  " FLOP/byte, " + sig3(p.rate) + " GFLOP/s" +
+        << escape(r.id + " " + r.kernel.name + " at " + p.level + ": " + three_digits(p.ai) +
+                  " FLOP/byte, " + three_digits(p.rate) + " GFLOP/s" +
                   (r.above ? ", above " + r.kernel.above : ""))
         << "</title>" << level_shape(p.level, style) << "</g>\n";
     }
@@ -670,13 +667,13 @@ double kernel_table(std::ostringstream& s, const std::vector<KernelRow>& rows, d
       s << "<text x='" << x_name << "' y='" << y + line * static_cast<double>(i) << "'>"
         << escape(name[i]) << "</text>";
     if (k.time_s > 0.0)
-      s << "<text x='" << x_rate << "' y='" << y << "' text-anchor='end'>" << sig3(k.gflop_per_s())
-        << "</text>";
+      s << "<text x='" << x_rate << "' y='" << y << "' text-anchor='end'>"
+        << three_digits(k.gflop_per_s()) << "</text>";
     s << "<text x='" << x_limiter << "' y='" << y << "'>"
       << escape(k.limiter.empty() ? "-" : k.limiter) << "</text>";
     if (k.time_s > 0.0 && k.attainable_gflop_per_s > 0.0)
       s << "<text x='" << x_fraction << "' y='" << y << "' text-anchor='end'>"
-        << sig3(100.0 * k.fraction_of_roof) << "%</text>";
+        << three_digits(100.0 * k.fraction_of_roof) << "%</text>";
     for (std::size_t i = 0; i < status.size() && !r.status.empty(); ++i)
       s << "<text class='status' x='" << x_status << "' y='" << y + line * static_cast<double>(i)
         << "' fill='" << (above ? "#d62728' font-weight='bold" : "#777") << "'>"

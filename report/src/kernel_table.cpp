@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "rooftop/ceilings/report.hpp"
+#include "rooftop/core/format.hpp"
 #include "rooftop/core/roofline.hpp"
 #include "rooftop/core/vocabulary.hpp"
 
@@ -30,18 +31,10 @@ nlohmann::json flops_by_precision(const KernelRecord& k) {
   return j;
 }
 
-std::string fixed(double v, int digits) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
-  return buf;
-}
+using core::fixed;
 
 // Three significant digits, whatever the magnitude (AI spans 1e-2 ... 1e3).
-std::string sig3(double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.3g", v);
-  return buf;
-}
+std::string general3(double v) { return core::format_number("%.3g", v); }
 
 std::string pad(const std::string& s, std::size_t width, bool right = false) {
   if (s.size() >= width) return s;
@@ -109,11 +102,11 @@ std::string kernels_table(const ceilings::CeilingsFile& file,
   out << "  " << pad("limiter", 14) << pad("of roof", 8, true) << "  check\n";
   for (const KernelRecord& k : file.kernels) {
     const bool timed = k.time_s > 0.0;
-    out << pad(k.id, 8) << pad(timed ? sig3(k.time_s) : "-", 11, true)
+    out << pad(k.id, 8) << pad(timed ? general3(k.time_s) : "-", 11, true)
         << pad(timed && k.flops() > 0.0 ? fixed(k.gflop_per_s(), 1) : "-", 10, true);
     for (const std::string& l : levels) {
       const auto ai = arithmetic_intensity(k, l);
-      out << pad(ai ? sig3(*ai) : "-", 10, true);
+      out << pad(ai ? general3(*ai) : "-", 10, true);
     }
     out << "  " << pad(k.limiter.empty() ? "-" : k.limiter, 14)
         << pad(timed && k.attainable_gflop_per_s > 0.0 ? fixed(k.fraction_of_roof, 3) : "-", 8,
