@@ -1,5 +1,6 @@
 // rooftop: the command line. The only place that knows CLI11; it wires the libraries
-// (microbench -> ceilings -> analyze) and turns every error into one line on stderr.
+// (microbench -> ceilings; kernels, counters -> analyze; report) and turns every error
+// into one line on stderr.
 
 #include <unistd.h>
 

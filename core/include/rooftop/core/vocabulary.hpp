@@ -13,6 +13,9 @@
 
 namespace rooftop::core {
 
+// A kernel's FLOPs in one precision (an alias: nvcc's front end warns on the bare form).
+using FlopsField = double ceilings::KernelRecord::*;
+
 // A floating-point format FLOPs are counted in.
 struct Precision {
   std::string_view name;    // rooftop's name: "fp64"
@@ -21,7 +24,7 @@ struct Precision {
   char sass;                // d, f, h in sm__sass_thread_inst_executed_op_{d,f,h}{add,mul,fma}
   std::string_view nvprof;  // dp, sp, hp in nvprof's flop_count_{dp,sp,hp}
   bool ceilings;            // the microbenchmarks measure its compute ceilings
-  double ceilings::KernelRecord::*flops;  // a kernel's FLOPs in it
+  FlopsField flops;         // a kernel's FLOPs in it
 };
 inline constexpr Precision kPrecisions[] = {
     {"fp64", "FP64", 8, 'd', "dp", true, &ceilings::KernelRecord::flops_fp64},
