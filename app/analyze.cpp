@@ -10,15 +10,15 @@
 #include "commands.hpp"
 #include "interrupt.hpp"
 #include "kernel_report.hpp"
-#include "rooftop/analyze/chart.hpp"
 #include "rooftop/analyze/cupti_backend.hpp"
 #include "rooftop/analyze/host_backend.hpp"
-#include "rooftop/analyze/import.hpp"
-#include "rooftop/analyze/kernel.hpp"
-#include "rooftop/ceilings/error.hpp"
+#include "rooftop/analyze/import_backend.hpp"
 #include "rooftop/ceilings/io.hpp"
 #include "rooftop/ceilings/report.hpp"
 #include "rooftop/config.hpp"
+#include "rooftop/core/error.hpp"
+#include "rooftop/kernels/kernel.hpp"
+#include "rooftop/report/chart.hpp"
 
 namespace rooftop::app {
 namespace {

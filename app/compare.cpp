@@ -2,11 +2,11 @@
 #include <iostream>
 
 #include "commands.hpp"
-#include "rooftop/analyze/chart.hpp"
 #include "rooftop/ceilings/compare.hpp"
-#include "rooftop/ceilings/error.hpp"
 #include "rooftop/ceilings/fleet.hpp"
 #include "rooftop/ceilings/io.hpp"
+#include "rooftop/core/error.hpp"
+#include "rooftop/report/chart.hpp"
 
 namespace rooftop::app {
 

@@ -13,7 +13,7 @@
 #include <utility>
 #include <vector>
 
-#include "rooftop/ceilings/error.hpp"
+#include "rooftop/core/error.hpp"
 
 namespace rooftop::app {
 namespace {
@@ -87,7 +87,7 @@ void spread_host_threads() {
 
 const std::atomic<bool>& interrupted() { return g_interrupted; }
 
-std::function<void(std::size_t, std::size_t, const std::string&)> progress_printer() {
+core::Progress progress_printer() {
   if (!isatty(fileno(stderr))) return {};
   return [](std::size_t done, std::size_t total, const std::string& what) {
     std::fprintf(stderr, "\r\033[K[%3zu/%zu] %s", done, total, what.c_str());

@@ -9,6 +9,8 @@
 #include <functional>
 #include <string>
 
+#include "rooftop/core/progress.hpp"
+
 namespace rooftop::app {
 
 // Set by the first Ctrl-C while a KokkosRun is alive; a second one stops at once.
@@ -16,7 +18,7 @@ const std::atomic<bool>& interrupted();
 
 // "[done/total] what" on stderr, rewritten in place, when stderr is a terminal; an empty
 // function (no progress) otherwise.
-std::function<void(std::size_t done, std::size_t total, const std::string& what)> progress_printer();
+core::Progress progress_printer();
 
 class KokkosRun {
  public:

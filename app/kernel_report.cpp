@@ -2,10 +2,10 @@
 
 #include <iostream>
 
-#include "rooftop/analyze/chart.hpp"
-#include "rooftop/analyze/report.hpp"
-#include "rooftop/analyze/roofline.hpp"
 #include "rooftop/ceilings/io.hpp"
+#include "rooftop/core/roofline.hpp"
+#include "rooftop/report/chart.hpp"
+#include "rooftop/report/kernel_table.hpp"
 
 namespace rooftop::app {
 

@@ -1,20 +1,35 @@
 // rooftop: the command line. The only place that knows CLI11; it wires the libraries
-// (microbench -> ceilings -> analyze) and turns every error into one line on stderr.
+// (microbench -> ceilings; kernels, counters -> analyze; report) and turns every error
+// into one line on stderr.
 
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
 #include <csignal>
 #include <cstdio>
-#include <new>
-#include <string>
 #include <iostream>
 #include <iterator>
+#include <new>
+#include <string>
+#include <vector>
 
 #include "commands.hpp"
-#include "rooftop/ceilings/error.hpp"
 #include "rooftop/ceilings/export.hpp"
 #include "rooftop/config.hpp"
+#include "rooftop/core/error.hpp"
+#include "rooftop/kernels/kernel.hpp"
+
+namespace {
+
+// "a, b, c" with `last` before the last name ("a, b or c").
+std::string listed(const std::vector<std::string>& names, const char* last) {
+  std::string out;
+  for (std::size_t i = 0; i < names.size(); ++i)
+    out += (i == 0 ? "" : i + 1 == names.size() ? last : ", ") + names[i];
+  return out;
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   CLI::App app{"rooftop: measured rooflines -- ceilings of this machine, kernels on them"};
@@ -70,10 +85,12 @@ int main(int argc, char** argv) {
   CLI::App* a = app.add_subcommand(
       "analyze", "run kernels here (GPP ladder, reference kernels) and place them on the ceilings");
   a->add_option("--ceilings", analyze.ceilings, "ceilings file (HDF5) of this machine")->required();
-  a->add_option("--kernels", analyze.kernels, "comma-separated: gpp, triad, polynomial, stencil");
-  a->add_option("--size", analyze.size, "tiny, small, classic or si214 (default: small on a "
-                                        "CPU, classic on a GPU)")
-      ->check(CLI::IsMember({"tiny", "small", "classic", "si214"}));
+  a->add_option("--kernels", analyze.kernels,
+                "comma-separated: " + listed(rooftop::analyze::kernel_names(), ", "));
+  a->add_option("--size", analyze.size,
+                listed(rooftop::analyze::size_names(), " or ") +
+                    " (default: small on a CPU, classic on a GPU)")
+      ->check(CLI::IsMember(rooftop::analyze::size_names()));
   a->add_option("--out", analyze.out, "file to write: the ceilings with the kernels (HDF5)");
   a->add_option("--plot", analyze.plot, "SVG chart to write (hierarchical roofline)");
   a->add_flag("--json", analyze.json, "machine-readable output");

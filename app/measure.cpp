@@ -8,14 +8,14 @@
 #include "fleet.hpp"
 #include "interrupt.hpp"
 #include "measure.hpp"
-#include "rooftop/analyze/chart.hpp"
-#include "rooftop/ceilings/error.hpp"
 #include "rooftop/ceilings/extract.hpp"
 #include "rooftop/ceilings/io.hpp"
 #include "rooftop/ceilings/report.hpp"
 #include "rooftop/config.hpp"
+#include "rooftop/core/error.hpp"
 #include "rooftop/microbench/host.hpp"
 #include "rooftop/microbench/sweep.hpp"
+#include "rooftop/report/chart.hpp"
 
 namespace rooftop::app {
 

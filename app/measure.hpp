@@ -7,7 +7,7 @@
 
 #include "commands.hpp"
 #include "interrupt.hpp"
-#include "rooftop/ceilings/model.hpp"
+#include "rooftop/core/model.hpp"
 
 namespace rooftop::app {
 

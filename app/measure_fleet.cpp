@@ -15,10 +15,10 @@
 #include "interrupt.hpp"
 #include "measure.hpp"
 #include "mpi_session.hpp"
-#include "rooftop/analyze/chart.hpp"
-#include "rooftop/ceilings/error.hpp"
 #include "rooftop/ceilings/fleet.hpp"
 #include "rooftop/ceilings/io.hpp"
+#include "rooftop/core/error.hpp"
+#include "rooftop/report/chart.hpp"
 
 namespace rooftop::app {
 namespace {

@@ -2,7 +2,7 @@
 // race to write one file.
 
 #include "fleet.hpp"
-#include "rooftop/ceilings/error.hpp"
+#include "rooftop/core/error.hpp"
 
 namespace rooftop::app {
 

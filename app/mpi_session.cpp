@@ -6,7 +6,7 @@
 #include <climits>
 #include <cstdint>
 
-#include "rooftop/ceilings/error.hpp"
+#include "rooftop/core/error.hpp"
 
 namespace rooftop::app {
 

@@ -20,9 +20,9 @@
 
 #include "commands.hpp"
 #include "kernel_report.hpp"
-#include "rooftop/ceilings/error.hpp"
 #include "rooftop/ceilings/io.hpp"
 #include "rooftop/connector/profile_file.hpp"
+#include "rooftop/core/error.hpp"
 
 extern char** environ;
 
@@ -33,7 +33,7 @@ namespace fs = std::filesystem;
 
 constexpr const char* kConnectorName = "librooftop_kokkos_connector.so";
 
-// The connector beside this program: the build tree keeps it in analyze/, an install
+// The connector beside this program: the build tree keeps it in connector/, an install
 // in ../lib.
 std::string find_connector(const std::string& given) {
   if (!given.empty()) {
@@ -43,7 +43,7 @@ std::string find_connector(const std::string& given) {
   std::error_code ec;
   const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
   if (!ec) {
-    for (const fs::path& candidate : {exe.parent_path().parent_path() / "analyze" / kConnectorName,
+    for (const fs::path& candidate : {exe.parent_path().parent_path() / "connector" / kConnectorName,
                                       exe.parent_path().parent_path() / "lib" / kConnectorName})
       if (fs::exists(candidate)) return candidate.string();
   }

@@ -2,10 +2,10 @@
 #include <optional>
 
 #include "commands.hpp"
-#include "rooftop/analyze/report.hpp"
 #include "rooftop/ceilings/fleet.hpp"
 #include "rooftop/ceilings/io.hpp"
 #include "rooftop/ceilings/report.hpp"
+#include "rooftop/report/kernel_table.hpp"
 
 namespace rooftop::app {
 

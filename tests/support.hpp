@@ -16,8 +16,8 @@
 #include <system_error>
 #include <vector>
 
-#include "rooftop/ceilings/error.hpp"
-#include "rooftop/ceilings/model.hpp"
+#include "rooftop/core/error.hpp"
+#include "rooftop/core/model.hpp"
 
 namespace rooftop::testing {
 

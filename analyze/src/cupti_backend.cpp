@@ -10,11 +10,12 @@
 #include <cmath>
 #include <cstdio>
 
-#include "cupti_range.hpp"
-#include "rooftop/analyze/cupti_metrics.hpp"
-#include "rooftop/ceilings/error.hpp"
-#include "rooftop/ceilings/statistics.hpp"
 #include "rooftop/connector/kernel_tracker.hpp"
+#include "rooftop/core/error.hpp"
+#include "rooftop/core/format.hpp"
+#include "rooftop/core/statistics.hpp"
+#include "rooftop/counters/cupti_range.hpp"
+#include "rooftop/counters/metrics.hpp"
 
 namespace rooftop::analyze {
 namespace {
@@ -78,11 +79,7 @@ std::string labels_text(const KernelTracker& tracker) {
   return s;
 }
 
-std::string number(double v) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.4g", v);
-  return buffer;
-}
+std::string number(double v) { return core::format_number("%.4g", v); }
 
 void require_gpu() {
   int devices = 0;
@@ -100,7 +97,7 @@ void require_gpu() {
 
 class CuptiBackend final : public Backend {
  public:
-  CuptiBackend(KernelList kernels, HostTiming timing, KernelProgress progress)
+  CuptiBackend(KernelList kernels, HostTiming timing, core::Progress progress)
       : kernels_(std::move(kernels)), timing_(timing), progress_(std::move(progress)) {}
 
   std::string name() const override { return "cupti"; }
@@ -178,7 +175,7 @@ class CuptiBackend final : public Backend {
  private:
   KernelList kernels_;
   HostTiming timing_;
-  KernelProgress progress_;
+  core::Progress progress_;
 };
 
 }  // namespace
@@ -186,7 +183,7 @@ class CuptiBackend final : public Backend {
 std::string cupti_backend_unavailable_reason() { return ""; }
 
 std::unique_ptr<Backend> make_cupti_backend(KernelList kernels, HostTiming timing,
-                                            KernelProgress progress) {
+                                            core::Progress progress) {
   return std::make_unique<CuptiBackend>(std::move(kernels), timing, std::move(progress));
 }
 

@@ -2,8 +2,8 @@
 // CUPTI found): they say why, so callers need no #if.
 
 #include "rooftop/analyze/cupti_backend.hpp"
-#include "rooftop/ceilings/error.hpp"
 #include "rooftop/config.hpp"
+#include "rooftop/core/error.hpp"
 
 namespace rooftop::analyze {
 
@@ -14,7 +14,7 @@ std::string cupti_backend_unavailable_reason() {
          "it (configure with a CUDA Toolkit and ROOFTOP_WITH_CUPTI=ON)";
 }
 
-std::unique_ptr<Backend> make_cupti_backend(KernelList, HostTiming, KernelProgress) {
+std::unique_ptr<Backend> make_cupti_backend(KernelList, HostTiming, core::Progress) {
   throw Error(cupti_backend_unavailable_reason());
 }
 

@@ -4,8 +4,8 @@
 #include <chrono>
 #include <cmath>
 
-#include "rooftop/ceilings/error.hpp"
-#include "rooftop/ceilings/statistics.hpp"
+#include "rooftop/core/error.hpp"
+#include "rooftop/core/statistics.hpp"
 
 namespace rooftop::analyze {
 namespace {
@@ -40,7 +40,7 @@ RunTimes time_runs(Kernel& kernel, const HostTiming& timing) {
   return out;
 }
 
-HostBackend::HostBackend(KernelList kernels, HostTiming timing, KernelProgress progress)
+HostBackend::HostBackend(KernelList kernels, HostTiming timing, core::Progress progress)
     : kernels_(std::move(kernels)), timing_(timing), progress_(std::move(progress)) {}
 
 std::vector<ceilings::KernelRecord> HostBackend::collect(std::vector<std::string>& notes) {

@@ -4,17 +4,14 @@
 #include <cstdio>
 #include <sstream>
 
-#include "rooftop/ceilings/error.hpp"
 #include "rooftop/ceilings/report.hpp"
+#include "rooftop/core/error.hpp"
+#include "rooftop/core/format.hpp"
 
 namespace rooftop::ceilings {
 namespace {
 
-std::string cell(const char* format, double value) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, format, value);
-  return buf;
-}
+std::string cell(const char* format, double value) { return core::format_number(format, value); }
 
 }  // namespace
 

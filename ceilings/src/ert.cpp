@@ -9,8 +9,8 @@
 #include <map>
 #include <utility>
 
-#include "rooftop/ceilings/error.hpp"
 #include "rooftop/ceilings/report.hpp"
+#include "rooftop/core/error.hpp"
 
 namespace rooftop::ceilings {
 namespace {

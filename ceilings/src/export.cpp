@@ -2,9 +2,9 @@
 
 #include <sstream>
 
-#include "rooftop/ceilings/error.hpp"
 #include "rooftop/ceilings/ert.hpp"
 #include "rooftop/ceilings/report.hpp"
+#include "rooftop/core/error.hpp"
 
 namespace rooftop::ceilings {
 namespace {

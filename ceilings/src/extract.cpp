@@ -5,8 +5,9 @@
 #include <map>
 #include <optional>
 
-#include "rooftop/ceilings/error.hpp"
-#include "rooftop/ceilings/statistics.hpp"
+#include "rooftop/core/error.hpp"
+#include "rooftop/core/statistics.hpp"
+#include "rooftop/core/vocabulary.hpp"
 
 namespace rooftop::ceilings {
 namespace {
@@ -27,11 +28,8 @@ void note(std::vector<std::string>* skipped, const std::string& why) {
 
 // Arrays read and written per element by each access pattern of the sweep.
 std::pair<int, int> loads_and_stores(const std::string& pattern) {
-  if (pattern == "read") return {1, 0};
-  if (pattern == "write") return {0, 1};
-  if (pattern == "copy" || pattern == "rmw") return {1, 1};
-  if (pattern == "triad") return {2, 1};
-  return {0, 0};
+  const core::Pattern* p = core::find_pattern(pattern);
+  return p ? std::pair{p->loads, p->stores} : std::pair{0, 0};
 }
 
 // Index of the point with the highest median rate among those `accept` takes.
@@ -109,7 +107,8 @@ void attach_theoretical(const Machine& m, Ceiling& c) {
   if (m.clock_ghz <= 0.0 || m.cores <= 0 || m.simd_bits <= 0) return;
   char buf[512];
   if (c.kind == "compute" && m.fma_pipes > 0) {
-    const int bits = c.name.rfind("fp64", 0) == 0 ? 64 : 32;
+    const core::Precision* precision = core::find_precision(c.name.substr(0, c.name.find('_')));
+    const int bits = 8 * (precision ? precision->bytes : 4);
     const int lanes = m.simd_bits / bits;
     const bool fma = c.name.find("nofma") == std::string::npos;
     // With FMA every pipe retires 2 FLOPs per lane per cycle. Without it, a 1:1 mix
@@ -147,11 +146,12 @@ std::vector<CeilingSource> ceiling_sources(const Machine& machine, const Sweeps&
                                            std::vector<std::string>* skipped) {
   std::vector<CeilingSource> out;
   // Compute: the best sustained point of each precision and mode, at any ILP.
-  for (const char* precision : {"fp64", "fp32"}) {
-    for (const char* mode : {"fma", "nofma"}) {
-      const std::string name = std::string(precision) + "_" + mode;
+  for (const core::Precision& precision : core::kPrecisions) {
+    if (!precision.ceilings) continue;
+    for (std::string_view mode : core::kComputeModes) {
+      const std::string name = core::compute_ceiling_name(precision.name, mode);
       const auto best = best_point(sweeps.compute, [&](const ComputePoint& p) {
-        return p.precision == precision && p.mode == mode;
+        return p.precision == precision.name && p.mode == mode;
       });
       if (best)
         out.push_back({name, true, *best});
@@ -198,18 +198,6 @@ std::vector<Ceiling> extract_ceilings(const Machine& machine, const Sweeps& swee
     }
   }
   return out;
-}
-
-const Ceiling* CeilingsFile::find(const std::string& name) const {
-  for (const Ceiling& c : ceilings)
-    if (c.name == name) return &c;
-  return nullptr;
-}
-
-const LevelBytes* KernelRecord::find_bytes(const std::string& level) const {
-  for (const LevelBytes& b : bytes)
-    if (b.level == level) return &b;
-  return nullptr;
 }
 
 }  // namespace rooftop::ceilings

@@ -7,20 +7,15 @@
 #include <sstream>
 
 #include "rooftop/ceilings/compare.hpp"
-#include "rooftop/ceilings/error.hpp"
 #include "rooftop/ceilings/report.hpp"
-#include "rooftop/ceilings/statistics.hpp"
+#include "rooftop/core/error.hpp"
+#include "rooftop/core/format.hpp"
+#include "rooftop/core/statistics.hpp"
 
 namespace rooftop::ceilings {
 namespace {
 
-std::string format(const char* fmt, double value) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, fmt, value);
-  return buf;
-}
-
-std::string percent(double fraction) { return format("%.1f%%", 100.0 * fraction); }
+std::string percent(double fraction) { return core::format_number("%.1f%%", 100.0 * fraction); }
 
 // Padded columns end without blanks.
 std::string trimmed(const char* line) {
@@ -163,7 +158,7 @@ CeilingsFile fleet_summary(const FleetFile& fleet) {
 
 FleetReview review(const FleetFile& fleet, double threshold) {
   if (!(threshold >= 0.0 && threshold <= 1.0))
-    throw Error("threshold " + format("%g", threshold) +
+    throw Error("threshold " + core::format_number("%g", threshold) +
                 ": must be a fraction of the fleet median in [0, 1], e.g. 0.05 for 5%");
   FleetReview out;
   out.threshold = threshold;

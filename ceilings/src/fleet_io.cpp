@@ -9,9 +9,9 @@
 
 #include "h5.hpp"
 #include "io_internal.hpp"
-#include "rooftop/ceilings/error.hpp"
 #include "rooftop/ceilings/fleet.hpp"
 #include "rooftop/ceilings/io.hpp"
+#include "rooftop/core/error.hpp"
 
 namespace rooftop::ceilings {
 namespace {

@@ -13,7 +13,7 @@
 #include "h5.hpp"
 #include "io_internal.hpp"
 #include "rooftop/config.hpp"
-#include "rooftop/ceilings/error.hpp"
+#include "rooftop/core/error.hpp"
 
 namespace rooftop::ceilings {
 namespace {

@@ -8,7 +8,7 @@
 #include <functional>
 #include <string>
 
-#include "rooftop/ceilings/model.hpp"
+#include "rooftop/core/model.hpp"
 
 namespace rooftop::ceilings::detail {
 

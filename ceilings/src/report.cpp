@@ -5,6 +5,8 @@
 #include <iterator>
 #include <sstream>
 
+#include "rooftop/core/vocabulary.hpp"
+
 namespace rooftop::ceilings {
 namespace {
 
@@ -56,12 +58,7 @@ nlohmann::json to_json(const Machine& m) {
           {"driver_version", m.driver_version}};
 }
 
-int display_rank(const std::string& name) {
-  static const char* const kOrder[] = {"fp64_fma", "fp64_nofma", "fp32_fma", "fp32_nofma", "l1",
-                                       "shared",   "l2",         "l3",       "dram"};
-  const auto* it = std::find(std::begin(kOrder), std::end(kOrder), name);
-  return static_cast<int>(it - std::begin(kOrder));
-}
+int display_rank(const std::string& name) { return core::ceiling_rank(name); }
 
 std::string machine_name(const Machine& m) {
   if (!m.gpu_name.empty()) return m.gpu_name;

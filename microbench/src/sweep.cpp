@@ -6,6 +6,7 @@
 #include <set>
 
 #include "rooftop/ceilings/extract.hpp"
+#include "rooftop/core/vocabulary.hpp"
 #include "rooftop/microbench/measure.hpp"
 
 namespace rooftop::microbench {
@@ -77,9 +78,11 @@ SweepPlan make_plan(const ceilings::Machine& machine, bool quick) {
   // Compute ceilings: 1024 FLOPs per element on an array that stays in L2, so memory
   // never interferes, at every ILP choice; cheap, so more samples.
   const std::uint64_t resident = std::max<std::uint64_t>(64 * KiB, l2 / 4);
-  for (const char* precision : {"fp64", "fp32"})
-    for (bool fma : {true, false})
-      for (int ilp : kIlpChoices) plan.compute.push_back({precision, fma, 1024, ilp, resident, 7});
+  for (const core::Precision& precision : core::kPrecisions)
+    if (precision.ceilings)
+      for (bool fma : {true, false})
+        for (int ilp : kIlpChoices)
+          plan.compute.push_back({std::string(precision.name), fma, 1024, ilp, resident, 7});
   // The roofline trace (FP64 FMA) on a DRAM-resident array: memory-bound at 1 FLOP per
   // element, compute-bound at the top.
   for (int flops : kFlopsPerElement)
@@ -87,10 +90,12 @@ SweepPlan make_plan(const ceilings::Machine& machine, bool quick) {
       plan.compute.push_back({"fp64", true, flops, kDefaultIlp, dram, 0});
 
   // Bandwidth: every pattern at one working set per octave (plus each level's middle).
-  const std::vector<Pattern> patterns =
-      quick ? std::vector<Pattern>{Pattern::read, Pattern::triad}
-            : std::vector<Pattern>{Pattern::read, Pattern::write, Pattern::copy, Pattern::triad,
-                                   Pattern::rmw};
+  std::vector<Pattern> patterns = {Pattern::read, Pattern::triad};
+  if (!quick) {
+    patterns.clear();
+    for (std::size_t i = 0; i < std::size(core::kPatterns); ++i)
+      patterns.push_back(static_cast<Pattern>(i));
+  }
   const std::uint64_t largest = 2 * dram;
   for (std::uint64_t ws : working_sets(machine, 1, largest))
     for (Pattern p : patterns) plan.bandwidth.push_back({p, ws});

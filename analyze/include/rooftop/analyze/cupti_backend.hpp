@@ -17,7 +17,7 @@
 
 #include "rooftop/analyze/backend.hpp"
 #include "rooftop/analyze/host_backend.hpp"
-#include "rooftop/analyze/kernel.hpp"
+#include "rooftop/kernels/kernel.hpp"
 
 namespace rooftop::analyze {
 
@@ -29,6 +29,6 @@ inline bool cupti_backend_available() { return cupti_backend_unavailable_reason(
 // the machine (no GPU, a driver older than CUDA 12.6, counters not permitted) are
 // thrown by collect(), each with what to do about it.
 std::unique_ptr<Backend> make_cupti_backend(KernelList kernels, HostTiming timing,
-                                            KernelProgress progress = {});
+                                            core::Progress progress = {});
 
 }  // namespace rooftop::analyze

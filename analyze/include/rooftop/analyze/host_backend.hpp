@@ -10,7 +10,8 @@
 #include <vector>
 
 #include "rooftop/analyze/backend.hpp"
-#include "rooftop/analyze/kernel.hpp"
+#include "rooftop/core/progress.hpp"
+#include "rooftop/kernels/kernel.hpp"
 
 namespace rooftop::analyze {
 
@@ -20,8 +21,6 @@ struct HostTiming {
   double budget_seconds = 6.0;     // per kernel: stop sampling past it (at least one sample)
   const std::atomic<bool>* cancel = nullptr;
 };
-
-using KernelProgress = std::function<void(std::size_t done, std::size_t total, const std::string&)>;
 
 // The time of one run of a prepared kernel, by the discipline every backend shares: the
 // first run warms caches and pages and sizes the samples (a run shorter than
@@ -40,14 +39,14 @@ void throw_if_cancelled(const HostTiming& timing);
 
 class HostBackend final : public Backend {
  public:
-  HostBackend(KernelList kernels, HostTiming timing, KernelProgress progress = {});
+  HostBackend(KernelList kernels, HostTiming timing, core::Progress progress = {});
   std::string name() const override { return "host"; }
   std::vector<ceilings::KernelRecord> collect(std::vector<std::string>& notes) override;
 
  private:
   KernelList kernels_;
   HostTiming timing_;
-  KernelProgress progress_;
+  core::Progress progress_;
 };
 
 }  // namespace rooftop::analyze

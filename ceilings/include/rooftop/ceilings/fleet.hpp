@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "rooftop/ceilings/model.hpp"
+#include "rooftop/core/model.hpp"
 
 namespace rooftop::ceilings {
 

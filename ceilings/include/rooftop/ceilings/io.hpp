@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "rooftop/ceilings/model.hpp"
+#include "rooftop/core/model.hpp"
 
 namespace rooftop::ceilings {
 

@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "rooftop/ceilings/model.hpp"
+#include "rooftop/core/model.hpp"
 
 namespace rooftop::ceilings {
 

@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "rooftop/ceilings/model.hpp"
+#include "rooftop/core/model.hpp"
 
 namespace rooftop::microbench {
 

@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <string>
 
-#include "rooftop/ceilings/model.hpp"
+#include "rooftop/core/model.hpp"
 #include "rooftop/microbench/pattern.hpp"
 #include "rooftop/microbench/timing.hpp"
 

@@ -7,7 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "rooftop/ceilings/model.hpp"
+#include "rooftop/core/model.hpp"
+#include "rooftop/core/progress.hpp"
 #include "rooftop/microbench/measure.hpp"
 #include "rooftop/microbench/pattern.hpp"
 #include "rooftop/microbench/timing.hpp"
@@ -51,7 +52,7 @@ struct SweepPlan {
 // patterns, points and sample length for a run of a few seconds.
 SweepPlan make_plan(const ceilings::Machine& machine, bool quick);
 
-using Progress = std::function<void(std::size_t done, std::size_t total, const std::string& what)>;
+using core::Progress;
 
 template <class Space>
 ceilings::Sweeps run_sweeps(const SweepPlan& plan, const Progress& progress);

@@ -10,7 +10,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "rooftop/ceilings/error.hpp"
+#include "rooftop/core/error.hpp"
 
 namespace rooftop::microbench {
 

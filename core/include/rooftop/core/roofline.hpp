@@ -1,0 +1,51 @@
+#pragma once
+// Roofline math, in one place: arithmetic intensity per level, the compute ceiling a
+// kernel can reach (its precision and FMA mix), attainable performance, the limiter,
+// efficiency, and which ceilings a point lies above.
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "rooftop/core/model.hpp"
+
+namespace rooftop::analyze {
+
+// FLOPs per byte at `level`; empty where the kernel has no byte count there.
+std::optional<double> arithmetic_intensity(const ceilings::KernelRecord& kernel,
+                                           const std::string& level);
+
+// The compute roof for a precision and FMA mix. With `fma_fraction` f (share of the FLOPs
+// issued as FMAs) known and both ceilings measured: nofma x (1 + f), capped by the FMA
+// ceiling; f unknown: the FMA ceiling (the optimistic bound). Empty when the file has
+// no compute ceiling for the precision.
+struct ComputeRoof {
+  double gflop_per_s = 0.0;
+  std::string ceiling;  // "fp64_fma", "fp64_nofma", or "fp64_fma_mix" when adjusted
+};
+std::optional<ComputeRoof> compute_roof(const ceilings::CeilingsFile& file,
+                                        const std::string& precision, double fma_fraction);
+
+// One kernel on one machine's roofline.
+struct Placement {
+  struct Level {
+    std::string level;
+    double arithmetic_intensity = 0.0;
+    double bandwidth_gb_per_s = 0.0;  // the level's ceiling
+    double roof_gflop_per_s = 0.0;    // AI x bandwidth
+  };
+  double gflop_per_s = 0.0;  // achieved
+  std::optional<ComputeRoof> compute;
+  std::vector<Level> levels;  // levels with both a byte count and a bandwidth ceiling
+  std::string limiter;        // binding ceiling: a level name or the compute roof's name
+  double attainable_gflop_per_s = 0.0;  // 0 where no roof applies
+  double fraction_of_roof = 0.0;
+  std::vector<std::string> above;  // roofs the achieved rate exceeds by more than `tolerance`
+};
+Placement place(const ceilings::KernelRecord& kernel, const ceilings::CeilingsFile& file,
+                double tolerance = 0.02);
+
+// Fills the derived fields of `kernel` (limiter, attainable, fraction, above).
+void apply(const Placement& placement, ceilings::KernelRecord& kernel);
+
+}  // namespace rooftop::analyze

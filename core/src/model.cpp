@@ -1,0 +1,17 @@
+#include "rooftop/core/model.hpp"
+
+namespace rooftop::ceilings {
+
+const Ceiling* CeilingsFile::find(const std::string& name) const {
+  for (const Ceiling& c : ceilings)
+    if (c.name == name) return &c;
+  return nullptr;
+}
+
+const LevelBytes* KernelRecord::find_bytes(const std::string& level) const {
+  for (const LevelBytes& b : bytes)
+    if (b.level == level) return &b;
+  return nullptr;
+}
+
+}  // namespace rooftop::ceilings

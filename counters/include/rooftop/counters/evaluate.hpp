@@ -1,0 +1,71 @@
+#pragma once
+// The one evaluator of the counter arithmetic: hardware metrics, by their Nsight Compute
+// names, turned into a kernel's FLOPs by precision, FMA share, tensor instructions and
+// bytes per level. Whoever collected the metrics (CUPTI ranges, an ncu CSV) hands them
+// in through a lookup and words what is missing its own way.
+//
+//   FLOPs   sm__sass_thread_inst_executed_op_{d,f,h}{add,mul,fma}_pred_on.sum: an add or
+//           a mul is one FLOP, an FMA two. A precision's FLOPs are its
+//           sm__sass_thread_inst_executed_ops_dadd_dmul_dfma_pred_on.sum (likewise f, h;
+//           FMAs counted twice: nvprof's flop_count_dp) where collected, else the sum of
+//           the parts it has; the FMA share is unknown only where a precision with FLOPs
+//           lacks a part (a precision with no FLOPs counted does not make it unknown).
+//   tensor  sm__inst_executed_pipe_tensor.sum, else the sum of its _op_{hmma,dmma,imma}
+//   bytes   each level from the first definition that is there:
+//             l1    l1tex__t_bytes.sum, l1tex__t_sectors.sum x 32 B, then the newer
+//                   l1tex__lsu_writeback_active_mem_lgds.sum x 128 B (Hopper, Blackwell)
+//                   or (..._mem_lg.sum + ..._mem_ds.sum) x 128 B
+//             l2    lts__t_bytes.sum, lts__t_sectors.sum x 32 B, then the newer
+//                   lts__lts2xbar_cycles_active.sum x 32 B
+//             dram  dram__bytes.sum, dram__bytes_{read,write}.sum, or
+//                   dram__sectors_{read,write}.sum x 32 B
+//   time    gpu__time_duration.sum (ns)
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "rooftop/core/vocabulary.hpp"
+
+namespace rooftop::counters {
+
+// A metric's value (summed over what was counted), or empty where it was not collected.
+using Lookup = std::function<std::optional<double>(const std::string& metric)>;
+
+// "sm__sass_thread_inst_executed_op_" + letter + op + "_pred_on.sum"; `op` may be a
+// pattern for messages ("{add,mul,fma}", "*").
+std::string flop_metric(char letter, std::string_view op);
+// "sm__sass_thread_inst_executed_ops_" + "dadd_dmul_dfma" (for 'd') + "_pred_on.sum".
+std::string flop_total_metric(char letter);
+
+struct PrecisionFlops {
+  const core::Precision* precision = nullptr;
+  int parts = 0;        // of add, mul and fma, how many were collected
+  std::string lacking;  // the parts not collected: "dadd, dfma"
+  double flops = 0.0;   // the total where collected, else add + mul + 2 fma of the parts
+};
+
+struct LevelBytes {
+  std::string_view level;  // "l1", "l2", "dram"
+  std::string_view label;  // "L1", "L2", "DRAM"
+  std::optional<double> bytes;
+  std::string from;    // the metrics it came from: "lts__t_sectors.sum x 32 B"
+  bool newer = false;  // from the newer Nsight Compute definition
+};
+
+struct Counts {
+  std::vector<PrecisionFlops> flops;   // one per core::kPrecisions row, in its order
+  std::optional<double> fma_fraction;  // empty: unknown, or no FLOPs
+  bool fma_known = true;
+  std::string precision;  // the one with the most FLOPs; empty: none
+  std::optional<double> tensor_instructions;
+  std::vector<LevelBytes> bytes;             // l1, l2, dram
+  std::optional<double> l1_newer, l2_newer;  // the newer definitions, where collected
+  std::optional<double> duration_s;
+};
+
+Counts evaluate(const Lookup& value);
+
+}  // namespace rooftop::counters

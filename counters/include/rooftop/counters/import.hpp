@@ -1,0 +1,39 @@
+#pragma once
+// The import backend: kernels measured by another tool, read from its CSV output, so
+// existing reports land on measured ceilings. Understood, told apart by their header
+// (never by the file name):
+//   ncu-long        Nsight Compute, one row per metric (`ncu --csv [--page details]`:
+//                   "ID", "Kernel Name", "Metric Name", "Metric Unit", "Metric Value")
+//   ncu-wide        Nsight Compute, one column per metric (`ncu --csv --page raw`: a
+//                   header of metric names, a row of units, one row per launch)
+//   nvprof-metrics  `nvprof --csv --metrics ...` ("Device", "Kernel", "Invocations",
+//                   "Metric Name", ..., "Min", "Max", "Avg"; Avg is per invocation)
+// nvprof's metrics carry no time: it comes from an optional timing CSV, either
+// `nvprof --csv --print-gpu-trace` or the default `nvprof --csv` summary, else it is
+// derived from transactions x 32 B over the reported throughput, else left at 0.
+//
+// The metrics are the roofline literature's: FP64/FP32/FP16 add, mul and fma thread
+// instructions (an FMA is two FLOPs), tensor-pipe instructions, bytes at L1, L2 and DRAM,
+// and the kernel duration. Launches of one kernel are summed into one record. A metric
+// that is missing narrows what is recorded and says so in a note; input that cannot be
+// read as a report throws rooftop::Error "FILE:LINE: reason".
+
+#include <string>
+#include <vector>
+
+#include "rooftop/core/model.hpp"
+
+namespace rooftop::analyze {
+
+struct ImportResult {
+  std::string format;                           // "ncu-long", "ncu-wide", "nvprof-metrics"
+  std::vector<ceilings::KernelRecord> kernels;  // in order of first appearance
+  std::vector<std::string> notes;               // one line each, naming the file
+};
+
+// `report_name` and `timing_name` are only used in messages; `timing_text` is an
+// optional nvprof GPU trace or summary CSV (ignored, with a note, for Nsight Compute).
+ImportResult parse_report(const std::string& report_text, const std::string& report_name,
+                          const std::string& timing_text = "", const std::string& timing_name = "");
+
+}  // namespace rooftop::analyze

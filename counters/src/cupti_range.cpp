@@ -1,0 +1,298 @@
+#include "rooftop/counters/cupti_range.hpp"
+
+#include <cuda.h>
+#include <cupti_profiler_target.h>
+#include <cupti_range_profiler.h>
+#include <cupti_result.h>
+#include <cupti_target.h>
+
+#include <optional>
+#include <utility>
+
+#include "rooftop/core/error.hpp"
+
+namespace rooftop::analyze::cupti {
+namespace {
+
+[[noreturn]] void fail(const std::string& what, CUptiResult r) {
+  throw Error(what + ": " + describe_result(static_cast<int>(r)));
+}
+
+void check(CUptiResult r, const char* what) {
+  if (r != CUPTI_SUCCESS) fail(what, r);
+}
+
+[[noreturn]] void fail_driver(const std::string& what, CUresult r) {
+  const char* name = nullptr;
+  cuGetErrorName(r, &name);
+  throw Error(what + ": " +
+              (name ? name : "CUDA driver error " + std::to_string(static_cast<int>(r))));
+}
+
+std::string support_problems(const CUpti_Profiler_DeviceSupported_Params& p) {
+  std::string s;
+  const auto add = [&s](CUpti_Profiler_Support_Level level, const char* what) {
+    if (level == CUPTI_PROFILER_CONFIGURATION_UNSUPPORTED ||
+        level == CUPTI_PROFILER_CONFIGURATION_DISABLED)
+      s += std::string(s.empty() ? "" : ", ") + what +
+           (level == CUPTI_PROFILER_CONFIGURATION_DISABLED ? " (disabled)" : "");
+  };
+  add(p.architecture, "GPU architecture older than compute capability 7.5");
+  add(p.sli, "SLI");
+  add(p.vGpu, "vGPU without profiling enabled");
+  add(p.confidentialCompute, "confidential computing");
+  add(p.cmp, "crypto-mining processor");
+  add(p.wsl, "WSL");
+  return s.empty() ? "reason not given" : s;
+}
+
+}  // namespace
+
+struct RangeProfiler::State {
+  RangeProfilerOptions options;
+  CUcontext context = nullptr;
+  CUdevice device = 0;
+  bool profiler_initialized = false;
+  std::string chip;
+  std::optional<ProfilerHost> host;  // once the chip is known
+  std::vector<SkippedMetric> skipped;
+  std::vector<std::uint8_t> config;
+  std::size_t passes = 0;
+  // One collection at a time.
+  CUpti_RangeProfiler_Object* object = nullptr;
+  std::vector<std::uint8_t> counter_data;
+
+  ~State() {
+    disable();
+    if (profiler_initialized) {
+      CUpti_Profiler_DeInitialize_Params p{};
+      p.structSize = CUpti_Profiler_DeInitialize_Params_STRUCT_SIZE;
+      cuptiProfilerDeInitialize(&p);
+    }
+  }
+
+  void disable() noexcept {
+    if (!object) return;
+    CUpti_RangeProfiler_Disable_Params p{};
+    p.structSize = CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE;
+    p.pRangeProfilerObject = object;
+    cuptiRangeProfilerDisable(&p);
+    object = nullptr;
+  }
+
+  // Enables the profiler on the context with a fresh counter-data image and the config.
+  void enable(CUpti_ProfilerRange range, CUpti_ProfilerReplayMode replay) {
+    if (object) throw Error("CUPTI range profiler: a collection is already running");
+    CUpti_RangeProfiler_Enable_Params e{};
+    e.structSize = CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE;
+    e.ctx = context;
+    check(cuptiRangeProfilerEnable(&e), "cuptiRangeProfilerEnable");
+    object = e.pRangeProfilerObject;
+    try {
+      std::vector<const char*> names;
+      for (const std::string& m : host->metrics()) names.push_back(m.c_str());
+      CUpti_RangeProfiler_GetCounterDataSize_Params s{};
+      s.structSize = CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE;
+      s.pRangeProfilerObject = object;
+      s.pMetricNames = names.data();
+      s.numMetrics = names.size();
+      s.maxNumOfRanges = options.max_ranges;
+      s.maxNumRangeTreeNodes = static_cast<std::uint32_t>(options.max_ranges);
+      check(cuptiRangeProfilerGetCounterDataSize(&s), "cuptiRangeProfilerGetCounterDataSize");
+      counter_data.assign(s.counterDataSize, 0);
+
+      CUpti_RangeProfiler_CounterDataImage_Initialize_Params i{};
+      i.structSize = CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE;
+      i.pRangeProfilerObject = object;
+      i.counterDataSize = counter_data.size();
+      i.pCounterData = counter_data.data();
+      check(cuptiRangeProfilerCounterDataImageInitialize(&i),
+            "cuptiRangeProfilerCounterDataImageInitialize");
+
+      CUpti_RangeProfiler_SetConfig_Params c{};
+      c.structSize = CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE;
+      c.pRangeProfilerObject = object;
+      c.configSize = config.size();
+      c.pConfig = config.data();
+      c.counterDataImageSize = counter_data.size();
+      c.pCounterDataImage = counter_data.data();
+      c.range = range;
+      c.replayMode = replay;
+      c.maxRangesPerPass = options.max_ranges;
+      c.numNestingLevels = 1;
+      c.minNestingLevel = 1;
+      c.passIndex = 0;
+      c.targetNestingLevel = 1;
+      check(cuptiRangeProfilerSetConfig(&c), "cuptiRangeProfilerSetConfig");
+    } catch (...) {
+      disable();
+      throw;
+    }
+  }
+
+  void start() {
+    CUpti_RangeProfiler_Start_Params p{};
+    p.structSize = CUpti_RangeProfiler_Start_Params_STRUCT_SIZE;
+    p.pRangeProfilerObject = object;
+    check(cuptiRangeProfilerStart(&p), "cuptiRangeProfilerStart");
+  }
+
+  bool stop() {  // true once every pass is submitted
+    CUpti_RangeProfiler_Stop_Params p{};
+    p.structSize = CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE;
+    p.pRangeProfilerObject = object;
+    check(cuptiRangeProfilerStop(&p), "cuptiRangeProfilerStop");
+    return p.isAllPassSubmitted != 0;
+  }
+
+  // Decodes the counter data, sums every range, and disables the profiler.
+  Collection finish(std::size_t passes_run) {
+    Collection out;
+    out.passes = passes_run;
+    try {
+      CUpti_RangeProfiler_DecodeData_Params d{};
+      d.structSize = CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE;
+      d.pRangeProfilerObject = object;
+      check(cuptiRangeProfilerDecodeData(&d), "cuptiRangeProfilerDecodeData");
+      out.dropped_ranges = d.numOfRangeDropped;
+      out.ranges = range_count(counter_data);
+      for (std::size_t r = 0; r < out.ranges; ++r)
+        accumulate(out.values, host->evaluate(counter_data, r));
+    } catch (...) {
+      disable();
+      throw;
+    }
+    disable();
+    return out;
+  }
+};
+
+RangeProfiler::RangeProfiler(RangeProfilerOptions options) : state_(std::make_unique<State>()) {
+  State& s = *state_;
+  s.options = std::move(options);
+  if (s.options.max_ranges == 0) s.options.max_ranges = 1;
+
+  if (const std::uint32_t v = cupti_version(); v < kFirstRangeProfilerVersion)
+    throw Error("CUPTI API version " + std::to_string(v) +
+                " is older than CUDA 12.6's (24): counters need CUPTI's Range Profiler, "
+                "CUDA 12.6 or newer");
+  int driver = 0;
+  if (const CUresult r = cuDriverGetVersion(&driver); r != CUDA_SUCCESS)
+    fail_driver("cuDriverGetVersion", r);
+  if (driver < 12060)
+    throw Error("the CUDA driver supports CUDA " + std::to_string(driver / 1000) + "." +
+                std::to_string(driver % 1000 / 10) +
+                ": counters need CUPTI's Range Profiler, CUDA 12.6 or newer");
+  if (const CUresult r = cuCtxGetCurrent(&s.context); r != CUDA_SUCCESS)
+    fail_driver("cuCtxGetCurrent", r);
+  if (!s.context)
+    throw Error("no current CUDA context: initialize Kokkos (or CUDA) on a GPU before profiling");
+  if (const CUresult r = cuCtxGetDevice(&s.device); r != CUDA_SUCCESS)
+    fail_driver("cuCtxGetDevice", r);
+
+  CUpti_Profiler_Initialize_Params init{};
+  init.structSize = CUpti_Profiler_Initialize_Params_STRUCT_SIZE;
+  check(cuptiProfilerInitialize(&init), "cuptiProfilerInitialize");
+  s.profiler_initialized = true;
+
+  CUpti_Profiler_DeviceSupported_Params supported{};
+  supported.structSize = CUpti_Profiler_DeviceSupported_Params_STRUCT_SIZE;
+  supported.cuDevice = s.device;
+  check(cuptiProfilerDeviceSupported(&supported), "cuptiProfilerDeviceSupported");
+  if (supported.isSupported != CUPTI_PROFILER_CONFIGURATION_SUPPORTED)
+    throw Error("CUPTI cannot profile CUDA device " + std::to_string(s.device) + ": " +
+                support_problems(supported));
+
+  CUpti_Device_GetChipName_Params chip{};
+  chip.structSize = CUpti_Device_GetChipName_Params_STRUCT_SIZE;
+  chip.deviceIndex = static_cast<std::size_t>(s.device);
+  check(cuptiDeviceGetChipName(&chip), "cuptiDeviceGetChipName");
+  s.chip = chip.pChipName ? chip.pChipName : "";
+
+  // Which counters this device can collect now; counters another process holds, or
+  // a restricted driver, show up here or at cuptiRangeProfilerEnable.
+  CUpti_Profiler_GetCounterAvailability_Params a{};
+  a.structSize = CUpti_Profiler_GetCounterAvailability_Params_STRUCT_SIZE;
+  a.ctx = s.context;
+  check(cuptiProfilerGetCounterAvailability(&a), "cuptiProfilerGetCounterAvailability");
+  std::vector<std::uint8_t> availability(a.counterAvailabilityImageSize);
+  a.pCounterAvailabilityImage = availability.data();
+  check(cuptiProfilerGetCounterAvailability(&a), "cuptiProfilerGetCounterAvailability");
+
+  s.host.emplace(s.chip, std::move(availability));
+  s.skipped = s.host->add_metrics(s.options.metrics);
+  if (s.host->metrics().empty())
+    throw Error("none of the roofline metrics can be collected on " + s.chip);
+  s.config = s.host->config_image();
+  s.passes = ProfilerHost::passes(s.config);
+}
+
+RangeProfiler::~RangeProfiler() = default;
+RangeProfiler::RangeProfiler(RangeProfiler&&) noexcept = default;
+RangeProfiler& RangeProfiler::operator=(RangeProfiler&&) noexcept = default;
+
+const std::string& RangeProfiler::chip() const { return state_->chip; }
+const std::vector<std::string>& RangeProfiler::metrics() const { return state_->host->metrics(); }
+const std::vector<SkippedMetric>& RangeProfiler::skipped() const { return state_->skipped; }
+std::size_t RangeProfiler::passes() const { return state_->passes; }
+
+Collection RangeProfiler::collect_user_range(const std::string& name,
+                                             const std::function<void()>& run) {
+  State& s = *state_;
+  s.enable(CUPTI_UserRange, CUPTI_UserReplay);
+  std::size_t passes = 0;
+  try {
+    // A pass count far above the config's means the ranges never completed.
+    const std::size_t limit = 4 * s.passes + 8;
+    bool all_submitted = false;
+    while (!all_submitted) {
+      if (passes >= limit)
+        throw Error("CUPTI range profiler: " + name + " still not collected after " +
+                    std::to_string(passes) + " replay passes (the config needs " +
+                    std::to_string(s.passes) + ")");
+      s.start();
+      CUpti_RangeProfiler_PushRange_Params push{};
+      push.structSize = CUpti_RangeProfiler_PushRange_Params_STRUCT_SIZE;
+      push.pRangeProfilerObject = s.object;
+      push.pRangeName = name.c_str();
+      check(cuptiRangeProfilerPushRange(&push), "cuptiRangeProfilerPushRange");
+      run();
+      CUpti_RangeProfiler_PopRange_Params pop{};
+      pop.structSize = CUpti_RangeProfiler_PopRange_Params_STRUCT_SIZE;
+      pop.pRangeProfilerObject = s.object;
+      check(cuptiRangeProfilerPopRange(&pop), "cuptiRangeProfilerPopRange");
+      all_submitted = s.stop();
+      ++passes;
+    }
+  } catch (...) {
+    s.disable();
+    throw;
+  }
+  return s.finish(passes);
+}
+
+void RangeProfiler::begin_auto() {
+  State& s = *state_;
+  s.enable(CUPTI_AutoRange, CUPTI_KernelReplay);
+  try {
+    s.start();
+  } catch (...) {
+    s.disable();
+    throw;
+  }
+}
+
+Collection RangeProfiler::end_auto() {
+  State& s = *state_;
+  if (!s.object) throw Error("CUPTI range profiler: end_auto() without begin_auto()");
+  try {
+    // Kernel replay finishes every pass inside each launch.
+    if (!s.stop()) throw Error("CUPTI range profiler: kernel replay left passes unsubmitted");
+  } catch (...) {
+    s.disable();
+    throw;
+  }
+  return s.finish(s.passes);
+}
+
+}  // namespace rooftop::analyze::cupti

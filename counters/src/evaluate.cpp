@@ -1,0 +1,124 @@
+#include "rooftop/counters/evaluate.hpp"
+
+namespace rooftop::counters {
+namespace {
+
+// A DRAM/L2/L1 sector and an L2-to-crossbar cycle are 32 bytes; an L1 writeback cycle
+// of the LSU moves one 128-byte line.
+constexpr double kSectorBytes = 32.0;
+constexpr double kWritebackBytes = 128.0;
+
+// The sum of two metrics, where both were collected.
+std::optional<double> both(const Lookup& value, const char* a, const char* b, double scale) {
+  const auto x = value(a), y = value(b);
+  if (!x || !y) return std::nullopt;
+  return (*x + *y) * scale;
+}
+
+}  // namespace
+
+std::string flop_metric(char letter, std::string_view op) {
+  return std::string("sm__sass_thread_inst_executed_op_") + letter + std::string(op) +
+         "_pred_on.sum";
+}
+
+std::string flop_total_metric(char letter) {
+  const std::string l(1, letter);
+  return "sm__sass_thread_inst_executed_ops_" + l + "add_" + l + "mul_" + l + "fma_pred_on.sum";
+}
+
+Counts evaluate(const Lookup& value) {
+  Counts c;
+  double fma_flops = 0.0, all_flops = 0.0, most = 0.0;
+  for (const core::Precision& p : core::kPrecisions) {
+    PrecisionFlops f;
+    f.precision = &p;
+    std::optional<double> count[3];
+    for (int i = 0; i < 3; ++i) {
+      count[i] = value(flop_metric(p.sass, core::kFlopOps[i]));
+      if (count[i])
+        ++f.parts;
+      else
+        f.lacking +=
+            std::string(f.lacking.empty() ? "" : ", ") + p.sass + std::string(core::kFlopOps[i]);
+    }
+    const double parts =
+        count[0].value_or(0.0) + count[1].value_or(0.0) + 2.0 * count[2].value_or(0.0);
+    f.flops = value(flop_total_metric(p.sass)).value_or(parts);
+    if (f.flops > 0.0) {
+      if (!f.lacking.empty()) {
+        c.fma_known = false;
+      } else {
+        fma_flops += 2.0 * *count[2];
+        all_flops += parts;
+      }
+    }
+    if (f.flops > most) {
+      most = f.flops;
+      c.precision = p.name;
+    }
+    c.flops.push_back(std::move(f));
+  }
+  if (c.fma_known && all_flops > 0.0) c.fma_fraction = fma_flops / all_flops;
+
+  c.tensor_instructions = value("sm__inst_executed_pipe_tensor.sum");
+  if (!c.tensor_instructions)
+    for (const char* op : {"hmma", "dmma", "imma"})
+      if (auto v = value(std::string("sm__inst_executed_pipe_tensor_op_") + op + ".sum"))
+        c.tensor_instructions = c.tensor_instructions.value_or(0.0) + *v;
+
+  // The newer definitions.
+  std::string l1_newer_from;
+  if (auto lgds = value("l1tex__lsu_writeback_active_mem_lgds.sum")) {
+    c.l1_newer = *lgds * kWritebackBytes;
+    l1_newer_from = "l1tex__lsu_writeback_active_mem_lgds.sum x 128 B";
+  } else if (auto lg = value("l1tex__lsu_writeback_active_mem_lg.sum")) {
+    const auto ds = value("l1tex__lsu_writeback_active_mem_ds.sum");
+    c.l1_newer = (*lg + ds.value_or(0.0)) * kWritebackBytes;
+    l1_newer_from = std::string("l1tex__lsu_writeback_active_mem_lg.sum") +
+                    (ds ? " + _ds.sum" : "") + " x 128 B";
+  }
+  if (auto x = value("lts__lts2xbar_cycles_active.sum")) c.l2_newer = *x * kSectorBytes;
+
+  // Each level from the first definition that is there.
+  const auto level =
+      [&](std::string_view name, std::string_view label,
+          std::initializer_list<std::pair<std::optional<double>, std::string>> definitions) {
+        LevelBytes b{name, label, std::nullopt, "", false};
+        for (const auto& [bytes, from] : definitions)
+          if (bytes) {
+            b.bytes = bytes;
+            b.from = from;
+            break;
+          }
+        return b;
+      };
+  const auto scaled = [&](const char* metric, double scale) -> std::optional<double> {
+    const auto v = value(metric);
+    return v ? std::optional<double>(*v * scale) : std::nullopt;
+  };
+  c.bytes.push_back(
+      level("l1", "L1",
+            {{value("l1tex__t_bytes.sum"), "l1tex__t_bytes.sum"},
+             {scaled("l1tex__t_sectors.sum", kSectorBytes), "l1tex__t_sectors.sum x 32 B"},
+             {c.l1_newer, l1_newer_from}}));
+  c.bytes.push_back(
+      level("l2", "L2",
+            {{value("lts__t_bytes.sum"), "lts__t_bytes.sum"},
+             {scaled("lts__t_sectors.sum", kSectorBytes), "lts__t_sectors.sum x 32 B"},
+             {c.l2_newer, "lts__lts2xbar_cycles_active.sum x 32 B"}}));
+  c.bytes.push_back(
+      level("dram", "DRAM",
+            {{value("dram__bytes.sum"), "dram__bytes.sum"},
+             {both(value, "dram__bytes_read.sum", "dram__bytes_write.sum", 1.0),
+              "dram__bytes_read.sum + _write.sum"},
+             {both(value, "dram__sectors_read.sum", "dram__sectors_write.sum", kSectorBytes),
+              "dram__sectors_read.sum + _write.sum x 32 B"}}));
+  c.bytes[0].newer = c.bytes[0].bytes && c.bytes[0].from == l1_newer_from;
+  c.bytes[1].newer = c.bytes[1].bytes && c.bytes[1].from.rfind("lts__lts2xbar", 0) == 0;
+
+  if (auto ns = value("gpu__time_duration.sum")) c.duration_s = *ns * 1e-9;
+  return c;
+}
+
+}  // namespace rooftop::counters

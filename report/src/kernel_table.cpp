@@ -1,0 +1,127 @@
+#include "rooftop/report/kernel_table.hpp"
+
+#include <cstdio>
+#include <sstream>
+
+#include "rooftop/ceilings/report.hpp"
+#include "rooftop/core/format.hpp"
+#include "rooftop/core/roofline.hpp"
+#include "rooftop/core/vocabulary.hpp"
+
+namespace rooftop::analyze {
+namespace {
+
+using ceilings::KernelRecord;
+
+// Levels with counts in any kernel, innermost first.
+std::vector<std::string> levels_of(const std::vector<KernelRecord>& kernels) {
+  std::vector<std::string> out;
+  for (const core::Level& level : core::kLevels)
+    for (const KernelRecord& k : kernels)
+      if (k.find_bytes(std::string(level.name))) {
+        out.push_back(std::string(level.name));
+        break;
+      }
+  return out;
+}
+
+nlohmann::json flops_by_precision(const KernelRecord& k) {
+  nlohmann::json j = nlohmann::json::object();
+  for (const core::Precision& p : core::kPrecisions) j[std::string(p.name)] = k.*p.flops;
+  return j;
+}
+
+using core::fixed;
+
+// Three significant digits, whatever the magnitude (AI spans 1e-2 ... 1e3).
+std::string general3(double v) { return core::format_number("%.3g", v); }
+
+std::string pad(const std::string& s, std::size_t width, bool right = false) {
+  if (s.size() >= width) return s;
+  return right ? std::string(width - s.size(), ' ') + s : s + std::string(width - s.size(), ' ');
+}
+
+}  // namespace
+
+nlohmann::json kernels_json(const ceilings::CeilingsFile& file, const std::string& ceilings_path,
+                            const std::vector<std::string>& notes) {
+  nlohmann::json kernels = nlohmann::json::array();
+  for (const KernelRecord& k : file.kernels) {
+    nlohmann::json bytes = nlohmann::json::object(), ai = nlohmann::json::object();
+    for (const ceilings::LevelBytes& b : k.bytes) {
+      bytes[b.level] = b.bytes;
+      ai[b.level] = ceilings::number_or_null(arithmetic_intensity(k, b.level));
+    }
+    const bool timed = k.time_s > 0.0;
+    kernels.push_back(
+        {{"name", k.name},
+         {"id", k.id},
+         {"group", k.group},
+         {"order", k.order},
+         {"description", k.description},
+         {"source", k.source},
+         {"precision", k.precision},
+         {"time_s", timed ? nlohmann::json(k.time_s) : nlohmann::json(nullptr)},
+         {"time_min_s", timed ? nlohmann::json(k.time_min) : nlohmann::json(nullptr)},
+         {"time_max_s", timed ? nlohmann::json(k.time_max) : nlohmann::json(nullptr)},
+         {"samples", k.samples},
+         {"invocations", k.invocations},
+         {"time_source", k.time_source},
+         {"flops", k.flops()},
+         {"flops_by_precision", flops_by_precision(k)},
+         {"fma_fraction",
+          k.fma_fraction >= 0.0 ? nlohmann::json(k.fma_fraction) : nlohmann::json(nullptr)},
+         {"tensor_instructions", k.tensor_instructions},
+         {"gflop_per_s", timed ? nlohmann::json(k.gflop_per_s()) : nlohmann::json(nullptr)},
+         {"bytes", bytes},
+         {"ai", ai},
+         {"limiter", k.limiter.empty() ? nlohmann::json(nullptr) : nlohmann::json(k.limiter)},
+         {"attainable_gflop_per_s", k.attainable_gflop_per_s > 0.0
+                                        ? nlohmann::json(k.attainable_gflop_per_s)
+                                        : nlohmann::json(nullptr)},
+         {"fraction_of_roof", timed && k.attainable_gflop_per_s > 0.0
+                                  ? nlohmann::json(k.fraction_of_roof)
+                                  : nlohmann::json(nullptr)},
+         {"above", k.above},
+         {"check", k.check.empty() ? nlohmann::json(nullptr) : nlohmann::json(k.check)},
+         {"note", k.note}});
+  }
+  return {{"ceilings", ceilings_path},
+          {"machine", ceilings::machine_name(file.machine)},
+          {"kernels", kernels},
+          {"notes", notes}};
+}
+
+std::string kernels_table(const ceilings::CeilingsFile& file,
+                          const std::vector<std::string>& notes) {
+  const std::vector<std::string> levels = levels_of(file.kernels);
+  std::ostringstream out;
+  out << "kernels on the ceilings of " << ceilings::machine_name(file.machine) << "\n\n";
+  out << pad("id", 8) << pad("time s", 11, true) << pad("GFLOP/s", 10, true);
+  for (const std::string& l : levels) out << pad("AI " + l, 10, true);
+  out << "  " << pad("limiter", 14) << pad("of roof", 8, true) << "  check\n";
+  for (const KernelRecord& k : file.kernels) {
+    const bool timed = k.time_s > 0.0;
+    out << pad(k.id, 8) << pad(timed ? general3(k.time_s) : "-", 11, true)
+        << pad(timed && k.flops() > 0.0 ? fixed(k.gflop_per_s(), 1) : "-", 10, true);
+    for (const std::string& l : levels) {
+      const auto ai = arithmetic_intensity(k, l);
+      out << pad(ai ? general3(*ai) : "-", 10, true);
+    }
+    out << "  " << pad(k.limiter.empty() ? "-" : k.limiter, 14)
+        << pad(timed && k.attainable_gflop_per_s > 0.0 ? fixed(k.fraction_of_roof, 3) : "-", 8,
+               true)
+        << "  " << (k.check.empty() ? "-" : k.check)
+        << (k.above.empty() ? "" : "  ABOVE " + k.above) << "\n";
+  }
+  out << "\n";
+  for (const KernelRecord& k : file.kernels)
+    out << pad(k.id, 8) << k.name << (k.description.empty() ? "" : ": " + k.description) << "\n";
+  if (!notes.empty()) {
+    out << "\nnotes:\n";
+    for (const std::string& n : notes) out << "  " << n << "\n";
+  }
+  return out.str();
+}
+
+}  // namespace rooftop::analyze

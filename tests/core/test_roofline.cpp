@@ -1,0 +1,139 @@
+// Roofline math against hand-computed cases: arithmetic intensity, the ridge point,
+// each limiter, the FMA-mix-adjusted compute roof, efficiency, and points above a roof.
+
+#include <gtest/gtest.h>
+
+#include "rooftop/core/roofline.hpp"
+#include "support.hpp"
+
+namespace rooftop::analyze {
+namespace {
+
+using ceilings::CeilingsFile;
+using ceilings::KernelRecord;
+using rooftop::testing::make_ceiling;
+
+// fp64: 100 GFLOP/s with FMA, 60 without; L1 400, L2 200, DRAM 50 GB/s.
+// Ridge points: DRAM 100 / 50 = 2 FLOP/byte, L2 0.5, L1 0.25.
+CeilingsFile machine() {
+  CeilingsFile f;
+  f.ceilings = {make_ceiling("fp64_fma", 100, 99, 101, 5),
+                make_ceiling("fp64_nofma", 60, 59, 61, 5), make_ceiling("l1", 400, 390, 410, 3),
+                make_ceiling("l2", 200, 190, 210, 3), make_ceiling("dram", 50, 49, 51, 3)};
+  return f;
+}
+
+// `gflops` GFLOP/s over one second, with the bytes given per level.
+KernelRecord kernel(double gflops, std::vector<ceilings::LevelBytes> bytes, double fma = -1.0) {
+  KernelRecord k;
+  k.name = "k";
+  k.precision = "fp64";
+  k.flops_fp64 = gflops * 1e9;
+  k.time_s = 1.0;
+  k.fma_fraction = fma;
+  k.bytes = std::move(bytes);
+  return k;
+}
+
+TEST(Roofline, ArithmeticIntensityPerLevel) {
+  const KernelRecord k = kernel(10, {{"l1", 40e9}, {"dram", 5e9}});
+  EXPECT_DOUBLE_EQ(*arithmetic_intensity(k, "l1"), 0.25);
+  EXPECT_DOUBLE_EQ(*arithmetic_intensity(k, "dram"), 2.0);
+  EXPECT_FALSE(arithmetic_intensity(k, "l2").has_value()) << "no count, no AI";
+  EXPECT_FALSE(arithmetic_intensity(kernel(10, {{"l2", 0.0}}), "l2").has_value());
+}
+
+TEST(Roofline, MemoryBoundBelowTheRidge) {
+  // AI 1 at DRAM: roof 50 GFLOP/s; 25 achieved is half of it.
+  const Placement p = place(kernel(25, {{"dram", 25e9}}), machine());
+  EXPECT_EQ(p.limiter, "dram");
+  EXPECT_DOUBLE_EQ(p.attainable_gflop_per_s, 50.0);
+  EXPECT_DOUBLE_EQ(p.fraction_of_roof, 0.5);
+  EXPECT_TRUE(p.above.empty());
+}
+
+TEST(Roofline, ComputeBoundAboveTheRidge) {
+  // AI 4 at DRAM: roof min(100, 200) = 100.
+  const Placement p = place(kernel(80, {{"dram", 20e9}}), machine());
+  EXPECT_EQ(p.limiter, "fp64_fma");
+  EXPECT_DOUBLE_EQ(p.attainable_gflop_per_s, 100.0);
+  EXPECT_DOUBLE_EQ(p.fraction_of_roof, 0.8);
+}
+
+TEST(Roofline, AtTheRidgeBothRoofsMeet) {
+  const Placement p = place(kernel(100, {{"dram", 50e9}}), machine());
+  EXPECT_DOUBLE_EQ(p.attainable_gflop_per_s, 100.0);
+  EXPECT_DOUBLE_EQ(p.fraction_of_roof, 1.0);
+  EXPECT_TRUE(p.above.empty());
+}
+
+TEST(Roofline, TheLowestLevelRoofBinds) {
+  // L1 AI 0.1 -> 40; L2 AI 0.5 -> 100; DRAM AI 10 -> 500: L1 binds.
+  const Placement p = place(kernel(20, {{"l1", 200e9}, {"l2", 40e9}, {"dram", 2e9}}), machine());
+  EXPECT_EQ(p.limiter, "l1");
+  EXPECT_DOUBLE_EQ(p.attainable_gflop_per_s, 40.0);
+  ASSERT_EQ(p.levels.size(), 3u);
+  EXPECT_DOUBLE_EQ(p.levels[1].roof_gflop_per_s, 100.0);
+  // L2 binds when its traffic is the larger burden.
+  EXPECT_EQ(place(kernel(20, {{"l1", 20e9}, {"l2", 200e9}}), machine()).limiter, "l2");
+}
+
+TEST(Roofline, FmaMixScalesTheUnfusedCeiling) {
+  // f = 0.25: 60 x 1.25 = 75 < 100.
+  auto roof = compute_roof(machine(), "fp64", 0.25);
+  ASSERT_TRUE(roof);
+  EXPECT_DOUBLE_EQ(roof->gflop_per_s, 75.0);
+  EXPECT_EQ(roof->ceiling, "fp64_fma_mix");
+  // f = 0: the unfused ceiling; f = 1: 120 > 100, capped by the FMA ceiling.
+  EXPECT_EQ(compute_roof(machine(), "fp64", 0.0)->ceiling, "fp64_nofma");
+  EXPECT_DOUBLE_EQ(compute_roof(machine(), "fp64", 0.0)->gflop_per_s, 60.0);
+  EXPECT_EQ(compute_roof(machine(), "fp64", 1.0)->ceiling, "fp64_fma");
+  EXPECT_DOUBLE_EQ(compute_roof(machine(), "fp64", 1.0)->gflop_per_s, 100.0);
+  // Unknown mix: the FMA ceiling; unknown precision: none.
+  EXPECT_EQ(compute_roof(machine(), "fp64", -1.0)->ceiling, "fp64_fma");
+  EXPECT_FALSE(compute_roof(machine(), "fp32", 0.5).has_value());
+
+  const Placement p = place(kernel(60, {{"dram", 1e9}}, 0.25), machine());
+  EXPECT_EQ(p.limiter, "fp64_fma_mix");
+  EXPECT_DOUBLE_EQ(p.fraction_of_roof, 0.8);
+}
+
+TEST(Roofline, PointsAboveARoofAreFlagged) {
+  // AI 1 at DRAM -> roof 50; 60 achieved is 20% above.
+  Placement p = place(kernel(60, {{"dram", 60e9}}), machine());
+  ASSERT_EQ(p.above.size(), 1u);
+  EXPECT_EQ(p.above[0], "dram");
+  EXPECT_DOUBLE_EQ(p.fraction_of_roof, 1.2);
+  // Within the tolerance (1%, default 2%) nothing is flagged.
+  EXPECT_TRUE(place(kernel(50.5, {{"dram", 50.5e9}}), machine()).above.empty());
+  // Above the compute ceiling too.
+  p = place(kernel(150, {{"dram", 1e9}}), machine());
+  EXPECT_EQ(p.above, std::vector<std::string>{"fp64_fma"});
+
+  KernelRecord k = kernel(60, {{"dram", 60e9}, {"l2", 60e9}});
+  apply(place(k, machine()), k);
+  EXPECT_EQ(k.above, "dram");  // l2's roof is 200
+  EXPECT_EQ(k.limiter, "dram");
+  EXPECT_DOUBLE_EQ(k.attainable_gflop_per_s, 50.0);
+}
+
+TEST(Roofline, LevelsWithoutACeilingAreSkipped) {
+  // l3 has bytes but the machine has no l3 ceiling: it neither binds nor crashes.
+  const Placement p = place(kernel(10, {{"l3", 1e9}, {"dram", 10e9}}), machine());
+  ASSERT_EQ(p.levels.size(), 1u);
+  EXPECT_EQ(p.levels[0].level, "dram");
+  EXPECT_EQ(p.limiter, "dram");
+}
+
+TEST(Roofline, NoTimeMeansNoFraction) {
+  KernelRecord k = kernel(10, {{"dram", 1e9}});
+  k.time_s = 0.0;
+  const Placement p = place(k, machine());
+  EXPECT_DOUBLE_EQ(p.gflop_per_s, 0.0);
+  EXPECT_DOUBLE_EQ(p.fraction_of_roof, 0.0);
+  EXPECT_TRUE(p.above.empty());
+  EXPECT_DOUBLE_EQ(p.attainable_gflop_per_s, 100.0);  // AI 10 -> compute-bound
+}
+
+}  // namespace
+}  // namespace rooftop::analyze

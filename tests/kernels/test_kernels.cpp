@@ -1,0 +1,126 @@
+// rooftop_kernels: every GPP version and reference kernel at the tiny size with its
+// answer checked, the closed-form GPP answer, the declared counts, the registry's names.
+
+#include <gtest/gtest.h>
+
+#include <Kokkos_Core.hpp>
+#include <cmath>
+#include <complex>
+#include <string>
+#include <vector>
+
+#include "rooftop/core/error.hpp"
+#include "rooftop/kernels/gpp.hpp"
+#include "rooftop/kernels/kernel.hpp"
+#include "support.hpp"
+
+namespace rooftop::analyze {
+namespace {
+
+using rooftop::testing::error_of;
+
+TEST(Gpp, ClosedFormAnswerOfTheClassicSize) {
+  // The published check value of the "512 2 32768 20" run.
+  const std::complex<double> a = gpp::expected_achtemp(gpp::size("classic"), 0);
+  EXPECT_NEAR(a.real(), -264241152.0, 1e-6 * 264241152.0);
+  EXPECT_NEAR(a.imag(), 1321205760.0, 1e-6 * 1321205760.0);
+}
+
+TEST(Gpp, SizesOfTheDesign) {
+  const gpp::Size small = gpp::size("small");
+  EXPECT_EQ(small.number_bands, 128);
+  EXPECT_EQ(small.ncouls, 8192);
+  EXPECT_EQ(small.ngpown, 8192 / 20);
+  EXPECT_EQ(small.nw, 3);
+  EXPECT_NEAR(small.inner_iterations(), 1.3e9, 0.05e9);
+  const gpp::Size si = gpp::size("si214");
+  EXPECT_EQ(si.number_bands, 800);
+  EXPECT_EQ(si.ngpown, 1385);
+  EXPECT_EQ(si.ncouls, 11075);
+  EXPECT_EQ(si.nw, 2);
+  EXPECT_NE(error_of([] { gpp::size("huge"); }).find("unknown GPP size 'huge'"), std::string::npos);
+}
+
+TEST(Gpp, DeclaredCountsFollowTheAccounting) {
+  const gpp::Size s = gpp::size("small");
+  const double terms = 128.0 * 409 * 8192;
+  EXPECT_DOUBLE_EQ(gpp::flops(s), terms * (31 * 3 + 8));
+  EXPECT_DOUBLE_EQ(gpp::fma_fraction(s), (16.0 * 3 + 4) / (31.0 * 3 + 8));
+  // aqsmtemp, aqsntemp: 128 x 8192; I_eps, wtilde: 409 x 8192; 16 bytes each.
+  EXPECT_DOUBLE_EQ(gpp::compulsory_bytes(s),
+                   16.0 * (2 * 128.0 * 8192 + 2 * 409.0 * 8192) + 8.0 * 409 + 8.0 * 128 * 3);
+}
+
+TEST(Gpp, EveryVersionGivesTheAnalyticAnswerAtTheTinySize) {
+  const KernelList ladder = gpp::make_ladder(gpp::size("tiny"));
+  ASSERT_EQ(ladder.size(), gpp::versions().size());
+  ASSERT_EQ(ladder.size(), 9u);
+  for (std::size_t i = 0; i < ladder.size(); ++i) {
+    Kernel& k = *ladder[i];
+    const ceilings::KernelRecord d = k.declared();
+    SCOPED_TRACE(d.name);
+    EXPECT_EQ(d.id, "v" + std::to_string(i + 1));
+    EXPECT_EQ(d.group, "gpp");
+    EXPECT_EQ(d.order, static_cast<int>(i));
+    EXPECT_EQ(d.precision, "fp64");
+    EXPECT_FALSE(d.description.empty());
+    k.prepare();
+    k.run();
+    EXPECT_EQ(k.check(), "");
+    k.run();  // a second run gives the same answer (no state carried between runs)
+    EXPECT_EQ(k.check(), "");
+    k.release();
+  }
+}
+
+TEST(Gpp, OneVersionByName) {
+  const KernelList one = make_kernels({"gpp:v7"}, "tiny");
+  ASSERT_EQ(one.size(), 1u);
+  EXPECT_EQ(one[0]->declared().id, "v7");
+  EXPECT_EQ(one[0]->declared().order, 6) << "keeps its place in the ladder";
+  EXPECT_NE(error_of([] { make_kernels({"gpp:v10"}, "tiny"); }).find("no GPP version 'v10'"),
+            std::string::npos);
+}
+
+TEST(ReferenceKernels, EachGivesItsAnswerAtTheTinySize) {
+  for (const std::string name : {"triad", "polynomial", "stencil"}) {
+    SCOPED_TRACE(name);
+    KernelList ks = make_kernels({name}, "tiny");
+    ASSERT_EQ(ks.size(), 1u);
+    Kernel& k = *ks[0];
+    const ceilings::KernelRecord d = k.declared();
+    EXPECT_EQ(d.group, "") << "not a ladder";
+    EXPECT_GT(d.flops(), 0.0);
+    ASSERT_NE(d.find_bytes("dram"), nullptr);
+    k.prepare();
+    for (int r = 0; r < 3; ++r) k.run();
+    EXPECT_EQ(k.check(), "");
+    k.release();
+  }
+}
+
+TEST(ReferenceKernels, DeclaredIntensities) {
+  const auto ai = [](const std::string& name) {
+    const ceilings::KernelRecord d = make_kernels({name}, "small")[0]->declared();
+    return d.flops() / d.find_bytes("dram")->bytes;
+  };
+  EXPECT_DOUBLE_EQ(ai("triad"), 2.0 / 24.0);
+  EXPECT_DOUBLE_EQ(ai("polynomial"), 2.0);
+  EXPECT_DOUBLE_EQ(ai("stencil"), 0.5);
+}
+
+TEST(Kernels, UnknownNamesAreErrors) {
+  EXPECT_NE(error_of([] { make_kernels({"fft"}, "tiny"); }).find("unknown kernel 'fft'"),
+            std::string::npos);
+  EXPECT_NE(error_of([] { make_kernels({"triad"}, "medium"); }).find("unknown GPP size"),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace rooftop::analyze
+
+int main(int argc, char** argv) {
+  ::testing::InitGoogleTest(&argc, argv);
+  Kokkos::ScopeGuard kokkos(argc, argv);
+  return RUN_ALL_TESTS();
+}

@@ -1,0 +1,511 @@
+// rooftop_microbench: every kernel at a tiny size with its result checked, hardware
+// discovery on a fake sysfs tree, the sweep plan, and the sampling discipline.
+
+#include <gtest/gtest.h>
+
+#include <Kokkos_Core.hpp>
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "rooftop/ceilings/extract.hpp"
+#include "rooftop/core/error.hpp"
+#include "rooftop/microbench/host.hpp"
+#include "rooftop/microbench/measure.hpp"
+#include "rooftop/microbench/sweep.hpp"
+#include "rooftop/microbench/timing.hpp"
+#include "support.hpp"
+
+namespace rooftop::microbench {
+namespace {
+
+using Host = Kokkos::DefaultHostExecutionSpace;
+using rooftop::testing::KiB;
+using rooftop::testing::MiB;
+using rooftop::testing::TempDir;
+
+// Short samples: these tests check results and bookkeeping, not speed.
+Timing tiny_timing() {
+  Timing t;
+  t.samples = 2;
+  t.min_sample_seconds = 1e-4;
+  return t;
+}
+
+// The work one sample did, in units of (elements x per-element cost): must be a whole
+// number of repetitions, the same for every sample.
+void expect_whole_repetitions(const std::vector<double>& rates, const std::vector<double>& seconds,
+                              double per_repetition) {
+  ASSERT_EQ(rates.size(), seconds.size());
+  for (std::size_t i = 0; i < rates.size(); ++i) {
+    SCOPED_TRACE("sample " + std::to_string(i));
+    const double reps = rates[i] * 1e9 * seconds[i] / per_repetition;
+    EXPECT_GE(reps, 1.0 - 1e-9);
+    EXPECT_NEAR(reps, std::round(reps), 1e-6 * reps);
+    if (i > 0) {
+      const double first = rates[0] * 1e9 * seconds[0] / per_repetition;
+      EXPECT_NEAR(reps, first, 1e-6 * first) << "samples did different amounts of work";
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// compute kernels
+
+struct ComputeCase {
+  std::string precision;
+  bool fma;
+  int flops;
+  int ilp;
+};
+
+std::vector<ComputeCase> all_compute_cases() {
+  std::vector<ComputeCase> out;
+  for (const char* precision : {"fp64", "fp32"})
+    for (bool fma : {true, false})
+      for (int ilp : kIlpChoices)
+        for (int flops : kFlopsPerElement) out.push_back({precision, fma, flops, ilp});
+  return out;
+}
+
+class ComputeKernels : public ::testing::TestWithParam<ComputeCase> {};
+
+TEST_P(ComputeKernels, ResultCheckedAndRatesPositive) {
+  const ComputeCase& k = GetParam();
+  const std::uint64_t requested = 64 * KiB;
+  ceilings::ComputePoint p;
+  ASSERT_NO_THROW(
+      p = measure_compute<Host>(k.precision, k.fma, k.flops, k.ilp, requested, tiny_timing()));
+  EXPECT_EQ(p.precision, k.precision);
+  EXPECT_EQ(p.ilp, k.ilp);
+  EXPECT_EQ(p.mode, k.fma ? "fma" : "nofma");
+  EXPECT_EQ(p.flops_per_element, k.flops);
+  EXPECT_EQ(p.mul_add_ratio, k.flops == 1 ? 0.0 : 1.0);
+  EXPECT_GT(p.working_set_bytes, 0u);
+  EXPECT_LE(p.working_set_bytes, requested);
+  ASSERT_EQ(p.seconds.size(), 2u);
+  ASSERT_EQ(p.rates.size(), 2u);
+  for (std::size_t i = 0; i < p.rates.size(); ++i) {
+    EXPECT_TRUE(std::isfinite(p.seconds[i]) && p.seconds[i] > 0.0) << p.seconds[i];
+    EXPECT_TRUE(std::isfinite(p.rates[i]) && p.rates[i] > 0.0) << p.rates[i];
+  }
+  const double element_bytes = k.precision == "fp64" ? 8.0 : 4.0;
+  const double elements = static_cast<double>(p.working_set_bytes) / element_bytes;
+  expect_whole_repetitions(p.rates, p.seconds, elements * k.flops);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    EveryPrecisionModeAndFlopsPerElement, ComputeKernels, ::testing::ValuesIn(all_compute_cases()),
+    [](const ::testing::TestParamInfo<ComputeCase>& info) {
+      return info.param.precision + (info.param.fma ? "_fma_" : "_nofma_") +
+             std::to_string(info.param.flops) + "_ilp" + std::to_string(info.param.ilp);
+    });
+
+TEST(MeasureCompute, UnsupportedFlopsPerElementThrows) {
+  EXPECT_THROW(measure_compute<Host>("fp64", true, 3, kDefaultIlp, 64 * KiB, tiny_timing()),
+               rooftop::Error);
+}
+
+TEST(MeasureCompute, UnsupportedIlpThrows) {
+  EXPECT_THROW(measure_compute<Host>("fp64", true, 8, 5, 64 * KiB, tiny_timing()), rooftop::Error);
+}
+
+TEST(MeasureCompute, UnknownPrecisionThrows) {
+  EXPECT_THROW(measure_compute<Host>("fp16", false, 8, kDefaultIlp, 64 * KiB, tiny_timing()),
+               rooftop::Error);
+}
+
+// ---------------------------------------------------------------------------------------
+// bandwidth kernels
+
+struct BandwidthCase {
+  Pattern pattern;
+  std::uint64_t working_set;
+};
+
+std::vector<BandwidthCase> all_bandwidth_cases() {
+  std::vector<BandwidthCase> out;
+  for (Pattern p : {Pattern::read, Pattern::write, Pattern::copy, Pattern::triad, Pattern::rmw})
+    for (std::uint64_t ws : {32 * KiB, 1 * MiB}) out.push_back({p, ws});
+  return out;
+}
+
+class BandwidthKernels : public ::testing::TestWithParam<BandwidthCase> {};
+
+TEST_P(BandwidthKernels, ResultCheckedAndRatesPositive) {
+  const BandwidthCase& k = GetParam();
+  ceilings::BandwidthPoint p;
+  ASSERT_NO_THROW(p = measure_bandwidth<Host>(k.pattern, k.working_set, tiny_timing()));
+  EXPECT_EQ(p.pattern, pattern_name(k.pattern));
+  EXPECT_GT(p.working_set_bytes, 0u);
+  EXPECT_LE(p.working_set_bytes, k.working_set);
+  const std::uint64_t array_bytes = static_cast<std::uint64_t>(arrays_of(k.pattern)) * sizeof(double);
+  EXPECT_EQ(p.working_set_bytes % array_bytes, 0u);
+  ASSERT_EQ(p.seconds.size(), 2u);
+  ASSERT_EQ(p.rates.size(), 2u);
+  for (std::size_t i = 0; i < p.rates.size(); ++i) {
+    EXPECT_TRUE(std::isfinite(p.seconds[i]) && p.seconds[i] > 0.0) << p.seconds[i];
+    EXPECT_TRUE(std::isfinite(p.rates[i]) && p.rates[i] > 0.0) << p.rates[i];
+  }
+  // Bytes per repetition: elements per array x the pattern's bytes per element.
+  const double elements = static_cast<double>(p.working_set_bytes / array_bytes);
+  expect_whole_repetitions(p.rates, p.seconds, elements * bytes_per_element(k.pattern));
+}
+
+INSTANTIATE_TEST_SUITE_P(EveryPatternAtTwoWorkingSets, BandwidthKernels,
+                         ::testing::ValuesIn(all_bandwidth_cases()),
+                         [](const ::testing::TestParamInfo<BandwidthCase>& info) {
+                           return std::string(pattern_name(info.param.pattern)) + "_" +
+                                  std::to_string(info.param.working_set / KiB) + "KiB";
+                         });
+
+TEST(BandwidthCostModel, BytesPerElementMatchTheKernels) {
+  EXPECT_EQ(bytes_per_element(Pattern::read), 8);
+  EXPECT_EQ(bytes_per_element(Pattern::write), 8);
+  EXPECT_EQ(bytes_per_element(Pattern::copy), 16);
+  EXPECT_EQ(bytes_per_element(Pattern::triad), 24);
+  EXPECT_EQ(bytes_per_element(Pattern::rmw), 16);
+}
+
+// ---------------------------------------------------------------------------------------
+// hardware discovery on a fake sysfs tree
+
+void write_line(const std::filesystem::path& file, const std::string& text) {
+  std::filesystem::create_directories(file.parent_path());
+  std::ofstream(file) << text << "\n";
+}
+
+void add_cache(const std::filesystem::path& root, int index, int level, const std::string& type,
+               const std::string& size, const std::string& shared) {
+  const auto dir = root / "cpu0" / "cache" / ("index" + std::to_string(index));
+  write_line(dir / "level", std::to_string(level));
+  write_line(dir / "type", type);
+  write_line(dir / "size", size);
+  write_line(dir / "shared_cpu_list", shared);
+}
+
+// Two cores: private 48 KiB L1d (and an L1i that must be ignored), private 2 MiB L2,
+// 105 MiB L3 shared by both.
+void make_fake_sysfs(const std::filesystem::path& root) {
+  add_cache(root, 0, 1, "Data", "48K", "0");
+  add_cache(root, 1, 1, "Instruction", "32K", "0");
+  add_cache(root, 2, 2, "Unified", "2048K", "0");
+  add_cache(root, 3, 3, "Unified", "107520K", "0-1");
+  for (int cpu = 0; cpu < 2; ++cpu) {
+    const auto topo = root / ("cpu" + std::to_string(cpu)) / "topology";
+    write_line(topo / "core_id", std::to_string(cpu));
+    write_line(topo / "physical_package_id", "0");
+  }
+}
+
+TEST(ReadCaches, DataAndUnifiedLevelsWithSizesAndSharing) {
+  TempDir dir;
+  make_fake_sysfs(dir.path());
+  const std::vector<ceilings::CacheLevel> caches = read_caches(dir.path().string());
+  ASSERT_EQ(caches.size(), 3u);
+  EXPECT_EQ(caches[0].name, "l1");
+  EXPECT_EQ(caches[0].bytes, 48 * KiB);
+  EXPECT_EQ(caches[0].shared_by, 1);
+  EXPECT_EQ(caches[1].name, "l2");
+  EXPECT_EQ(caches[1].bytes, 2 * MiB);
+  EXPECT_EQ(caches[1].shared_by, 1);
+  EXPECT_EQ(caches[2].name, "l3");
+  EXPECT_EQ(caches[2].bytes, 105 * MiB);
+  EXPECT_EQ(caches[2].shared_by, 2);
+}
+
+TEST(ReadCaches, MissingTreeGivesNoCaches) {
+  TempDir dir;
+  EXPECT_TRUE(read_caches((dir.path() / "nothing-here").string()).empty());
+}
+
+TEST(DescribeHost, TakesCachesAndCoresFromTheGivenTree) {
+  TempDir dir;
+  make_fake_sysfs(dir.path());
+  const ceilings::Machine m = describe_host(dir.path().string());
+  EXPECT_EQ(m.caches.size(), 3u);
+  EXPECT_EQ(m.threads, Host().concurrency());
+  EXPECT_EQ(m.cores, std::min(2, m.threads));
+  EXPECT_GT(m.simd_bits, 0);
+  EXPECT_FALSE(m.execution_space.empty());
+  EXPECT_FALSE(m.kokkos_version.empty());
+#if defined(KOKKOS_ENABLE_CUDA)
+  EXPECT_EQ(m.device_arch.rfind("sm_", 0), 0u) << m.device_arch;  // the arch compiled for
+#else
+  EXPECT_EQ(m.device_arch, "");  // a host build has no device arch
+#endif
+}
+
+// ---------------------------------------------------------------------------------------
+// the sweep plan
+
+ceilings::Machine fake_machine(const std::filesystem::path& sysfs) {
+  ceilings::Machine m;
+  m.cores = 2;
+  m.threads = 2;
+  m.caches = read_caches(sysfs.string());
+  return m;
+}
+
+void expect_point_in_every_window(const ceilings::Machine& m, const SweepPlan& plan) {
+  const std::vector<ceilings::LevelWindow> windows = ceilings::level_windows(m);
+  ASSERT_EQ(windows.size(), 4u);
+  for (const ceilings::LevelWindow& w : windows) {
+    int inside = 0;
+    for (const BandwidthRun& r : plan.bandwidth)
+      inside += r.working_set_bytes >= w.lo && r.working_set_bytes <= w.hi;
+    EXPECT_GT(inside, 0) << "no bandwidth point inside the " << w.name << " window [" << w.lo
+                         << ", " << w.hi << "]";
+  }
+}
+
+TEST(MakePlan, FullPlanHasABandwidthPointInsideEveryLevelWindow) {
+  TempDir dir;
+  make_fake_sysfs(dir.path());
+  const ceilings::Machine m = fake_machine(dir.path());
+  expect_point_in_every_window(m, make_plan(m, false));
+}
+
+TEST(MakePlan, QuickPlanHasABandwidthPointInsideEveryLevelWindow) {
+  TempDir dir;
+  make_fake_sysfs(dir.path());
+  const ceilings::Machine m = fake_machine(dir.path());
+  expect_point_in_every_window(m, make_plan(m, true));
+}
+
+TEST(MakePlan, QuickPlanIsSmallerAndShorter) {
+  TempDir dir;
+  make_fake_sysfs(dir.path());
+  const ceilings::Machine m = fake_machine(dir.path());
+  const SweepPlan full = make_plan(m, false);
+  const SweepPlan quick = make_plan(m, true);
+  EXPECT_LT(quick.compute.size(), full.compute.size());
+  EXPECT_LT(quick.bandwidth.size(), full.bandwidth.size());
+  EXPECT_LT(quick.timing.min_sample_seconds, full.timing.min_sample_seconds);
+}
+
+TEST(MakePlan, EveryComputeCeilingIsPlannedAtEveryIlp) {
+  TempDir dir;
+  make_fake_sysfs(dir.path());
+  const ceilings::Machine m = fake_machine(dir.path());
+  for (bool quick : {false, true}) {
+    SCOPED_TRACE(quick ? "quick" : "full");
+    const SweepPlan plan = make_plan(m, quick);
+    for (const char* precision : {"fp64", "fp32"})
+      for (bool fma : {true, false})
+        for (int ilp : kIlpChoices) {
+          int found = 0;
+          for (const ComputeRun& r : plan.compute)
+            found += r.precision == precision && r.fma == fma && r.ilp == ilp;
+          EXPECT_GT(found, 0) << precision << (fma ? " fma" : " nofma") << " ILP " << ilp;
+        }
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// run_sweeps
+
+TEST(RunSweeps, MeasuresEveryPlannedPointAndReportsProgress) {
+  SweepPlan plan;
+  plan.timing = tiny_timing();
+  plan.compute.push_back({"fp64", true, 8, kDefaultIlp, 64 * KiB});
+  plan.bandwidth.push_back({Pattern::triad, 96 * KiB});
+  std::vector<std::pair<std::size_t, std::size_t>> calls;
+  const ceilings::Sweeps s = run_sweeps<Host>(
+      plan, [&](std::size_t done, std::size_t total, const std::string&) {
+        calls.emplace_back(done, total);
+      });
+  ASSERT_EQ(s.compute.size(), 1u);
+  ASSERT_EQ(s.bandwidth.size(), 1u);
+  EXPECT_EQ(s.compute[0].flops_per_element, 8);
+  EXPECT_EQ(s.bandwidth[0].pattern, "triad");
+  ASSERT_FALSE(calls.empty());
+  EXPECT_EQ(calls.front(), std::make_pair(std::size_t{0}, std::size_t{2}));
+  EXPECT_EQ(calls.back(), std::make_pair(std::size_t{2}, std::size_t{2}));
+}
+
+TEST(RunSweeps, CancelledRunThrowsInterrupted) {
+  const std::atomic<bool> cancel{true};
+  SweepPlan plan;
+  plan.timing = tiny_timing();
+  plan.timing.cancel = &cancel;
+  plan.compute.push_back({"fp64", true, 8, kDefaultIlp, 64 * KiB});
+  EXPECT_THROW(run_sweeps<Host>(plan, {}), rooftop::Interrupted);
+}
+
+TEST(RunSweeps, ConfirmationPassesMeasureEachCeilingsSourceAgainComputeLast) {
+  SweepPlan plan;  // plan.machine knows no caches: every bandwidth point is dram
+  plan.machine.cores = plan.machine.threads = 2;
+  plan.timing = tiny_timing();
+  plan.compute.push_back({"fp64", true, 8, 8, 64 * KiB});
+  plan.compute.push_back({"fp64", true, 8, 16, 64 * KiB});
+  plan.bandwidth.push_back({Pattern::read, 96 * KiB});
+  plan.bandwidth.push_back({Pattern::rmw, 96 * KiB});
+  plan.confirm_passes = 2;
+  std::vector<std::string> steps;
+  std::size_t last_done = 0, total = 0;
+  const ceilings::Sweeps s = run_sweeps<Host>(
+      plan, [&](std::size_t done, std::size_t all, const std::string& what) {
+        EXPECT_GE(done, last_done) << "progress never goes back";
+        last_done = done;
+        total = all;
+        steps.push_back(what.substr(0, what.find(' ', what.find(' ') + 1)));
+      });
+  // 2 + 2 planned points, then after each bandwidth point one pass: dram, then fp64_fma.
+  ASSERT_EQ(s.compute.size(), 4u);
+  ASSERT_EQ(s.bandwidth.size(), 4u);
+  EXPECT_EQ(steps, (std::vector<std::string>{"compute fp64", "compute fp64", "bandwidth read",
+                                             "again: bandwidth", "again: compute",
+                                             "bandwidth rmw", "again: bandwidth",
+                                             "again: compute", "done"}));
+  EXPECT_EQ(last_done, total);
+  for (std::size_t i : {2u, 3u}) {
+    const ceilings::ComputePoint& again = s.compute[i];
+    EXPECT_EQ(again.precision, "fp64");
+    EXPECT_EQ(again.mode, "fma");
+    EXPECT_TRUE(again.ilp == 8 || again.ilp == 16);
+    EXPECT_EQ(again.working_set_bytes, s.compute[0].working_set_bytes);
+  }
+  EXPECT_EQ(s.bandwidth[1].pattern, "read") << "only read was measured before the first pass";
+  EXPECT_EQ(s.bandwidth[1].working_set_bytes, s.bandwidth[0].working_set_bytes);
+}
+
+// ---------------------------------------------------------------------------------------
+// sample(): calibration and cancellation
+
+// A stand-in for a kernel launch: work proportional to `reps`, timed from inside. The
+// first call can carry extra work, as if the thread had been preempted during it.
+struct FakeLaunch {
+  struct Call {
+    std::int64_t reps;
+    double seconds;
+  };
+  std::vector<Call>* calls;
+  int steps_per_rep = 100;
+  std::int64_t extra_reps_first_call = 0;
+  void operator()(std::int64_t reps) const {
+    const auto t0 = std::chrono::steady_clock::now();
+    const std::int64_t work = reps + (calls->empty() ? extra_reps_first_call : 0);
+    volatile double x = 1.0;
+    for (std::int64_t r = 0; r < work; ++r)
+      for (int i = 0; i < steps_per_rep; ++i) x = x * 0.5 + 0.5;
+    const auto t1 = std::chrono::steady_clock::now();
+    calls->push_back({reps, std::chrono::duration<double>(t1 - t0).count()});
+  }
+};
+
+// Calibration is the run of launches with strictly growing counts before the first
+// launch repeated at the same count (the warm-up and the first sample share a count).
+std::size_t calibration_launches(const std::vector<FakeLaunch::Call>& calls) {
+  for (std::size_t i = 1; i < calls.size(); ++i)
+    if (calls[i].reps == calls[i - 1].reps) return i;
+  return calls.size();
+}
+
+void expect_consistent_bookkeeping(const std::vector<FakeLaunch::Call>& calls, const SampleSet& s,
+                                   const Timing& timing) {
+  const std::size_t n = static_cast<std::size_t>(timing.samples);
+  ASSERT_EQ(s.seconds.size(), n);
+  ASSERT_GE(calls.size(), n + 1) << "no warm-up launch";
+  for (std::size_t i = 1; i < calls.size(); ++i)
+    EXPECT_GE(calls[i].reps, calls[i - 1].reps) << "the count went down at launch " << i;
+  for (std::size_t i = calls.size() - n; i < calls.size(); ++i)
+    EXPECT_EQ(calls[i].reps, s.reps) << "the reported samples ran another count";
+  std::int64_t total = 0;
+  for (const auto& c : calls) total += c.reps;
+  EXPECT_EQ(s.total_reps, total);
+  for (double sec : s.seconds) EXPECT_GT(sec, 0.0);
+}
+
+TEST(Sample, GrowsRepetitionsUntilASampleLastsLongEnough) {
+  Timing timing;
+  timing.samples = 3;
+  timing.min_sample_seconds = 0.02;
+  std::vector<FakeLaunch::Call> calls;
+  const SampleSet s = sample(timing, 1, FakeLaunch{&calls});
+
+  expect_consistent_bookkeeping(calls, s, timing);
+  EXPECT_EQ(calls.front().reps, 1);
+  EXPECT_GT(s.reps, 1) << "one repetition of a tiny launch cannot last 20 ms";
+  const std::size_t calibration = calibration_launches(calls);
+  ASSERT_GE(calibration, 2u) << "the count never grew";
+  // Calibration went on only after launches too short to count.
+  for (std::size_t i = 0; i + 1 < calibration; ++i)
+    EXPECT_LT(calls[i].seconds, timing.min_sample_seconds) << "launch " << i;
+}
+
+TEST(Sample, CalibrationSlowedDownOnceIsCorrectedBeforeReporting) {
+  // The first launch is long (as if preempted), so calibration stops at one repetition
+  // and the samples that follow are far too short: they must be redone at a higher count.
+  Timing timing;
+  timing.samples = 3;
+  timing.min_sample_seconds = 0.005;
+  std::vector<FakeLaunch::Call> calls;
+  FakeLaunch launch{&calls, 10000, 2000};
+  const SampleSet s = sample(timing, 1, launch);
+
+  ASSERT_GE(calls.front().seconds, timing.min_sample_seconds)
+      << "the simulated preemption was too short to test anything";
+  EXPECT_EQ(calibration_launches(calls), 1u);
+  expect_consistent_bookkeeping(calls, s, timing);
+  EXPECT_GT(s.reps, 1) << "short samples were reported as they were";
+  EXPECT_GE(*std::min_element(s.seconds.begin(), s.seconds.end()),
+            0.5 * timing.min_sample_seconds);
+}
+
+TEST(Sample, StartsFromTheCallersGuess) {
+  Timing timing;
+  timing.samples = 1;
+  timing.min_sample_seconds = 1e-9;  // any launch is long enough
+  std::vector<FakeLaunch::Call> calls;
+  const SampleSet s = sample(timing, 7, FakeLaunch{&calls});
+  ASSERT_EQ(calls.size(), 2u);  // one warm-up, one sample
+  EXPECT_EQ(calls[0].reps, 7);
+  EXPECT_EQ(s.reps, 7);
+  EXPECT_EQ(s.total_reps, 14);
+}
+
+TEST(Sample, AlreadySetCancelFlagThrowsBeforeAnyLaunch) {
+  const std::atomic<bool> cancel{true};
+  Timing timing = tiny_timing();
+  timing.cancel = &cancel;
+  std::vector<FakeLaunch::Call> calls;
+  EXPECT_THROW(sample(timing, 1, FakeLaunch{&calls}), rooftop::Interrupted);
+  EXPECT_TRUE(calls.empty());
+}
+
+TEST(Sample, CancelSetDuringALaunchStopsBeforeTheNext) {
+  std::atomic<bool> cancel{false};
+  Timing timing;
+  timing.samples = 5;
+  timing.min_sample_seconds = 1e-9;
+  timing.cancel = &cancel;
+  int launches = 0;
+  auto launch = [&](std::int64_t) {
+    ++launches;
+    cancel = true;  // as if Ctrl-C arrived during this launch
+  };
+  EXPECT_THROW(sample(timing, 1, launch), rooftop::Interrupted);
+  EXPECT_EQ(launches, 1);
+}
+
+TEST(Sample, InterruptedIsARooftopError) {
+  const std::atomic<bool> cancel{true};
+  Timing timing;
+  timing.cancel = &cancel;
+  EXPECT_THROW(throw_if_cancelled(timing), rooftop::Error);
+}
+
+}  // namespace
+}  // namespace rooftop::microbench
+
+int main(int argc, char** argv) {
+  ::testing::InitGoogleTest(&argc, argv);
+  Kokkos::ScopeGuard kokkos(argc, argv);
+  return RUN_ALL_TESTS();
+}
