@@ -8,15 +8,18 @@
 #include <cstddef>
 #include <functional>
 #include <string>
+#include <thread>
 
 namespace rooftop::app {
 
-// Set by the first Ctrl-C while a KokkosRun is alive; a second one stops at once.
+// Set by the first Ctrl-C (or SIGTERM, SIGHUP) while a KokkosRun is alive; a second one
+// stops at once, and so does the first after a second without reaching a poll point.
 const std::atomic<bool>& interrupted();
 
 // "[done/total] what" on stderr, rewritten in place, when stderr is a terminal; an empty
 // function (no progress) otherwise.
-std::function<void(std::size_t done, std::size_t total, const std::string& what)> progress_printer();
+std::function<void(std::size_t done, std::size_t total, const std::string& what)>
+progress_printer();
 
 class KokkosRun {
  public:
@@ -30,6 +33,8 @@ class KokkosRun {
  private:
   bool pin_threads_;  // declared first: decided, and the environment set, before Kokkos starts
   Kokkos::ScopeGuard kokkos_;
+  std::atomic<bool> done_{false};
+  std::thread watchdog_;  // ends the process a second after a stop signal
 };
 
 }  // namespace rooftop::app

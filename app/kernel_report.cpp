@@ -6,6 +6,7 @@
 #include "rooftop/analyze/report.hpp"
 #include "rooftop/analyze/roofline.hpp"
 #include "rooftop/ceilings/io.hpp"
+#include "rooftop/ceilings/terminal.hpp"
 
 namespace rooftop::app {
 
@@ -28,7 +29,7 @@ int place_and_report(ceilings::CeilingsFile file, const std::string& ceilings_pa
   if (outputs.json) {
     std::cout << analyze::kernels_json(file, ceilings_path, notes).dump(2) << "\n";
   } else {
-    std::cout << analyze::kernels_table(file, notes);
+    std::cout << ceilings::terminal_text(analyze::kernels_table(file, notes));
     if (!outputs.out.empty() || !outputs.plot.empty())
       std::cout << "\nwrote " << outputs.out
                 << (outputs.out.empty() || outputs.plot.empty() ? "" : " and ") << outputs.plot
@@ -36,8 +37,8 @@ int place_and_report(ceilings::CeilingsFile file, const std::string& ceilings_pa
   }
   for (const ceilings::KernelRecord& k : file.kernels)
     if (!k.above.empty())
-      std::cerr << "rooftop: warning: " << k.name << " lies above " << k.above
-                << ": its counts or the ceilings are wrong\n";
+      std::cerr << "rooftop: warning: " << ceilings::terminal_text(k.name) << " lies above "
+                << k.above << ": its counts or the ceilings are wrong\n";
   for (const ceilings::KernelRecord& k : file.kernels)
     if (k.check == "failed") return 1;
   return 0;

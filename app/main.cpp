@@ -6,14 +6,15 @@
 #include <CLI/CLI.hpp>
 #include <csignal>
 #include <cstdio>
-#include <new>
-#include <string>
 #include <iostream>
 #include <iterator>
+#include <new>
+#include <string>
 
 #include "commands.hpp"
 #include "rooftop/ceilings/error.hpp"
 #include "rooftop/ceilings/export.hpp"
+#include "rooftop/ceilings/terminal.hpp"
 #include "rooftop/config.hpp"
 
 int main(int argc, char** argv) {
@@ -22,7 +23,8 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
 
   rooftop::app::MeasureOptions measure;
-  CLI::App* m = app.add_subcommand("measure", "characterize this machine and write a ceilings file");
+  CLI::App* m =
+      app.add_subcommand("measure", "characterize this machine and write a ceilings file");
   m->add_option("--space", measure.space, "execution space to characterize")
       ->check(CLI::IsMember({"host", "device"}));
   m->add_flag("--quick", measure.quick, "short run (seconds): fewer points, shorter samples");
@@ -61,8 +63,8 @@ int main(int argc, char** argv) {
   e->add_option("--out", exp.out, "file to write (default: stdout)");
 
   rooftop::app::ImportCeilingsOptions import_ceilings;
-  CLI::App* ic = app.add_subcommand("import-ceilings",
-                                    "read an ERT roofline.json into a ceilings file");
+  CLI::App* ic =
+      app.add_subcommand("import-ceilings", "read an ERT roofline.json into a ceilings file");
   ic->add_option("file", import_ceilings.file, "ERT roofline.json")->required();
   ic->add_option("--out", import_ceilings.out, "ceilings file to write (HDF5)")->required();
 
@@ -71,8 +73,9 @@ int main(int argc, char** argv) {
       "analyze", "run kernels here (GPP ladder, reference kernels) and place them on the ceilings");
   a->add_option("--ceilings", analyze.ceilings, "ceilings file (HDF5) of this machine")->required();
   a->add_option("--kernels", analyze.kernels, "comma-separated: gpp, triad, polynomial, stencil");
-  a->add_option("--size", analyze.size, "tiny, small, classic or si214 (default: small on a "
-                                        "CPU, classic on a GPU)")
+  a->add_option("--size", analyze.size,
+                "tiny, small, classic or si214 (default: small on a "
+                "CPU, classic on a GPU)")
       ->check(CLI::IsMember({"tiny", "small", "classic", "si214"}));
   a->add_option("--out", analyze.out, "file to write: the ceilings with the kernels (HDF5)");
   a->add_option("--plot", analyze.plot, "SVG chart to write (hierarchical roofline)");
@@ -147,6 +150,7 @@ int main(int argc, char** argv) {
     std::string message = e.what();
     for (char& c : message)
       if (c == '\n' || c == '\r') c = ' ';
+    message = rooftop::ceilings::terminal_text(message);
     std::fprintf(stderr, "rooftop: error: %s\n", message.c_str());
     return 1;
   }

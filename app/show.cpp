@@ -6,6 +6,7 @@
 #include "rooftop/ceilings/fleet.hpp"
 #include "rooftop/ceilings/io.hpp"
 #include "rooftop/ceilings/report.hpp"
+#include "rooftop/ceilings/terminal.hpp"
 
 namespace rooftop::app {
 
@@ -22,9 +23,10 @@ int run_show(const ShowOptions& options) {
     if (fleet) j["fleet"] = ceilings::to_json(*fleet, ceilings::review(*fleet, 0.05), options.file);
     std::cout << j.dump(2) << "\n";
   } else {
-    std::cout << ceilings::format_table(file);
-    if (!file.kernels.empty()) std::cout << "\n" << analyze::kernels_table(file, {});
-    if (fleet) std::cout << "\n" << ceilings::format_table(*fleet);
+    std::cout << ceilings::terminal_text(ceilings::format_table(file));
+    if (!file.kernels.empty())
+      std::cout << "\n" << ceilings::terminal_text(analyze::kernels_table(file, {}));
+    if (fleet) std::cout << "\n" << ceilings::terminal_text(ceilings::format_table(*fleet));
   }
   return 0;
 }

@@ -1,5 +1,7 @@
 #include "rooftop/ceilings/export.hpp"
 
+#include <cmath>
+
 #include <sstream>
 
 #include "rooftop/ceilings/error.hpp"
@@ -31,6 +33,7 @@ std::vector<std::string> column_names() {
 
 std::string csv_field(const json& cell) {
   if (cell.is_null()) return "";
+  if (cell.is_number_float() && !std::isfinite(cell.get<double>())) return "";  // not "null"
   if (!cell.is_string()) return cell.dump();  // numbers round-trip; booleans true/false
   std::string s = cell.get<std::string>();
   if (s.find_first_of(",\"\r\n") == std::string::npos) return s;
