@@ -22,7 +22,9 @@ int review_fleet(const CompareOptions& options) {
   if (!options.plot.empty())
     ceilings::write_text_file(options.plot, analyze::fleet_spread_svg(fleet, review));
   if (options.json)
-    std::cout << ceilings::to_json(fleet, review, path).dump(2) << "\n";
+    std::cout << ceilings::to_json(fleet, review, path)
+                     .dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
+              << "\n";
   else
     std::cout << ceilings::terminal_text(path + ": " + ceilings::format_table(fleet)) << "\n"
               << ceilings::format_review(review)
@@ -62,7 +64,9 @@ int run_compare(const CompareOptions& options) {
   if (!options.plot.empty())
     ceilings::write_text_file(options.plot, analyze::comparison_svg(files, paths));
   if (options.json)
-    std::cout << ceilings::to_json(comparison).dump(2) << "\n";
+    std::cout << ceilings::to_json(comparison)
+                     .dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
+              << "\n";
   else
     std::cout << ceilings::terminal_text(ceilings::format_table(comparison))
               << (options.plot.empty() ? "" : "\nwrote " + options.plot + "\n");

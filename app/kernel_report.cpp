@@ -27,7 +27,9 @@ int place_and_report(ceilings::CeilingsFile file, const std::string& ceilings_pa
     ceilings::write_text_file(outputs.plot,
                               analyze::kernels_svg(file, "Kernels on the measured roofline"));
   if (outputs.json) {
-    std::cout << analyze::kernels_json(file, ceilings_path, notes).dump(2) << "\n";
+    std::cout << analyze::kernels_json(file, ceilings_path, notes)
+                     .dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
+              << "\n";
   } else {
     std::cout << ceilings::terminal_text(analyze::kernels_table(file, notes));
     if (!outputs.out.empty() || !outputs.plot.empty())

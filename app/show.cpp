@@ -21,7 +21,7 @@ int run_show(const ShowOptions& options) {
     if (!file.kernels.empty())
       j["kernels"] = analyze::kernels_json(file, options.file, {})["kernels"];
     if (fleet) j["fleet"] = ceilings::to_json(*fleet, ceilings::review(*fleet, 0.05), options.file);
-    std::cout << j.dump(2) << "\n";
+    std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
   } else {
     std::cout << ceilings::terminal_text(ceilings::format_table(file));
     if (!file.kernels.empty())

@@ -111,6 +111,23 @@ TEST(CliHostile, TextFromFilesCannotDriveTheTerminal) {
   EXPECT_EQ(imported.err.find('\x1b'), std::string::npos) << imported.err;
 }
 
+// JSON output of text that is not UTF-8 replaces the bad bytes instead of failing with the
+// JSON library's exception text.
+TEST(CliHostile, TextThatIsNotUtf8StillPrintsAsJson) {
+  TempDir scratch;
+  ceilings::CeilingsFile f = sample_ceilings_file();
+  f.machine.hostname = "node\xff\xfe";
+  const std::string path = scratch.file("latin1.h5");
+  ceilings::write_file(path, f);
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"show", "--json", path}, {"export", path, "--format", "json"}}) {
+    const RunResult r = run_rooftop(args, scratch);
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.err.find("json.exception"), std::string::npos) << r.err;
+    EXPECT_NO_THROW((void)nlohmann::json::parse(r.out)) << r.out;
+  }
+}
+
 // A GPP kernel run takes minutes at the larger sizes and polls for Ctrl-C only between
 // runs: the run must still end within a second or so of any stop signal.
 TEST(CliHostile, AnalyzeStopsSoonAfterAStopSignal) {

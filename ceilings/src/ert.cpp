@@ -84,7 +84,7 @@ void read_group(const json& root, const char* section, const char* group,
     e.where = where + ".data[" + std::to_string(i) + "]";
     const json& pair = data[i];
     if (!pair.is_array() || pair.size() != 2 || !pair[0].is_string())
-      throw Error(e.where + ": expected [\"name\", value], found " + pair.dump());
+      throw Error(e.where + ": expected [\"name\", value], found " + pair.dump().substr(0, 120));
     e.label = pair[0].get<std::string>();
     if (!pair[1].is_number())
       throw Error(e.where + " " + in_quotes(e.label) + ": value " + pair[1].dump() +

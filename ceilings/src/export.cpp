@@ -76,9 +76,11 @@ json to_table_json(const CeilingsFile& f) {
 
 std::string export_text(const CeilingsFile& f, const std::string& format,
                         std::vector<std::string>* skipped) {
-  if (format == "ert-json") return to_ert_json(f, skipped).dump(2) + "\n";
+  if (format == "ert-json")
+    return to_ert_json(f, skipped).dump(2, ' ', false, json::error_handler_t::replace) + "\n";
   if (format == "csv") return to_csv(f);
-  if (format == "json") return to_table_json(f).dump(2) + "\n";
+  if (format == "json")
+    return to_table_json(f).dump(2, ' ', false, json::error_handler_t::replace) + "\n";
   std::string known;
   for (const char* k : kExportFormats) known += (known.empty() ? "" : ", ") + std::string(k);
   throw Error("unknown export format '" + format + "' (known: " + known + ")");
