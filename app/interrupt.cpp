@@ -31,12 +31,12 @@ extern "C" void on_interrupt(int sig) {
 }
 
 // A kernel run or sweep point can take minutes and polls the flag only between them:
-// one second after a stop signal the process ends anyway. Nothing is lost: files are
+// half a second after a stop signal the process ends anyway. Nothing is lost: files are
 // written under a temporary name and renamed only when complete.
 void watch_for_stop(const std::atomic<bool>& done) {
   while (!done) {
     if (g_interrupted) {
-      for (int i = 0; i < 10 && !done; ++i) usleep(100000);
+      for (int i = 0; i < 5 && !done; ++i) usleep(100000);
       if (done) return;
       if (isatty(STDERR_FILENO)) (void)!write(STDERR_FILENO, "\n", 1);
       const char message[] = "rooftop: interrupted; nothing was written\n";

@@ -54,6 +54,31 @@ TEST(HostileCeilingsFile, SweepPointWithoutAWorkingSetIsRejected) {
                     "/sweeps/bandwidth point 0: working_set_bytes is 0");
 }
 
+// /ceilings rewritten with only a name column: the value was once shown as 0.0.
+TEST(HostileCeilingsFile, AMissingColumnIsAnErrorNotZero) {
+  TempDir dir;
+  const std::string path = dir.file("no-value.h5");
+  write_file(path, rooftop::testing::sample_ceilings_file());
+  const hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+  ASSERT_GE(file, 0);
+  ASSERT_GE(H5Ldelete(file, "ceilings", H5P_DEFAULT), 0);
+  const hid_t name = H5Tcopy(H5T_C_S1);
+  H5Tset_size(name, 32);
+  const hid_t row = H5Tcreate(H5T_COMPOUND, 32);
+  H5Tinsert(row, "name", 0, name);
+  const hsize_t dims[1] = {1};
+  const hid_t space = H5Screate_simple(1, dims, nullptr);
+  const hid_t set = H5Dcreate2(file, "ceilings", row, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+  char text[32] = "fp64_fma";
+  EXPECT_GE(H5Dwrite(set, row, H5S_ALL, H5S_ALL, H5P_DEFAULT, text), 0);
+  H5Dclose(set);
+  H5Sclose(space);
+  H5Tclose(row);
+  H5Tclose(name);
+  H5Fclose(file);
+  expect_read_fails(path, "table 'ceilings' has no column 'kind'");
+}
+
 TEST(HostileCeilingsFile, SchemaVersionMustBeExactlyMajorDotMinor) {
   TempDir dir;
   const std::string path = dir.file("v.h5");
@@ -236,6 +261,13 @@ TEST(HostileErt, ATypeErrorNamesTheFileAndHidesTheLibrary) {
   const std::string msg = error_of([&] { read_ert_file(path); });
   EXPECT_EQ(msg.rfind(path + ": ", 0), 0u) << msg;
   EXPECT_EQ(msg.find("json.exception"), std::string::npos) << msg;
+}
+
+// Found by fuzz_ert_json: a number beyond a double escaped as the JSON library's exception.
+TEST(HostileErt, ANumberBeyondADoubleIsInvalidJson) {
+  const std::string path = kFixtures + "/ert-number-overflow.json";
+  EXPECT_EQ(error_of([&] { read_ert_file(path); }),
+            path + ": not valid JSON (a number too large for a double)");
 }
 
 TEST(HostileErt, AnEndlessFileIsNotReadWhole) {

@@ -300,6 +300,8 @@ CeilingsFile parse_ert_text(const std::string& text, const std::string& path,
     });
   } catch (const json::parse_error& e) {
     throw Error(path + ": not valid JSON (parse error at byte " + std::to_string(e.byte) + ")");
+  } catch (const json::out_of_range&) {  // a number beyond a double, e.g. 2e308
+    throw Error(path + ": not valid JSON (a number too large for a double)");
   } catch (const Error& e) {
     throw Error(path + ": " + e.what());
   }

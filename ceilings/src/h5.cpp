@@ -224,6 +224,26 @@ void check_row_type(hid_t type, const char* table) {
   }
 }
 
+// Every column the reader asks for must be stored: HDF5 would leave a missing one zero,
+// and a zero read as a measurement is wrong. Columns added by a later minor version are
+// the exception (a file from before them reads them as 0, which the readers expect).
+constexpr const char* kAddedColumns[] = {"ilp"};  // 1.3
+
+void check_columns_present(hid_t stored, hid_t wanted, const char* table) {
+  const int n = H5Tget_nmembers(wanted);
+  for (int i = 0; i < n; ++i) {
+    char* name = H5Tget_member_name(wanted, static_cast<unsigned>(i));
+    if (!name) throw Error(std::string("table '") + table + "': H5Tget_member_name failed");
+    const std::string column = name;
+    H5free_memory(name);
+    if (H5Tget_member_index(stored, column.c_str()) >= 0) continue;
+    bool added_later = false;
+    for (const char* c : kAddedColumns) added_later = added_later || column == c;
+    if (!added_later)
+      throw Error(std::string("table '") + table + "' has no column '" + column + "'");
+  }
+}
+
 }  // namespace
 
 std::size_t read_table(hid_t parent, const char* name, const Handle& type,
@@ -240,6 +260,7 @@ std::size_t read_table(hid_t parent, const char* name, const Handle& type,
                 " rows, more than the " + std::to_string(kMaxRows) + " a rooftop file holds");
   Handle stored(H5Dget_type(set.get()), H5Tclose, name);
   check_row_type(stored.get(), name);
+  check_columns_present(stored.get(), type.get(), name);
   buffer.assign(static_cast<std::size_t>(dims[0]) * row_size, 0);
   if (dims[0] > 0)
     check(H5Dread(set.get(), type.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, buffer.data()), name);
