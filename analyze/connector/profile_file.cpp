@@ -202,7 +202,7 @@ Profile parse_profile(const std::string& text, const std::string& name) {
     json j;
     try {
       j = json::parse(line);
-    } catch (const json::parse_error& e) {
+    } catch (const json::exception& e) {  // parse_error, or out_of_range for 2e308
       fail(name, number, std::string("not JSON (") + e.what() + ")");
     }
     if (!j.is_object()) fail(name, number, "not a JSON object");

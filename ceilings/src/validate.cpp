@@ -54,6 +54,14 @@ std::string quoted(const std::string& s) {
   throw Error(where + ": " + why);
 }
 
+// A raw statistic or sample: on a busy machine one sample can be a thousand times slower
+// than the others, so only a positive finite number (at most kMaxRate) is required.
+void positive_rate(double v, const std::string& what) {
+  if (!std::isfinite(v) || v <= 0.0 || v > kMaxRate)
+    throw Error(what + " " + number(v) + " is not a positive rate (up to " + number(kMaxRate) +
+                ")");
+}
+
 void non_negative(double v, const std::string& where, const char* field) {
   if (!std::isfinite(v) || v < 0.0)
     fail(where, std::string(field) + " " + number(v) + " is not a finite number >= 0");
@@ -94,16 +102,16 @@ void check_ceiling(const Ceiling& c, std::size_t row) {
   check_rate(c.value, where + ": value");
   if (c.samples < 0) fail(where, "samples " + std::to_string(c.samples) + " is negative");
   if (c.samples > 0) {
-    check_rate(c.median, where + ": median");
-    check_rate(c.min, where + ": min");
-    check_rate(c.max, where + ": max");
+    positive_rate(c.median, where + ": median");
+    positive_rate(c.min, where + ": min");
+    positive_rate(c.max, where + ": max");
     if (!(c.min <= c.median && c.median <= c.max))
       fail(where, "min " + number(c.min) + ", median " + number(c.median) + ", max " +
                       number(c.max) + " are not in order");
   } else {
     // Never measured (a theoretical value from another tool): statistics are 0 or a rate.
     for (const auto& [field, v] : {std::pair{"median", c.median}, {"min", c.min}, {"max", c.max}})
-      if (v != 0.0) check_rate(v, where + ": " + field);
+      if (v != 0.0) positive_rate(v, where + ": " + field);
   }
   if (c.flops_per_element < 0)
     fail(where, "flops_per_element " + std::to_string(c.flops_per_element) + " is negative");
@@ -115,7 +123,7 @@ void check_samples(const std::vector<double>& seconds, const std::vector<double>
   for (double s : seconds)  // NaN: a sample whose time was not recorded
     if (!std::isnan(s) && !(std::isfinite(s) && s > 0.0))
       fail(where, "sample time " + number(s) + " is not a positive number");
-  for (double r : rates) check_rate(r, where + ": sample rate");
+  for (double r : rates) positive_rate(r, where + ": sample rate");
 }
 
 void check_sweeps(const Sweeps& s) {
