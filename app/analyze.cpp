@@ -3,7 +3,9 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <fstream>
 #include <iostream>
 #include <sstream>
 
@@ -32,9 +34,37 @@ std::string host_name() {
 std::vector<std::string> split_list(const std::string& list) {
   std::vector<std::string> out;
   std::stringstream in(list);
-  for (std::string item; std::getline(in, item, ',');)
-    if (!item.empty()) out.push_back(item);
+  for (std::string item; std::getline(in, item, ',');)  // a name given twice runs once
+    if (!item.empty() && std::find(out.begin(), out.end(), item) == out.end()) out.push_back(item);
   return out;
+}
+
+// The memory the largest kernel holds while it runs (they run one at a time): its arrays,
+// which its declared cost model reads from DRAM once.
+double memory_needed(const analyze::KernelList& kernels) {
+  double most = 0.0;
+  for (const auto& k : kernels)
+    if (const ceilings::LevelBytes* b = k->declared().find_bytes("dram"))
+      most = std::max(most, b->bytes);
+  return most;
+}
+
+// MemAvailable of /proc/meminfo in bytes; 0 when unknown.
+double memory_available() {
+  std::ifstream in("/proc/meminfo");
+  std::string key;
+  double kib = 0.0;
+  while (in >> key >> kib) {
+    if (key == "MemAvailable:") return kib * 1024.0;
+    in.ignore(1 << 10, '\n');
+  }
+  return 0.0;
+}
+
+std::string gigabytes(double bytes) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f GB", bytes * 1e-9);
+  return buf;
 }
 
 }  // namespace
@@ -49,6 +79,16 @@ int run_analyze(const AnalyzeOptions& options, const std::string& command_line) 
                            : ROOFTOP_HAS_DEVICE  ? "classic"
                                                  : "small";
   analyze::KernelList kernels = analyze::make_kernels(split_list(options.kernels), size);
+  const double needed = memory_needed(kernels);
+  if (!ROOFTOP_HAS_DEVICE) {
+    const double available = memory_available();
+    if (available > 0.0 && needed > available)
+      throw Error("size " + size + " needs about " + gigabytes(needed) + " of memory; " +
+                  gigabytes(available) + " is available (try --size small)");
+  }
+  if (needed >= 1e8)  // said before a run that takes minutes, not after
+    std::fprintf(stderr, "rooftop: size %s: the largest kernel holds about %s of memory\n",
+                 size.c_str(), gigabytes(needed).c_str());
 
   KokkosRun run;
   analyze::HostTiming timing;

@@ -5,6 +5,7 @@
 #include "rooftop/ceilings/compare.hpp"
 #include "rooftop/ceilings/fleet.hpp"
 #include "rooftop/ceilings/io.hpp"
+#include "rooftop/core/terminal.hpp"
 #include "rooftop/core/error.hpp"
 #include "rooftop/report/chart.hpp"
 
@@ -21,9 +22,11 @@ int review_fleet(const CompareOptions& options) {
   if (!options.plot.empty())
     ceilings::write_text_file(options.plot, analyze::fleet_spread_svg(fleet, review));
   if (options.json)
-    std::cout << ceilings::to_json(fleet, review, path).dump(2) << "\n";
+    std::cout << ceilings::to_json(fleet, review, path)
+                     .dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
+              << "\n";
   else
-    std::cout << path << ": " << ceilings::format_table(fleet) << "\n"
+    std::cout << ceilings::terminal_text(path + ": " + ceilings::format_table(fleet)) << "\n"
               << ceilings::format_review(review)
               << (options.plot.empty() ? "" : "\nwrote " + options.plot + "\n");
   return review.anything_found() ? kExitRanksFlagged : 0;
@@ -35,11 +38,13 @@ int run_compare(const CompareOptions& options) {
   const std::vector<std::string>& paths = options.files;
   if (paths.size() == 1 && ceilings::is_fleet_file(paths.front())) return review_fleet(options);
   if (paths.size() < 2)
-    throw Error("compare needs at least two ceilings files, or one fleet file (written by "
-                "measure under MPI)");
+    throw Error(
+        "compare needs at least two ceilings files, or one fleet file (written by "
+        "measure under MPI)");
   if (options.threshold_given)
-    throw Error("--threshold applies to one fleet file; several files are compared by their "
-                "ranges (a fleet file by its fleet medians)");
+    throw Error(
+        "--threshold applies to one fleet file; several files are compared by their "
+        "ranges (a fleet file by its fleet medians)");
   // The same file twice compares nothing; two copies of one file are fine ("same").
   for (std::size_t i = 0; i < paths.size(); ++i)
     for (std::size_t j = 0; j < i; ++j) {
@@ -59,9 +64,11 @@ int run_compare(const CompareOptions& options) {
   if (!options.plot.empty())
     ceilings::write_text_file(options.plot, analyze::comparison_svg(files, paths));
   if (options.json)
-    std::cout << ceilings::to_json(comparison).dump(2) << "\n";
+    std::cout << ceilings::to_json(comparison)
+                     .dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
+              << "\n";
   else
-    std::cout << ceilings::format_table(comparison)
+    std::cout << ceilings::terminal_text(ceilings::format_table(comparison))
               << (options.plot.empty() ? "" : "\nwrote " + options.plot + "\n");
   return 0;
 }

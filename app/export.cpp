@@ -3,6 +3,7 @@
 #include "commands.hpp"
 #include "rooftop/ceilings/export.hpp"
 #include "rooftop/ceilings/io.hpp"
+#include "rooftop/core/terminal.hpp"
 
 namespace rooftop::app {
 
@@ -15,7 +16,8 @@ int run_export(const ExportOptions& options) {
   else
     ceilings::write_text_file(options.out, text);
   // stdout may be the export itself: notes go to stderr.
-  for (const std::string& why : skipped) std::cerr << "rooftop: note: " << why << "\n";
+  for (const std::string& why : skipped)
+    std::cerr << "rooftop: note: " << ceilings::terminal_text(why) << "\n";
   return 0;
 }
 

@@ -10,9 +10,11 @@
 #include <cstdlib>
 #include <fstream>
 #include <set>
+#include <thread>
 #include <utility>
 #include <vector>
 
+#include "rooftop/core/terminal.hpp"
 #include "rooftop/core/error.hpp"
 
 namespace rooftop::app {
@@ -20,9 +22,29 @@ namespace {
 
 std::atomic<bool> g_interrupted{false};
 
-extern "C" void on_interrupt(int) {
+// Ctrl-C, and the ends a terminal or a batch system sends (SIGTERM, SIGHUP).
+constexpr int kStopSignals[] = {SIGINT, SIGTERM, SIGHUP};
+
+extern "C" void on_interrupt(int sig) {
   g_interrupted = true;
-  std::signal(SIGINT, SIG_DFL);  // a second Ctrl-C stops at once
+  std::signal(sig, SIG_DFL);  // a second one stops at once
+}
+
+// A kernel run or sweep point can take minutes and polls the flag only between them:
+// half a second after a stop signal the process ends anyway. Nothing is lost: files are
+// written under a temporary name and renamed only when complete.
+void watch_for_stop(const std::atomic<bool>& done) {
+  while (!done) {
+    if (g_interrupted) {
+      for (int i = 0; i < 5 && !done; ++i) usleep(100000);
+      if (done) return;
+      if (isatty(STDERR_FILENO)) (void)!write(STDERR_FILENO, "\n", 1);
+      const char message[] = "rooftop: interrupted; nothing was written\n";
+      (void)!write(STDERR_FILENO, message, sizeof message - 1);
+      _exit(130);
+    }
+    usleep(50000);
+  }
 }
 
 // True when the user chose no binding; rooftop then pins threads itself. The variables
@@ -90,7 +112,8 @@ const std::atomic<bool>& interrupted() { return g_interrupted; }
 core::Progress progress_printer() {
   if (!isatty(fileno(stderr))) return {};
   return [](std::size_t done, std::size_t total, const std::string& what) {
-    std::fprintf(stderr, "\r\033[K[%3zu/%zu] %s", done, total, what.c_str());
+    std::fprintf(stderr, "\r\033[K[%3zu/%zu] %s", done, total,
+                 ceilings::terminal_text(what).c_str());
     if (done == total) std::fprintf(stderr, "\r\033[K");
     std::fflush(stderr);
   };
@@ -98,10 +121,15 @@ core::Progress progress_printer() {
 
 KokkosRun::KokkosRun() : pin_threads_(take_over_binding()) {
   if (pin_threads_) spread_host_threads();
-  std::signal(SIGINT, on_interrupt);
+  for (int sig : kStopSignals) std::signal(sig, on_interrupt);
+  watchdog_ = std::thread(watch_for_stop, std::cref(done_));
 }
 
-KokkosRun::~KokkosRun() { std::signal(SIGINT, SIG_DFL); }
+KokkosRun::~KokkosRun() {
+  done_ = true;
+  watchdog_.join();
+  for (int sig : kStopSignals) std::signal(sig, SIG_DFL);
+}
 
 void KokkosRun::throw_if_interrupted() const {
   if (g_interrupted) throw Interrupted();

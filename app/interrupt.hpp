@@ -8,12 +8,14 @@
 #include <cstddef>
 #include <functional>
 #include <string>
+#include <thread>
 
 #include "rooftop/core/progress.hpp"
 
 namespace rooftop::app {
 
-// Set by the first Ctrl-C while a KokkosRun is alive; a second one stops at once.
+// Set by the first Ctrl-C (or SIGTERM, SIGHUP) while a KokkosRun is alive; a second one
+// stops at once, and so does the first after half a second without reaching a poll point.
 const std::atomic<bool>& interrupted();
 
 // "[done/total] what" on stderr, rewritten in place, when stderr is a terminal; an empty
@@ -32,6 +34,8 @@ class KokkosRun {
  private:
   bool pin_threads_;  // declared first: decided, and the environment set, before Kokkos starts
   Kokkos::ScopeGuard kokkos_;
+  std::atomic<bool> done_{false};
+  std::thread watchdog_;  // ends the process half a second after a stop signal
 };
 
 }  // namespace rooftop::app

@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "rooftop/ceilings/io.hpp"
+#include "rooftop/core/terminal.hpp"
 #include "rooftop/core/roofline.hpp"
 #include "rooftop/report/chart.hpp"
 #include "rooftop/report/kernel_table.hpp"
@@ -26,9 +27,11 @@ int place_and_report(ceilings::CeilingsFile file, const std::string& ceilings_pa
     ceilings::write_text_file(outputs.plot,
                               analyze::kernels_svg(file, "Kernels on the measured roofline"));
   if (outputs.json) {
-    std::cout << analyze::kernels_json(file, ceilings_path, notes).dump(2) << "\n";
+    std::cout << analyze::kernels_json(file, ceilings_path, notes)
+                     .dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
+              << "\n";
   } else {
-    std::cout << analyze::kernels_table(file, notes);
+    std::cout << ceilings::terminal_text(analyze::kernels_table(file, notes));
     if (!outputs.out.empty() || !outputs.plot.empty())
       std::cout << "\nwrote " << outputs.out
                 << (outputs.out.empty() || outputs.plot.empty() ? "" : " and ") << outputs.plot
@@ -36,8 +39,8 @@ int place_and_report(ceilings::CeilingsFile file, const std::string& ceilings_pa
   }
   for (const ceilings::KernelRecord& k : file.kernels)
     if (!k.above.empty())
-      std::cerr << "rooftop: warning: " << k.name << " lies above " << k.above
-                << ": its counts or the ceilings are wrong\n";
+      std::cerr << "rooftop: warning: " << ceilings::terminal_text(k.name) << " lies above "
+                << k.above << ": its counts or the ceilings are wrong\n";
   for (const ceilings::KernelRecord& k : file.kernels)
     if (k.check == "failed") return 1;
   return 0;

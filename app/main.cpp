@@ -15,6 +15,7 @@
 
 #include "commands.hpp"
 #include "rooftop/ceilings/export.hpp"
+#include "rooftop/core/terminal.hpp"
 #include "rooftop/config.hpp"
 #include "rooftop/core/error.hpp"
 #include "rooftop/kernels/kernel.hpp"
@@ -37,7 +38,8 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
 
   rooftop::app::MeasureOptions measure;
-  CLI::App* m = app.add_subcommand("measure", "characterize this machine and write a ceilings file");
+  CLI::App* m =
+      app.add_subcommand("measure", "characterize this machine and write a ceilings file");
   m->add_option("--space", measure.space, "execution space to characterize")
       ->check(CLI::IsMember({"host", "device"}));
   m->add_flag("--quick", measure.quick, "short run (seconds): fewer points, shorter samples");
@@ -76,8 +78,8 @@ int main(int argc, char** argv) {
   e->add_option("--out", exp.out, "file to write (default: stdout)");
 
   rooftop::app::ImportCeilingsOptions import_ceilings;
-  CLI::App* ic = app.add_subcommand("import-ceilings",
-                                    "read an ERT roofline.json into a ceilings file");
+  CLI::App* ic =
+      app.add_subcommand("import-ceilings", "read an ERT roofline.json into a ceilings file");
   ic->add_option("file", import_ceilings.file, "ERT roofline.json")->required();
   ic->add_option("--out", import_ceilings.out, "ceilings file to write (HDF5)")->required();
 
@@ -164,6 +166,7 @@ int main(int argc, char** argv) {
     std::string message = e.what();
     for (char& c : message)
       if (c == '\n' || c == '\r') c = ' ';
+    message = rooftop::ceilings::terminal_text(message);
     std::fprintf(stderr, "rooftop: error: %s\n", message.c_str());
     return 1;
   }

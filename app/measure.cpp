@@ -11,6 +11,7 @@
 #include "rooftop/ceilings/extract.hpp"
 #include "rooftop/ceilings/io.hpp"
 #include "rooftop/ceilings/report.hpp"
+#include "rooftop/core/terminal.hpp"
 #include "rooftop/config.hpp"
 #include "rooftop/core/error.hpp"
 #include "rooftop/microbench/host.hpp"
@@ -22,8 +23,9 @@ namespace rooftop::app {
 void check_space(const MeasureOptions& options) {
   if (options.space == "device") {
     if (!ROOFTOP_HAS_DEVICE)
-      throw Error("--space device: this rooftop was built without a GPU backend "
-                  "(configure against a CUDA-enabled Kokkos)");
+      throw Error(
+          "--space device: this rooftop was built without a GPU backend "
+          "(configure against a CUDA-enabled Kokkos)");
     throw Error("--space device: device ceilings are not available in this version yet");
   }
 }
@@ -79,7 +81,7 @@ int run_measure(const MeasureOptions& options, const std::string& command_line) 
   ceilings::write_file(options.out, file);
   if (!options.plot.empty()) ceilings::write_text_file(options.plot, analyze::roofline_svg(file));
 
-  std::cout << ceilings::format_table(file);
+  std::cout << ceilings::terminal_text(ceilings::format_table(file));
   for (const std::string& why : skipped) std::cout << "skipped " << why << "\n";
   std::cout << "\nwrote " << options.out << (options.plot.empty() ? "" : " and " + options.plot)
             << "\n";

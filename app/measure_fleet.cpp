@@ -17,6 +17,7 @@
 #include "mpi_session.hpp"
 #include "rooftop/ceilings/fleet.hpp"
 #include "rooftop/ceilings/io.hpp"
+#include "rooftop/core/terminal.hpp"
 #include "rooftop/core/error.hpp"
 #include "rooftop/report/chart.hpp"
 
@@ -159,7 +160,7 @@ int run_measure_fleet(const MeasureOptions& options, const std::string& command_
                               analyze::fleet_spread_svg(fleet, ceilings::review(fleet, 0.05)));
   const double write_seconds = seconds_since(write_start);
 
-  std::cout << ceilings::format_table(fleet);
+  std::cout << ceilings::terminal_text(ceilings::format_table(fleet));
   char line[256];
   std::snprintf(line, sizeof line,
                 "\nMPI: start %.3f s; one gather of %.1f KiB %.3f s (waiting for the slowest rank "
@@ -175,7 +176,9 @@ int run_measure_fleet(const MeasureOptions& options, const std::string& command_
                 " holds their reasons");
   }
   for (const ceilings::RankRecord& k : fleet.ranks)
-    if (!k.ok()) std::cerr << "rooftop: warning: " << k.label() << ": failed: " << k.reason << "\n";
+    if (!k.ok())
+      std::cerr << "rooftop: warning: "
+                << ceilings::terminal_text(k.label() + ": failed: " + k.reason) << "\n";
   return 0;
 }
 

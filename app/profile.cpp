@@ -10,11 +10,13 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -157,6 +159,43 @@ std::vector<std::string> child_environment(const std::string& program, const std
   return env;
 }
 
+// The program being profiled, and the stop signal rooftop got while it ran: the program
+// is stopped with the same signal rather than left running on its own.
+volatile sig_atomic_t g_child = 0;
+volatile sig_atomic_t g_stop_signal = 0;
+constexpr int kStopSignals[] = {SIGINT, SIGTERM, SIGHUP};
+
+extern "C" void forward_stop(int sig) {
+  g_stop_signal = sig;
+  if (g_child > 0) kill(static_cast<pid_t>(g_child), sig);
+}
+
+// Forwards stop signals to the program while it runs; the previous handlers come back after.
+class ForwardStops {
+ public:
+  ForwardStops() {
+    struct sigaction action {};
+    action.sa_handler = forward_stop;
+    sigemptyset(&action.sa_mask);
+    for (std::size_t i = 0; i < std::size(kStopSignals); ++i)
+      sigaction(kStopSignals[i], &action, &previous_[i]);
+  }
+  ~ForwardStops() {
+    g_child = 0;
+    for (std::size_t i = 0; i < std::size(kStopSignals); ++i)
+      sigaction(kStopSignals[i], &previous_[i], nullptr);
+  }
+  void started(pid_t pid) {
+    g_child = pid;
+    if (g_stop_signal) kill(pid, g_stop_signal);  // it came before the pid was known
+  }
+  ForwardStops(const ForwardStops&) = delete;
+  ForwardStops& operator=(const ForwardStops&) = delete;
+
+ private:
+  struct sigaction previous_[std::size(kStopSignals)]{};
+};
+
 // Runs the program to completion; returns its exit status (128 + signal when killed).
 // Its stdout goes to our stderr.
 int run_program(const std::vector<std::string>& command, std::vector<std::string> env) {
@@ -171,13 +210,19 @@ int run_program(const std::vector<std::string>& command, std::vector<std::string
   posix_spawn_file_actions_init(&files);
   posix_spawn_file_actions_adddup2(&files, STDERR_FILENO, STDOUT_FILENO);
   pid_t pid = -1;
+  ForwardStops forward;
   const int rc = posix_spawnp(&pid, argv[0], &files, nullptr, argv.data(), envp.data());
   posix_spawn_file_actions_destroy(&files);
   if (rc != 0) throw Error(command[0] + ": cannot run (" + std::strerror(rc) + ")");
+  forward.started(pid);
   int status = 0;
   while (waitpid(pid, &status, 0) < 0) {
     if (errno != EINTR) throw Error(std::string("waitpid: ") + std::strerror(errno));
   }
+  if (g_stop_signal == SIGINT) throw Interrupted();
+  if (g_stop_signal)
+    throw Error(std::string("stopped by SIG") + sigabbrev_np(g_stop_signal) + "; " + command[0] +
+                " was stopped with it; nothing written");
   if (WIFEXITED(status)) return WEXITSTATUS(status);
   if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
   return 1;

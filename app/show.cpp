@@ -5,6 +5,7 @@
 #include "rooftop/ceilings/fleet.hpp"
 #include "rooftop/ceilings/io.hpp"
 #include "rooftop/ceilings/report.hpp"
+#include "rooftop/core/terminal.hpp"
 #include "rooftop/report/kernel_table.hpp"
 
 namespace rooftop::app {
@@ -20,11 +21,12 @@ int run_show(const ShowOptions& options) {
     if (!file.kernels.empty())
       j["kernels"] = analyze::kernels_json(file, options.file, {})["kernels"];
     if (fleet) j["fleet"] = ceilings::to_json(*fleet, ceilings::review(*fleet, 0.05), options.file);
-    std::cout << j.dump(2) << "\n";
+    std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
   } else {
-    std::cout << ceilings::format_table(file);
-    if (!file.kernels.empty()) std::cout << "\n" << analyze::kernels_table(file, {});
-    if (fleet) std::cout << "\n" << ceilings::format_table(*fleet);
+    std::cout << ceilings::terminal_text(ceilings::format_table(file));
+    if (!file.kernels.empty())
+      std::cout << "\n" << ceilings::terminal_text(analyze::kernels_table(file, {}));
+    if (fleet) std::cout << "\n" << ceilings::terminal_text(ceilings::format_table(*fleet));
   }
   return 0;
 }

@@ -1,33 +1,18 @@
 #include "rooftop/analyze/import_backend.hpp"
 
-#include <cerrno>
-#include <filesystem>
-#include <fstream>
-#include <iterator>
-#include <system_error>
 #include <utility>
 
-#include "rooftop/core/error.hpp"
+#include "rooftop/core/input_file.hpp"
 
 namespace rooftop::analyze {
 
 namespace {
 
+// Profiler reports of large applications run to tens of megabytes; more is not a report.
+constexpr std::size_t kMaxReportBytes = std::size_t{256} << 20;
+
 std::string read_file(const std::string& path) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) throw Error(path + ": cannot read (a directory)");
-  errno = 0;
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
-    throw Error(path + ": cannot read (" +
-                (errno ? std::generic_category().message(errno) : std::string("open failed")) +
-                ")");
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (in.bad())
-    throw Error(path + ": cannot read (" +
-                (errno ? std::generic_category().message(errno) : std::string("read failed")) +
-                ")");
-  return text;
+  return ceilings::read_input_file(path, kMaxReportBytes, "profiler report");
 }
 
 }  // namespace

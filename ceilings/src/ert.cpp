@@ -7,9 +7,12 @@
 #include <fstream>
 #include <iterator>
 #include <map>
+#include <set>
 #include <utility>
 
+#include "rooftop/core/input_file.hpp"
 #include "rooftop/ceilings/report.hpp"
+#include "rooftop/ceilings/validate.hpp"
 #include "rooftop/core/error.hpp"
 
 namespace rooftop::ceilings {
@@ -81,15 +84,13 @@ void read_group(const json& root, const char* section, const char* group,
     e.where = where + ".data[" + std::to_string(i) + "]";
     const json& pair = data[i];
     if (!pair.is_array() || pair.size() != 2 || !pair[0].is_string())
-      throw Error(e.where + ": expected [\"name\", value], found " + pair.dump());
+      throw Error(e.where + ": expected [\"name\", value], found " + pair.dump().substr(0, 120));
     e.label = pair[0].get<std::string>();
     if (!pair[1].is_number())
       throw Error(e.where + " " + in_quotes(e.label) + ": value " + pair[1].dump() +
                   " is not a number");
     e.value = pair[1].get<double>();
-    if (!std::isfinite(e.value) || e.value <= 0.0)
-      throw Error(e.where + " " + in_quotes(e.label) + ": value " + pair[1].dump() +
-                  " is not a positive number");
+    check_rate(e.value, e.where + " " + in_quotes(e.label) + ": value");
     e.name = by_label(e.label);
     if (!e.name) {
       if (skipped)
@@ -278,19 +279,44 @@ CeilingsFile read_ert_file(const std::string& path, std::vector<std::string>* sk
   std::error_code ec;
   if (!std::filesystem::exists(path, ec)) throw Error(path + ": no such file");
   if (!std::filesystem::is_regular_file(path, ec)) throw Error(path + ": not a regular file");
-  std::ifstream in(path, std::ios::binary);
-  const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-  if (!in && !in.eof()) throw Error(path + ": cannot read");
+  // An ERT roofline.json is a few kilobytes.
+  return parse_ert_text(read_input_file(path, std::size_t{64} << 20, "roofline.json"), path,
+                        skipped);
+}
+
+CeilingsFile parse_ert_text(const std::string& text, const std::string& path,
+                            std::vector<std::string>* skipped) {
   json ert;
   try {
-    ert = json::parse(text);
+    // A key given twice in one object is ambiguous (parsers keep the first or the last).
+    std::vector<std::set<std::string>> keys;
+    ert = json::parse(text, [&](int, json::parse_event_t event, json& parsed) {
+      if (event == json::parse_event_t::object_start) keys.emplace_back();
+      if (event == json::parse_event_t::object_end && !keys.empty()) keys.pop_back();
+      if (event == json::parse_event_t::key && !keys.empty() &&
+          !keys.back().insert(parsed.get<std::string>()).second)
+        throw Error("key " + in_quotes(parsed.get<std::string>()) + " appears twice in one object");
+      return true;
+    });
   } catch (const json::parse_error& e) {
     throw Error(path + ": not valid JSON (parse error at byte " + std::to_string(e.byte) + ")");
-  }
-  try {
-    return from_ert_json(ert, skipped);
+  } catch (const json::out_of_range&) {  // a number beyond a double, e.g. 2e308
+    throw Error(path + ": not valid JSON (a number too large for a double)");
   } catch (const Error& e) {
     throw Error(path + ": " + e.what());
+  }
+  try {
+    CeilingsFile out = from_ert_json(ert, skipped);
+    validate_ceilings_file(out);
+    return out;
+  } catch (const Error& e) {
+    throw Error(path + ": " + e.what());
+  } catch (const json::exception& e) {
+    // nlohmann's text starts "[json.exception.type_error.302] "; the rest is the reason.
+    const std::string what = e.what();
+    const std::size_t start = what.find("] ");
+    throw Error(path + ": unexpected value: " +
+                (start == std::string::npos ? what : what.substr(start + 2)));
   }
 }
 

@@ -1,5 +1,7 @@
 #include "rooftop/ceilings/export.hpp"
 
+#include <cmath>
+
 #include <sstream>
 
 #include "rooftop/ceilings/ert.hpp"
@@ -31,6 +33,7 @@ std::vector<std::string> column_names() {
 
 std::string csv_field(const json& cell) {
   if (cell.is_null()) return "";
+  if (cell.is_number_float() && !std::isfinite(cell.get<double>())) return "";  // not "null"
   if (!cell.is_string()) return cell.dump();  // numbers round-trip; booleans true/false
   std::string s = cell.get<std::string>();
   if (s.find_first_of(",\"\r\n") == std::string::npos) return s;
@@ -73,9 +76,11 @@ json to_table_json(const CeilingsFile& f) {
 
 std::string export_text(const CeilingsFile& f, const std::string& format,
                         std::vector<std::string>* skipped) {
-  if (format == "ert-json") return to_ert_json(f, skipped).dump(2) + "\n";
+  if (format == "ert-json")
+    return to_ert_json(f, skipped).dump(2, ' ', false, json::error_handler_t::replace) + "\n";
   if (format == "csv") return to_csv(f);
-  if (format == "json") return to_table_json(f).dump(2) + "\n";
+  if (format == "json")
+    return to_table_json(f).dump(2, ' ', false, json::error_handler_t::replace) + "\n";
   std::string known;
   for (const char* k : kExportFormats) known += (known.empty() ? "" : ", ") + std::string(k);
   throw Error("unknown export format '" + format + "' (known: " + known + ")");

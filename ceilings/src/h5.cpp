@@ -1,6 +1,10 @@
 #include "h5.hpp"
 
 #include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
 
 namespace rooftop::ceilings::h5 {
 
@@ -24,7 +28,12 @@ void silence_library_errors() {
 
 Handle create_file(const std::string& path) {
   silence_library_errors();
-  hid_t id = H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+  // The 1.8 format and later checksum the file's metadata (superblock v2, object headers
+  // v2), so a damaged file is detected instead of misread; HDF5 1.8 and later read it.
+  Handle access(H5Pcreate(H5P_FILE_ACCESS), H5Pclose, "H5Pcreate");
+  check(H5Pset_libver_bounds(access.get(), H5F_LIBVER_V18, H5F_LIBVER_LATEST),
+        "H5Pset_libver_bounds");
+  hid_t id = H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, access.get());
   if (id < 0) throw Error(path + ": cannot create file");
   return Handle(id, H5Fclose, "H5Fcreate");
 }
@@ -32,8 +41,11 @@ Handle create_file(const std::string& path) {
 Handle open_file_readonly(const std::string& path) {
   silence_library_errors();
   struct stat st {};
-  if (stat(path.c_str(), &st) != 0) throw Error(path + ": no such file");
+  if (stat(path.c_str(), &st) != 0)
+    throw Error(path + ": " + (errno == ENOENT ? "no such file" : std::strerror(errno)));
   if (!S_ISREG(st.st_mode)) throw Error(path + ": not a regular file");
+  if (access(path.c_str(), R_OK) != 0)
+    throw Error(path + ": cannot read (" + std::strerror(errno) + ")");
   if (H5Fis_hdf5(path.c_str()) <= 0)
     throw Error(path + ": not an HDF5 file (corrupt, truncated or another format)");
   hid_t id = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
@@ -42,8 +54,7 @@ Handle open_file_readonly(const std::string& path) {
 }
 
 Handle create_group(hid_t parent, const char* name) {
-  return Handle(H5Gcreate2(parent, name, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose,
-                name);
+  return Handle(H5Gcreate2(parent, name, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose, name);
 }
 
 Handle open_group(hid_t parent, const char* name) {
@@ -64,14 +75,32 @@ Handle string_type(std::size_t size) {
 
 void write_scalar_attr(hid_t obj, const char* name, hid_t type, const void* value) {
   Handle space(H5Screate(H5S_SCALAR), H5Sclose, "H5Screate");
-  Handle attr(H5Acreate2(obj, name, type, space.get(), H5P_DEFAULT, H5P_DEFAULT), H5Aclose,
-              name);
+  Handle attr(H5Acreate2(obj, name, type, space.get(), H5P_DEFAULT, H5P_DEFAULT), H5Aclose, name);
   check(H5Awrite(attr.get(), type, value), name);
 }
 
+// An attribute holding one value: anything else would overrun the one-value buffer the
+// readers give H5Aread.
 Handle open_attr(hid_t obj, const char* name) {
   if (!has_attr(obj, name)) throw Error(std::string("missing attribute '") + name + "'");
-  return Handle(H5Aopen(obj, name, H5P_DEFAULT), H5Aclose, name);
+  Handle attr(H5Aopen(obj, name, H5P_DEFAULT), H5Aclose, name);
+  Handle space(H5Aget_space(attr.get()), H5Sclose, name);
+  if (H5Sget_simple_extent_npoints(space.get()) != 1)
+    throw Error(std::string("attribute '") + name + "' is not a single value");
+  return attr;
+}
+
+// The longest string attribute read: text fields are short, a larger one is damage.
+constexpr std::size_t kMaxStringAttr = 1 << 20;
+
+// A numeric attribute of a number class (a string read as a number converts nothing).
+Handle open_number_attr(hid_t obj, const char* name) {
+  Handle attr = open_attr(obj, name);
+  Handle type(H5Aget_type(attr.get()), H5Tclose, name);
+  const H5T_class_t c = H5Tget_class(type.get());
+  if (c != H5T_INTEGER && c != H5T_FLOAT)
+    throw Error(std::string("attribute '") + name + "' is not a number");
+  return attr;
 }
 
 }  // namespace
@@ -106,21 +135,27 @@ std::string read_string_attr(hid_t obj, const char* name) {
     return out;
   }
   const std::size_t size = H5Tget_size(type.get());
-  std::vector<char> buf(size + 1, '\0');
-  Handle mem = string_type(size + 1);
-  check(H5Aread(attr.get(), mem.get(), buf.data()), name);
-  return std::string(buf.data());
+  if (size == 0 || size > kMaxStringAttr)
+    throw Error(std::string("attribute '") + name + "' has an implausible size");
+  // Read as stored (no conversion), so that text after a NUL is seen, not dropped.
+  std::vector<char> buf(size, '\0');
+  check(H5Aread(attr.get(), type.get(), buf.data()), name);
+  const std::size_t end = strnlen(buf.data(), size);
+  for (std::size_t i = end; i < size; ++i)
+    if (buf[i] != '\0' && buf[i] != ' ')
+      throw Error(std::string("attribute '") + name + "' holds text after a NUL");
+  return std::string(buf.data(), end);
 }
 
 double read_double_attr(hid_t obj, const char* name) {
-  Handle attr = open_attr(obj, name);
+  Handle attr = open_number_attr(obj, name);
   double v = 0.0;
   check(H5Aread(attr.get(), H5T_NATIVE_DOUBLE, &v), name);
   return v;
 }
 
 std::int64_t read_int_attr(hid_t obj, const char* name) {
-  Handle attr = open_attr(obj, name);
+  Handle attr = open_number_attr(obj, name);
   std::int64_t v = 0;
   check(H5Aread(attr.get(), H5T_NATIVE_INT64, &v), name);
   return v;
@@ -143,11 +178,73 @@ void write_table(hid_t parent, const char* name, const Handle& type, const void*
                  std::size_t count) {
   hsize_t dims[1] = {count};
   Handle space(H5Screate_simple(1, dims, nullptr), H5Sclose, "H5Screate_simple");
-  Handle set(H5Dcreate2(parent, name, type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT,
-                        H5P_DEFAULT),
-             H5Dclose, name);
+  Handle set(
+      H5Dcreate2(parent, name, type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
+      H5Dclose, name);
   if (count > 0) check(H5Dwrite(set.get(), type.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, rows), name);
 }
+
+namespace {
+
+// No rooftop file comes near this many rows in one table (a sweep has thousands).
+constexpr hsize_t kMaxRows = hsize_t{1} << 24;
+
+// The stored row type, checked before any H5Dread: libhdf5 converts compound rows
+// without checking that each column lies inside its row, and reads out of bounds
+// (and crashes) when a damaged file says otherwise.
+void check_row_type(hid_t type, const char* table) {
+  const auto fail = [&](const std::string& why) {
+    throw Error(std::string("table '") + table + "': " + why);
+  };
+  if (H5Tget_class(type) != H5T_COMPOUND) fail("is not a table of rows");
+  const std::size_t row = H5Tget_size(type);
+  const int n = H5Tget_nmembers(type);
+  if (row == 0 || n <= 0) fail("has no columns");
+  for (int i = 0; i < n; ++i) {
+    const unsigned u = static_cast<unsigned>(i);
+    Handle member(H5Tget_member_type(type, u), H5Tclose, table);
+    const H5T_class_t c = H5Tget_class(member.get());
+    if (c != H5T_INTEGER && c != H5T_FLOAT && c != H5T_STRING)
+      fail("column " + std::to_string(i) + " is of a type rooftop never writes");
+    if (c == H5T_STRING && H5Tis_variable_str(member.get()) > 0)
+      fail("column " + std::to_string(i) + " is a variable-length string");
+    const std::size_t offset = H5Tget_member_offset(type, u);
+    const std::size_t size = H5Tget_size(member.get());
+    if (size == 0 || offset > row || size > row - offset)
+      fail("column " + std::to_string(i) + " lies outside its row (offset " +
+           std::to_string(offset) + ", size " + std::to_string(size) + ", row " +
+           std::to_string(row) + " bytes)");
+    if (c == H5T_FLOAT || c == H5T_INTEGER) {
+      const std::size_t precision = H5Tget_precision(member.get());
+      const int bit_offset = H5Tget_offset(member.get());
+      if (precision == 0 || bit_offset < 0 ||
+          precision + static_cast<std::size_t>(bit_offset) > 8 * size)
+        fail("column " + std::to_string(i) + " has an inconsistent number layout");
+    }
+  }
+}
+
+// Every column the reader asks for must be stored: HDF5 would leave a missing one zero,
+// and a zero read as a measurement is wrong. Columns added by a later minor version are
+// the exception (a file from before them reads them as 0, which the readers expect).
+constexpr const char* kAddedColumns[] = {"ilp"};  // 1.3
+
+void check_columns_present(hid_t stored, hid_t wanted, const char* table) {
+  const int n = H5Tget_nmembers(wanted);
+  for (int i = 0; i < n; ++i) {
+    char* name = H5Tget_member_name(wanted, static_cast<unsigned>(i));
+    if (!name) throw Error(std::string("table '") + table + "': H5Tget_member_name failed");
+    const std::string column = name;
+    H5free_memory(name);
+    if (H5Tget_member_index(stored, column.c_str()) >= 0) continue;
+    bool added_later = false;
+    for (const char* c : kAddedColumns) added_later = added_later || column == c;
+    if (!added_later)
+      throw Error(std::string("table '") + table + "' has no column '" + column + "'");
+  }
+}
+
+}  // namespace
 
 std::size_t read_table(hid_t parent, const char* name, const Handle& type,
                        std::vector<unsigned char>& buffer, std::size_t row_size) {
@@ -158,6 +255,12 @@ std::size_t read_table(hid_t parent, const char* name, const Handle& type,
     throw Error(std::string("table '") + name + "' is not one-dimensional");
   hsize_t dims[1] = {0};
   check(H5Sget_simple_extent_dims(space.get(), dims, nullptr), name);
+  if (dims[0] > kMaxRows)
+    throw Error(std::string("table '") + name + "' has " + std::to_string(dims[0]) +
+                " rows, more than the " + std::to_string(kMaxRows) + " a rooftop file holds");
+  Handle stored(H5Dget_type(set.get()), H5Tclose, name);
+  check_row_type(stored.get(), name);
+  check_columns_present(stored.get(), type.get(), name);
   buffer.assign(static_cast<std::size_t>(dims[0]) * row_size, 0);
   if (dims[0] > 0)
     check(H5Dread(set.get(), type.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, buffer.data()), name);

@@ -12,6 +12,8 @@
 
 #include "h5.hpp"
 #include "io_internal.hpp"
+#include "output_file.hpp"
+#include "rooftop/ceilings/validate.hpp"
 #include "rooftop/config.hpp"
 #include "rooftop/core/error.hpp"
 
@@ -92,17 +94,18 @@ struct KernelBytesRow {
   double arithmetic_intensity;  // FLOPs / bytes
 };
 
-#define ROOFTOP_NUM(Row, f, t) h5::Field{#f, offsetof(Row, f), t, 0}
+#define ROOFTOP_NUM(Row, f, t) \
+  h5::Field { #f, offsetof(Row, f), t, 0 }
 #define ROOFTOP_STR(Row, f) h5::string_field<Row>(#f, offsetof(Row, f), &Row::f)
 
 h5::Handle ceiling_type() {
   using R = CeilingRow;
   return h5::compound_type(
-      sizeof(R), {ROOFTOP_STR(R, name), ROOFTOP_STR(R, kind), ROOFTOP_NUM(R, value, H5T_NATIVE_DOUBLE),
-                  ROOFTOP_STR(R, units), ROOFTOP_NUM(R, median, H5T_NATIVE_DOUBLE),
-                  ROOFTOP_NUM(R, min, H5T_NATIVE_DOUBLE), ROOFTOP_NUM(R, max, H5T_NATIVE_DOUBLE),
-                  ROOFTOP_NUM(R, samples, H5T_NATIVE_INT32), ROOFTOP_STR(R, pattern),
-                  ROOFTOP_NUM(R, working_set_bytes, H5T_NATIVE_UINT64),
+      sizeof(R), {ROOFTOP_STR(R, name), ROOFTOP_STR(R, kind),
+                  ROOFTOP_NUM(R, value, H5T_NATIVE_DOUBLE), ROOFTOP_STR(R, units),
+                  ROOFTOP_NUM(R, median, H5T_NATIVE_DOUBLE), ROOFTOP_NUM(R, min, H5T_NATIVE_DOUBLE),
+                  ROOFTOP_NUM(R, max, H5T_NATIVE_DOUBLE), ROOFTOP_NUM(R, samples, H5T_NATIVE_INT32),
+                  ROOFTOP_STR(R, pattern), ROOFTOP_NUM(R, working_set_bytes, H5T_NATIVE_UINT64),
                   ROOFTOP_NUM(R, flops_per_element, H5T_NATIVE_INT32),
                   ROOFTOP_NUM(R, theoretical, H5T_NATIVE_DOUBLE),
                   ROOFTOP_NUM(R, fraction_of_theoretical, H5T_NATIVE_DOUBLE),
@@ -112,56 +115,67 @@ h5::Handle ceiling_type() {
 
 h5::Handle cache_type() {
   using R = CacheRow;
-  return h5::compound_type(sizeof(R), {ROOFTOP_STR(R, level),
-                                       ROOFTOP_NUM(R, bytes, H5T_NATIVE_UINT64),
-                                       ROOFTOP_NUM(R, shared_by, H5T_NATIVE_INT32)});
+  return h5::compound_type(sizeof(R),
+                           {ROOFTOP_STR(R, level), ROOFTOP_NUM(R, bytes, H5T_NATIVE_UINT64),
+                            ROOFTOP_NUM(R, shared_by, H5T_NATIVE_INT32)});
 }
 
 h5::Handle compute_sample_type() {
   using R = ComputeSampleRow;
   return h5::compound_type(
-      sizeof(R), {ROOFTOP_STR(R, precision), ROOFTOP_STR(R, mode),
-                  ROOFTOP_NUM(R, flops_per_element, H5T_NATIVE_INT32),
-                  ROOFTOP_NUM(R, mul_add_ratio, H5T_NATIVE_DOUBLE),
-                  ROOFTOP_NUM(R, ilp, H5T_NATIVE_INT32),
-                  ROOFTOP_NUM(R, working_set_bytes, H5T_NATIVE_UINT64),
-                  ROOFTOP_NUM(R, sample, H5T_NATIVE_INT32), ROOFTOP_NUM(R, seconds, H5T_NATIVE_DOUBLE),
-                  ROOFTOP_NUM(R, gflop_per_s, H5T_NATIVE_DOUBLE)});
+      sizeof(R),
+      {ROOFTOP_STR(R, precision), ROOFTOP_STR(R, mode),
+       ROOFTOP_NUM(R, flops_per_element, H5T_NATIVE_INT32),
+       ROOFTOP_NUM(R, mul_add_ratio, H5T_NATIVE_DOUBLE), ROOFTOP_NUM(R, ilp, H5T_NATIVE_INT32),
+       ROOFTOP_NUM(R, working_set_bytes, H5T_NATIVE_UINT64),
+       ROOFTOP_NUM(R, sample, H5T_NATIVE_INT32), ROOFTOP_NUM(R, seconds, H5T_NATIVE_DOUBLE),
+       ROOFTOP_NUM(R, gflop_per_s, H5T_NATIVE_DOUBLE)});
 }
 
 h5::Handle bandwidth_sample_type() {
   using R = BandwidthSampleRow;
   return h5::compound_type(
-      sizeof(R), {ROOFTOP_STR(R, pattern), ROOFTOP_NUM(R, working_set_bytes, H5T_NATIVE_UINT64),
-                  ROOFTOP_NUM(R, sample, H5T_NATIVE_INT32), ROOFTOP_NUM(R, seconds, H5T_NATIVE_DOUBLE),
-                  ROOFTOP_NUM(R, gbyte_per_s, H5T_NATIVE_DOUBLE)});
+      sizeof(R),
+      {ROOFTOP_STR(R, pattern), ROOFTOP_NUM(R, working_set_bytes, H5T_NATIVE_UINT64),
+       ROOFTOP_NUM(R, sample, H5T_NATIVE_INT32), ROOFTOP_NUM(R, seconds, H5T_NATIVE_DOUBLE),
+       ROOFTOP_NUM(R, gbyte_per_s, H5T_NATIVE_DOUBLE)});
 }
 
 h5::Handle kernel_type() {
   using R = KernelRow;
-  return h5::compound_type(
-      sizeof(R),
-      {ROOFTOP_STR(R, name), ROOFTOP_STR(R, id), ROOFTOP_STR(R, group),
-       ROOFTOP_NUM(R, order, H5T_NATIVE_INT32), ROOFTOP_STR(R, description), ROOFTOP_STR(R, source),
-       ROOFTOP_STR(R, precision), ROOFTOP_NUM(R, flops_fp64, H5T_NATIVE_DOUBLE),
-       ROOFTOP_NUM(R, flops_fp32, H5T_NATIVE_DOUBLE), ROOFTOP_NUM(R, flops_fp16, H5T_NATIVE_DOUBLE),
-       ROOFTOP_NUM(R, fma_fraction, H5T_NATIVE_DOUBLE),
-       ROOFTOP_NUM(R, tensor_instructions, H5T_NATIVE_DOUBLE),
-       ROOFTOP_NUM(R, time_s, H5T_NATIVE_DOUBLE), ROOFTOP_NUM(R, time_min, H5T_NATIVE_DOUBLE),
-       ROOFTOP_NUM(R, time_max, H5T_NATIVE_DOUBLE), ROOFTOP_NUM(R, samples, H5T_NATIVE_INT32),
-       ROOFTOP_NUM(R, invocations, H5T_NATIVE_INT32), ROOFTOP_STR(R, time_source),
-       ROOFTOP_STR(R, check), ROOFTOP_NUM(R, gflop_per_s, H5T_NATIVE_DOUBLE),
-       ROOFTOP_STR(R, limiter), ROOFTOP_NUM(R, attainable_gflop_per_s, H5T_NATIVE_DOUBLE),
-       ROOFTOP_NUM(R, fraction_of_roof, H5T_NATIVE_DOUBLE), ROOFTOP_STR(R, above),
-       ROOFTOP_STR(R, note)});
+  return h5::compound_type(sizeof(R), {ROOFTOP_STR(R, name),
+                                       ROOFTOP_STR(R, id),
+                                       ROOFTOP_STR(R, group),
+                                       ROOFTOP_NUM(R, order, H5T_NATIVE_INT32),
+                                       ROOFTOP_STR(R, description),
+                                       ROOFTOP_STR(R, source),
+                                       ROOFTOP_STR(R, precision),
+                                       ROOFTOP_NUM(R, flops_fp64, H5T_NATIVE_DOUBLE),
+                                       ROOFTOP_NUM(R, flops_fp32, H5T_NATIVE_DOUBLE),
+                                       ROOFTOP_NUM(R, flops_fp16, H5T_NATIVE_DOUBLE),
+                                       ROOFTOP_NUM(R, fma_fraction, H5T_NATIVE_DOUBLE),
+                                       ROOFTOP_NUM(R, tensor_instructions, H5T_NATIVE_DOUBLE),
+                                       ROOFTOP_NUM(R, time_s, H5T_NATIVE_DOUBLE),
+                                       ROOFTOP_NUM(R, time_min, H5T_NATIVE_DOUBLE),
+                                       ROOFTOP_NUM(R, time_max, H5T_NATIVE_DOUBLE),
+                                       ROOFTOP_NUM(R, samples, H5T_NATIVE_INT32),
+                                       ROOFTOP_NUM(R, invocations, H5T_NATIVE_INT32),
+                                       ROOFTOP_STR(R, time_source),
+                                       ROOFTOP_STR(R, check),
+                                       ROOFTOP_NUM(R, gflop_per_s, H5T_NATIVE_DOUBLE),
+                                       ROOFTOP_STR(R, limiter),
+                                       ROOFTOP_NUM(R, attainable_gflop_per_s, H5T_NATIVE_DOUBLE),
+                                       ROOFTOP_NUM(R, fraction_of_roof, H5T_NATIVE_DOUBLE),
+                                       ROOFTOP_STR(R, above),
+                                       ROOFTOP_STR(R, note)});
 }
 
 h5::Handle kernel_bytes_type() {
   using R = KernelBytesRow;
-  return h5::compound_type(sizeof(R), {ROOFTOP_NUM(R, kernel, H5T_NATIVE_INT32),
-                                       ROOFTOP_STR(R, level),
-                                       ROOFTOP_NUM(R, bytes, H5T_NATIVE_DOUBLE),
-                                       ROOFTOP_NUM(R, arithmetic_intensity, H5T_NATIVE_DOUBLE)});
+  return h5::compound_type(sizeof(R),
+                           {ROOFTOP_NUM(R, kernel, H5T_NATIVE_INT32), ROOFTOP_STR(R, level),
+                            ROOFTOP_NUM(R, bytes, H5T_NATIVE_DOUBLE),
+                            ROOFTOP_NUM(R, arithmetic_intensity, H5T_NATIVE_DOUBLE)});
 }
 
 #undef ROOFTOP_NUM
@@ -455,62 +469,27 @@ std::vector<KernelRecord> read_kernels(hid_t file) {
   return out;
 }
 
-int parse_major(const std::string& version) {
-  int major = -1, minor = -1;
-  if (std::sscanf(version.c_str(), "%d.%d", &major, &minor) != 2 || major < 0)
-    return -1;
-  return major;
-}
-
-// Removes the temporary file unless the write completed.
-class TempFile {
- public:
-  explicit TempFile(std::string path) : path_(std::move(path)) {}
-  ~TempFile() {
-    if (!committed_) std::remove(path_.c_str());
-  }
-  TempFile(const TempFile&) = delete;
-  TempFile& operator=(const TempFile&) = delete;
-  const std::string& path() const { return path_; }
-  void commit() { committed_ = true; }
-
- private:
-  std::string path_;
-  bool committed_ = false;
-};
-
-std::string temp_path_for(const std::string& path) {
-  return path + ".tmp" + std::to_string(getpid());
-}
-
 }  // namespace
 
-void check_writable(const std::string& path) {
-  if (path.empty()) throw Error("output path is empty");
-  TempFile probe(temp_path_for(path));
-  std::FILE* f = std::fopen(probe.path().c_str(), "wb");
-  if (!f) throw Error(path + ": cannot write here (" + std::strerror(errno) + ")");
-  std::fclose(f);
-}
+void check_writable(const std::string& path) { output::check_path(path); }
 
 void write_text_file(const std::string& path, const std::string& text) {
-  if (path.empty()) throw Error("output path is empty");
-  TempFile tmp(temp_path_for(path));
-  {
-    std::ofstream out(tmp.path(), std::ios::binary);
-    if (!out) throw Error(path + ": cannot write here (" + std::strerror(errno) + ")");
-    out << text;
-    out.flush();
-    if (!out) throw Error(path + ": write failed");
+  output::check_path(path);
+  output::TempFile tmp(path);
+  for (std::size_t done = 0; done < text.size();) {
+    const ssize_t n = ::write(tmp.fd(), text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) throw Error(path + ": write failed (" + std::strerror(errno) + ")");
+    done += static_cast<std::size_t>(n);
   }
-  if (std::rename(tmp.path().c_str(), path.c_str()) != 0)
-    throw Error(path + ": cannot replace (" + std::strerror(errno) + ")");
+  tmp.close_fd();
   tmp.commit();
 }
 
 namespace detail {
 
 void write_ceilings_at(hid_t id, const CeilingsFile& data) {
+  validate(data);
   const Provenance& p = data.provenance;
   h5::write_attr(id, "schema", std::string(kSchemaName));
   h5::write_attr(id, "schema_version",
@@ -526,8 +505,9 @@ void write_ceilings_at(hid_t id, const CeilingsFile& data) {
 }
 
 void write_hdf5_atomically(const std::string& path, const std::function<void(hid_t)>& fill) {
-  check_writable(path);
-  TempFile tmp(temp_path_for(path));
+  output::check_path(path);
+  output::TempFile tmp(path);
+  tmp.close_fd();  // HDF5 opens the (empty, exclusively created) file by name
   try {
     h5::Handle file = h5::create_file(tmp.path());
     fill(file.get());
@@ -535,8 +515,6 @@ void write_hdf5_atomically(const std::string& path, const std::function<void(hid
   } catch (const Error& e) {
     throw Error(path + ": " + e.what());
   }
-  if (std::rename(tmp.path().c_str(), path.c_str()) != 0)
-    throw Error(path + ": cannot replace (" + std::strerror(errno) + ")");
   tmp.commit();
 }
 
@@ -546,13 +524,13 @@ CeilingsFile read_ceilings_at(hid_t id) {
                 "' schema attribute)");
   CeilingsFile out;
   out.provenance.schema_version = h5::read_string_attr(id, "schema_version");
-  const int major = parse_major(out.provenance.schema_version);
-  if (major < 0)
-    throw Error("unreadable schema version '" + out.provenance.schema_version + "'");
+  int major = -1, minor = -1;
+  if (!parse_schema_version(out.provenance.schema_version, major, minor))
+    throw Error("unreadable schema version '" + out.provenance.schema_version +
+                "' (expected MAJOR.MINOR)");
   if (major != kSchemaMajor)
     throw Error("schema version " + out.provenance.schema_version +
-                " is not supported (this rooftop reads " + std::to_string(kSchemaMajor) +
-                ".x)");
+                " is not supported (this rooftop reads " + std::to_string(kSchemaMajor) + ".x)");
   out.provenance.tool_version = h5::read_string_attr(id, "tool_version");
   out.provenance.git_revision = h5::read_string_attr(id, "git_revision");
   out.provenance.created_utc = h5::read_string_attr(id, "created_utc");
@@ -562,19 +540,28 @@ CeilingsFile read_ceilings_at(hid_t id) {
   out.ceilings = read_ceilings(id);
   out.sweeps = read_sweeps(id);
   out.kernels = read_kernels(id);
+  validate(out);
   return out;
 }
 
 }  // namespace detail
 
 void write_file(const std::string& path, const CeilingsFile& data) {
+  try {
+    validate_ceilings_file(data);
+  } catch (const Error& e) {
+    throw Error(path + ": not written: " + e.what());
+  }
   detail::write_hdf5_atomically(path, [&](hid_t id) { detail::write_ceilings_at(id, data); });
 }
 
 CeilingsFile read_file(const std::string& path) {
   h5::Handle file = h5::open_file_readonly(path);
   try {
-    return detail::read_ceilings_at(file.get());
+    CeilingsFile out = detail::read_ceilings_at(file.get());
+    // A fleet's summary is empty when every rank failed, and still a record of why.
+    if (!h5::exists(file.get(), "fleet")) validate_ceilings_file(out);
+    return out;
   } catch (const Error& e) {
     throw Error(path + ": " + e.what());
   }

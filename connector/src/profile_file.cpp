@@ -1,5 +1,6 @@
 #include "rooftop/connector/profile_file.hpp"
 
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -166,11 +167,18 @@ void write_profile(const std::string& path, const ProfileHeader& header,
   const std::string text = profile_text(header, labels);
   const std::string tmp = path + ".tmp" + std::to_string(getpid());
   {
-    std::ofstream out(tmp, std::ios::binary);
-    if (!out) throw Error(path + ": cannot write (" + std::strerror(errno) + ")");
-    out << text;
-    out.flush();
-    if (!out) {
+    // Created exclusively and never through a link: a name planted there is refused.
+    const int fd = open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+    if (fd < 0) throw Error(path + ": cannot write (" + std::strerror(errno) + ")");
+    std::size_t done = 0;
+    while (done < text.size()) {
+      const ssize_t n = write(fd, text.data() + done, text.size() - done);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) break;
+      done += static_cast<std::size_t>(n);
+    }
+    close(fd);
+    if (done != text.size()) {
       std::remove(tmp.c_str());
       throw Error(path + ": cannot write (write failed)");
     }
@@ -194,7 +202,7 @@ Profile parse_profile(const std::string& text, const std::string& name) {
     json j;
     try {
       j = json::parse(line);
-    } catch (const json::parse_error& e) {
+    } catch (const json::exception& e) {  // parse_error, or out_of_range for 2e308
       fail(name, number, std::string("not JSON (") + e.what() + ")");
     }
     if (!j.is_object()) fail(name, number, "not a JSON object");

@@ -16,6 +16,7 @@
 #include <utility>
 
 #include "csv.hpp"
+#include "rooftop/core/input_file.hpp"
 #include "rooftop/core/error.hpp"
 #include "rooftop/core/vocabulary.hpp"
 #include "rooftop/counters/evaluate.hpp"
@@ -182,14 +183,48 @@ std::optional<double> parse_number(std::string_view text) {
   return v;
 }
 
+// The length of the longest prefix of `s` that parse_number's grammar accepts (0: none),
+// found in one pass: trying every prefix would be quadratic in a long field.
+std::size_t number_prefix(std::string_view s) {
+  std::size_t i = 0, best = 0;
+  if (i < s.size() && (s[i] == '+' || s[i] == '-')) ++i;
+  int digits = 0, group = 0;
+  bool separated = false;
+  for (; i < s.size() && (is_digit(s[i]) || s[i] == ','); ++i) {
+    if (s[i] == ',') {
+      if (separated ? group != 3 : group < 1 || group > 3) return best;
+      separated = true;
+      group = 0;
+    } else {
+      ++group;
+      ++digits;
+      if (!separated || group == 3) best = i + 1;
+    }
+  }
+  if (separated && group != 3) return best;
+  if (i < s.size() && s[i] == '.') {
+    ++i;
+    if (digits > 0) best = i;
+    for (; i < s.size() && is_digit(s[i]); ++i, ++digits) best = i + 1;
+  }
+  if (digits == 0) return 0;
+  if (i < s.size() && (s[i] == 'e' || s[i] == 'E')) {
+    ++i;
+    if (i < s.size() && (s[i] == '+' || s[i] == '-')) ++i;
+    for (; i < s.size() && is_digit(s[i]); ++i) best = i + 1;
+  }
+  return best;
+}
+
 // nvprof appends the unit to the value ("976.5625GB/s", "99.5%"): the longest prefix
 // that is a number, and the rest.
 std::optional<std::pair<double, std::string>> split_number(std::string_view text) {
   const std::string s = trim(text);
-  for (std::size_t n = s.size(); n > 0; --n)
-    if (const auto v = parse_number(std::string_view(s).substr(0, n)))
-      return {{*v, trim(s.substr(n))}};
-  return std::nullopt;
+  const std::size_t n = number_prefix(s);
+  if (n == 0) return std::nullopt;
+  const auto v = parse_number(std::string_view(s).substr(0, n));
+  if (!v) return std::nullopt;
+  return {{*v, trim(s.substr(n))}};
 }
 
 enum class Quantity { count, bytes, time, frequency, rate };
@@ -754,9 +789,9 @@ void read_nvprof_metrics(const csv::Table& t, const std::string& file, NvprofRep
     const std::string& name = field(t, row, kernel, file);
     const std::string& inv_text = field(t, row, invocations, file);
     const auto inv = parse_count(inv_text);
-    if (!inv)
+    if (!inv || *inv < 1)  // a metric over no launch is no measurement
       throw Error(at(file, row.line) + "Invocations " + in_quotes(trim(inv_text)) +
-                  " is not a whole number");
+                  " is not a positive whole number");
     auto it = report.by_name.find(name);
     if (it == report.by_name.end()) {
       it = report.by_name.emplace(name, report.kernels.size()).first;
@@ -1144,13 +1179,15 @@ ImportResult parse_report(const std::string& report_text, const std::string& rep
 
   ImportResult result;
   result.format = format_name(first->kind);
+  // A timing file named but empty is an error, not the same as none.
+  const bool timing_given = !timing_name.empty() || !timing_text.empty();
   if (first->kind == kNcuLong || first->kind == kNcuWide) {
     NcuReport report;
     for (const csv::Table& t : tables) {
       if (t.kind == kNcuLong) read_ncu_long(t, report_name, report);
       if (t.kind == kNcuWide) read_ncu_wide(t, report_name, report);
     }
-    if (!timing_text.empty())
+    if (timing_given)
       result.notes.push_back((timing_name.empty() ? std::string("the timing file") : timing_name) +
                              " ignored: Nsight Compute reports carry their own time");
     NoteBook book(report_name, report.kernels.size());
@@ -1164,7 +1201,7 @@ ImportResult parse_report(const std::string& report_text, const std::string& rep
       if (t.kind == kNvprofMetrics) read_nvprof_metrics(t, report_name, report);
     Timing timing;
     bool have_timing = false;
-    if (!timing_text.empty()) {
+    if (timing_given) {
       timing.file = timing_name.empty() ? std::string("timing file") : timing_name;
       const std::vector<csv::Table> timing_tables = read_tables(timing_text, timing.file);
       if (timing_tables.empty()) no_header(timing.file);

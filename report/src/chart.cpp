@@ -34,12 +34,23 @@ std::string escape(const std::string& s) {
   std::string out;
   for (char c : s) {
     switch (c) {
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '&': out += "&amp;"; break;
-      case '\'': out += "&apos;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += static_cast<unsigned char>(c) < 0x20 && c != '\t' && c != '\n' ? '?' : c;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '&':
+        out += "&amp;";
+        break;
+      case '\'':
+        out += "&apos;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      default:
+        out += static_cast<unsigned char>(c) < 0x20 && c != '\t' && c != '\n' ? '?' : c;
     }
   }
   return out;
@@ -53,6 +64,17 @@ struct Axes {
   double py(double y) const { return y0 + h - h * std::log(y / ymin) / std::log(ymax / ymin); }
 };
 
+// The whole exponents e with step^e in [lo, hi]: none where the range is not finite or
+// spans more than a chart can show (a damaged value must not become billions of grid lines).
+bool tick_exponents(double lo, double hi, double step, int& first, int& last) {
+  const double from = std::ceil(std::log(lo) / std::log(step));
+  const double to = std::floor(std::log(hi * 1.0001) / std::log(step));
+  if (!std::isfinite(from) || !std::isfinite(to) || to - from > 400) return false;
+  first = static_cast<int>(from);
+  last = static_cast<int>(to);
+  return true;
+}
+
 void frame(std::ostringstream& s, const Axes& a, const std::string& title,
            const std::string& xlabel, const std::string& ylabel, bool x_bytes) {
   s << "<rect class='plot' x='" << a.x0 << "' y='" << a.y0 << "' width='" << a.w << "' height='"
@@ -65,8 +87,8 @@ void frame(std::ostringstream& s, const Axes& a, const std::string& title,
     << ") rotate(-90)' text-anchor='middle' font-size='13'>" << escape(ylabel) << "</text>\n";
   // Decade (or power-of-4 bytes) ticks with light grid lines.
   const double xstep = x_bytes ? 4.0 : 2.0;
-  const int x_first = static_cast<int>(std::ceil(std::log(a.xmin) / std::log(xstep)));
-  const int x_last = static_cast<int>(std::floor(std::log(a.xmax * 1.0001) / std::log(xstep)));
+  int x_first = 0, x_last = -1;
+  if (!tick_exponents(a.xmin, a.xmax, xstep, x_first, x_last)) x_last = x_first - 1;
   // A wide range (kernels far off the usual one) labels every other tick so labels stay apart.
   const int label_every = x_last - x_first >= 18 ? 2 : 1;
   for (int e = x_first; e <= x_last; ++e) {
@@ -75,13 +97,13 @@ void frame(std::ostringstream& s, const Axes& a, const std::string& title,
     s << "<line x1='" << X << "' y1='" << a.y0 << "' x2='" << X << "' y2='" << a.y0 + a.h
       << "' stroke='#eee'/>\n";
     if (e % label_every != 0) continue;
-    const std::string label = x_bytes ? ceilings::format_bytes(x)
-                                      : (x >= 1 ? num(x, 0) : "1/" + num(1.0 / x, 0));
-    s << "<text x='" << X << "' y='" << a.y0 + a.h + 16
-      << "' text-anchor='middle' font-size='10'>" << label << "</text>\n";
+    const std::string label =
+        x_bytes ? ceilings::format_bytes(x) : (x >= 1 ? num(x, 0) : "1/" + num(1.0 / x, 0));
+    s << "<text x='" << X << "' y='" << a.y0 + a.h + 16 << "' text-anchor='middle' font-size='10'>"
+      << label << "</text>\n";
   }
-  const int y_first = static_cast<int>(std::ceil(std::log10(a.ymin)));
-  const int y_last = static_cast<int>(std::floor(std::log10(a.ymax * 1.0001)));
+  int y_first = 0, y_last = -1;
+  if (!tick_exponents(a.ymin, a.ymax, 10.0, y_first, y_last)) y_last = y_first - 1;
   for (int e = y_first; e <= y_last; ++e) {
     const double y = std::pow(10.0, e);
     const double Y = a.py(y);
@@ -110,9 +132,9 @@ struct Box {
 // The extremes of the ceilings of one or more files, and of the points placed on them:
 // they set a roofline's axes and where its lines meet.
 struct RoofRange {
-  double peak = 1.0;     // highest compute ceiling
-  double bw_max = 1.0;   // highest bandwidth
-  double bw_min = 0.0;   // lowest bandwidth (0: none)
+  double peak = 1.0;                    // highest compute ceiling
+  double bw_max = 1.0;                  // highest bandwidth
+  double bw_min = 0.0;                  // lowest bandwidth (0: none)
   double ai_lo = 0.0, ai_hi = 0.0;      // arithmetic intensities of the points (0: none)
   double rate_lo = 0.0, rate_hi = 0.0;  // their GFLOP/s
 
@@ -187,9 +209,8 @@ void draw_compute_roofs(std::ostringstream& s, const Axes& a, std::vector<Roof> 
     const Ceiling& c = *r.ceiling;
     const double Y = a.py(c.value);
     const double xs = std::max(a.xmin, c.value / r.meets);
-    s << "<line class='ceiling compute' x1='" << a.px(xs) << "' y1='" << Y << "' x2='"
-      << a.x0 + a.w << "' y2='" << Y << "' stroke='" << r.color << "' stroke-width='2'"
-      << dash(c) << "/>\n";
+    s << "<line class='ceiling compute' x1='" << a.px(xs) << "' y1='" << Y << "' x2='" << a.x0 + a.w
+      << "' y2='" << Y << "' stroke='" << r.color << "' stroke-width='2'" << dash(c) << "/>\n";
     const double label_y = std::max(Y - 4, last_label_y + 13);
     last_label_y = label_y;
     const std::string label = roof_label(r, "GFLOP/s");
@@ -262,8 +283,8 @@ void svg_begin(std::ostringstream& s, double width, double height) {
 
 void roofline_panel(std::ostringstream& s, const ceilings::CeilingsFile& f, double top) {
   const Axes a = roofline_axes(RoofRange(f), top);
-  frame(s, a, "Roofline: " + ceilings::machine_name(f.machine),
-        "arithmetic intensity (FLOP/byte)", "GFLOP/s", false);
+  frame(s, a, "Roofline: " + ceilings::machine_name(f.machine), "arithmetic intensity (FLOP/byte)",
+        "GFLOP/s", false);
   draw_roofs(s, a, f);
 
   // The FLOPs-per-element trace (points measured with the largest working set).
@@ -287,9 +308,9 @@ void roofline_panel(std::ostringstream& s, const ceilings::CeilingsFile& f, doub
         << " GFLOP/s</title></circle>\n";
     }
     s << "<circle cx='" << a.x0 + 14 << "' cy='" << a.y0 + 16 + 16 * t << "' r='4' fill='" << color
-      << "'/><text x='" << a.x0 + 24 << "' y='" << a.y0 + 20 + 16 * t
-      << "' font-size='11'>trace " << name << " ("
-      << ceilings::format_bytes(static_cast<double>(trace_ws)) << " working set)</text>\n";
+      << "'/><text x='" << a.x0 + 24 << "' y='" << a.y0 + 20 + 16 * t << "' font-size='11'>trace "
+      << name << " (" << ceilings::format_bytes(static_cast<double>(trace_ws))
+      << " working set)</text>\n";
     ++t;
   }
 }
@@ -300,7 +321,7 @@ void sweep_panel(std::ostringstream& s, const ceilings::CeilingsFile& f, double 
   std::map<std::string, std::map<double, double>> lines;
   double lo = 1e300, hi = 0, rmax = 1.0, rmin = 1e300;
   for (const auto& p : f.sweeps.bandwidth) {
-    if (p.rates.empty()) continue;
+    if (p.rates.empty() || p.working_set_bytes == 0) continue;  // no place on a log axis
     const double m = ceilings::summarize(p.rates).median;
     const double ws = static_cast<double>(p.working_set_bytes);
     auto [it, fresh] = lines[p.pattern].emplace(ws, m);
@@ -322,8 +343,9 @@ void sweep_panel(std::ostringstream& s, const ceilings::CeilingsFile& f, double 
       const double X = a.px(static_cast<double>(w.capacity));
       s << "<line class='level' x1='" << X << "' y1='" << a.y0 << "' x2='" << X << "' y2='"
         << a.y0 + a.h << "' stroke='#999' stroke-dasharray='4,4'/>\n";
-      s << "<text x='" << X - 4 << "' y='" << a.y0 + 14 << "' text-anchor='end' font-size='11' fill='#666'>"
-        << w.name << " " << ceilings::format_bytes(static_cast<double>(w.capacity)) << "</text>\n";
+      s << "<text x='" << X - 4 << "' y='" << a.y0 + 14
+        << "' text-anchor='end' font-size='11' fill='#666'>" << w.name << " "
+        << ceilings::format_bytes(static_cast<double>(w.capacity)) << "</text>\n";
     }
     if (const Ceiling* c = f.find(w.name)) {
       const double x1 = std::max(a.xmin, static_cast<double>(std::max<std::uint64_t>(w.lo, 1)));
@@ -343,8 +365,8 @@ void sweep_panel(std::ostringstream& s, const ceilings::CeilingsFile& f, double 
     s << "'/>\n";
     s << "<line x1='" << a.x0 + a.w - 110 << "' y1='" << a.y0 + a.h - 80 + 14 * i << "' x2='"
       << a.x0 + a.w - 90 << "' y2='" << a.y0 + a.h - 80 + 14 * i << "' stroke='" << kPalette[i % 8]
-      << "' stroke-width='2'/><text x='" << a.x0 + a.w - 85 << "' y='"
-      << a.y0 + a.h - 76 + 14 * i << "' font-size='11'>" << pattern << "</text>\n";
+      << "' stroke-width='2'/><text x='" << a.x0 + a.w - 85 << "' y='" << a.y0 + a.h - 76 + 14 * i
+      << "' font-size='11'>" << pattern << "</text>\n";
     ++i;
   }
 }
@@ -624,8 +646,8 @@ void draw_kernel_ids(std::ostringstream& s, const Axes& a, const std::vector<Ker
       const Label l = place_label(p.X, p.Y, w, a, taken);
       taken.push_back(l.box);
       s << "<text class='kernel-id' x='" << num(l.x) << "' y='" << num(l.y) << "' text-anchor='"
-        << l.anchor << "' font-size='11' fill='" << r.color << "'" << kHalo << ">"
-        << escape(r.id) << "</text>\n";
+        << l.anchor << "' font-size='11' fill='" << r.color << "'" << kHalo << ">" << escape(r.id)
+        << "</text>\n";
     }
   }
 }
@@ -763,10 +785,9 @@ std::string comparison_svg(const std::vector<ceilings::CeilingsFile>& files,
     // Legend: one colour per machine, top left inside the plot.
     const double y = a.y0 + 16 + 16 * static_cast<double>(k);
     s << "<line class='legend' x1='" << a.x0 + 8 << "' y1='" << y - 4 << "' x2='" << a.x0 + 28
-      << "' y2='" << y - 4 << "' stroke='" << color << "' stroke-width='3'/><text x='"
-      << a.x0 + 34 << "' y='" << y << "' font-size='11' fill='" << color << "'>"
-      << escape(tag + labels[k] + ": " + ceilings::machine_name(files[k].machine))
-      << "</text>\n";
+      << "' y2='" << y - 4 << "' stroke='" << color << "' stroke-width='3'/><text x='" << a.x0 + 34
+      << "' y='" << y << "' font-size='11' fill='" << color << "'>"
+      << escape(tag + labels[k] + ": " + ceilings::machine_name(files[k].machine)) << "</text>\n";
   }
   draw_compute_roofs(s, a, compute);
   draw_bandwidth_roofs(s, a, bandwidth);
@@ -826,8 +847,8 @@ std::string kernels_svg(const ceilings::CeilingsFile& file, const std::string& t
   return s.str();
 }
 
-
-std::string fleet_spread_svg(const ceilings::FleetFile& fleet, const ceilings::FleetReview& review) {
+std::string fleet_spread_svg(const ceilings::FleetFile& fleet,
+                             const ceilings::FleetReview& review) {
   // Every rank's value of every ceiling, relative to the fleet median.
   struct Dot {
     const ceilings::RankRecord* rank;
@@ -856,7 +877,7 @@ std::string fleet_spread_svg(const ceilings::FleetFile& fleet, const ceilings::F
       step = candidate;
       break;
     }
-
+  if ((hi - lo) / step > 20.0) step = (hi - lo) / 10.0;  // ranks far apart: ten ticks
   const double width = 900, x0 = 250, w = 560, y0 = 70, row_h = 40;
   const double plot_h = row_h * static_cast<double>(std::max<std::size_t>(rows.size(), 1));
   const std::size_t failed_lines = std::min<std::size_t>(review.failed.size(), 12);
@@ -865,7 +886,8 @@ std::string fleet_spread_svg(const ceilings::FleetFile& fleet, const ceilings::F
 
   std::ostringstream s;
   svg_begin(s, width, height);
-  s << "<text x='" << width / 2 << "' y='28' text-anchor='middle' font-size='15' "
+  s << "<text x='" << width / 2
+    << "' y='28' text-anchor='middle' font-size='15' "
        "font-weight='bold'>"
     << escape("Fleet: " + std::to_string(fleet.size) + " ranks on " +
               std::to_string(fleet.hosts()) + (fleet.hosts() == 1 ? " host" : " hosts") +
@@ -875,8 +897,8 @@ std::string fleet_spread_svg(const ceilings::FleetFile& fleet, const ceilings::F
     << escape("dots: ranks; red: more than " + num(100.0 * review.threshold, 1) +
               "% below the median (slow)")
     << "</text>\n";
-  s << "<rect class='plot' x='" << x0 << "' y='" << y0 << "' width='" << w << "' height='"
-    << plot_h << "' fill='none' stroke='#333'/>\n";
+  s << "<rect class='plot' x='" << x0 << "' y='" << y0 << "' width='" << w << "' height='" << plot_h
+    << "' fill='none' stroke='#333'/>\n";
   for (double t = std::ceil(lo / step) * step; t <= hi + 1e-9; t += step) {
     const double X = px(t);
     s << "<line x1='" << X << "' y1='" << y0 << "' x2='" << X << "' y2='" << y0 + plot_h
@@ -887,8 +909,8 @@ std::string fleet_spread_svg(const ceilings::FleetFile& fleet, const ceilings::F
     << "' text-anchor='middle' font-size='13'>value / fleet median</text>\n";
   s << "<line class='median' x1='" << px(1.0) << "' y1='" << y0 << "' x2='" << px(1.0) << "' y2='"
     << y0 + plot_h << "' stroke='#333' stroke-width='1.5'/>\n";
-  s << "<line class='threshold' x1='" << px(1.0 - review.threshold) << "' y1='" << y0
-    << "' x2='" << px(1.0 - review.threshold) << "' y2='" << y0 + plot_h
+  s << "<line class='threshold' x1='" << px(1.0 - review.threshold) << "' y1='" << y0 << "' x2='"
+    << px(1.0 - review.threshold) << "' y2='" << y0 + plot_h
     << "' stroke='#d62728' stroke-dasharray='5,4'/>\n";
 
   for (std::size_t i = 0; i < rows.size(); ++i) {

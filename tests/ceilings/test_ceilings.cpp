@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "h5_files.hpp"
+#include "rooftop/core/error.hpp"
 #include "rooftop/ceilings/extract.hpp"
 #include "rooftop/ceilings/io.hpp"
 #include "rooftop/ceilings/report.hpp"
@@ -523,9 +524,10 @@ TEST(Theoretical, L1ReadPeakIsLoadPortsTimesVectorWidthTimesClock) {
 TEST(Theoretical, L1PeakOfMixedPatternsIsPacedByTheBusierPorts) {
   // 64 B/cycle of stores: copy and rmw move 16 B per element in one cycle per 8
   // elements' store (128 B/cycle); triad 24 B in one cycle (192 B/cycle); write 64 B/cycle.
-  const std::pair<const char*, double> cases[] = {
-      {"copy", 2 * 128 * 2.0}, {"rmw", 2 * 128 * 2.0}, {"triad", 2 * 192 * 2.0},
-      {"write", 2 * 64 * 2.0}};
+  const std::pair<const char*, double> cases[] = {{"copy", 2 * 128 * 2.0},
+                                                  {"rmw", 2 * 128 * 2.0},
+                                                  {"triad", 2 * 192 * 2.0},
+                                                  {"write", 2 * 64 * 2.0}};
   for (const auto& [pattern, peak] : cases) {
     SCOPED_TRACE(pattern);
     Ceiling c;
@@ -720,16 +722,14 @@ TEST(CeilingsFileIo, FileWithoutKernelsHasNoKernelsGroup) {
   H5Fclose(f);
 }
 
-TEST(CeilingsFileIo, EmptyFileRoundTrips) {
+// A file without a ceiling is of no use to any reader: not written (and not read).
+TEST(CeilingsFileIo, FileWithoutCeilingsIsNotWritten) {
   TempDir dir;
   CeilingsFile empty;
   const std::string path = dir.file("empty.h5");
-  write_file(path, empty);
-  const CeilingsFile back = read_file(path);
-  EXPECT_TRUE(back.ceilings.empty());
-  EXPECT_TRUE(back.machine.caches.empty());
-  EXPECT_TRUE(back.sweeps.compute.empty());
-  EXPECT_TRUE(back.sweeps.bandwidth.empty());
+  const std::string msg = error_of([&] { write_file(path, empty); });
+  EXPECT_NE(msg.find(path + ": not written: /ceilings: no ceilings"), std::string::npos) << msg;
+  EXPECT_TRUE(dir.entries().empty());
 }
 
 TEST(CeilingsFileIo, WriteLeavesOnlyTheDestinationInTheDirectory) {
@@ -752,7 +752,8 @@ TEST(CeilingsFileIo, WriteReplacesAnExistingFile) {
 TEST(CeilingsFileIo, WriteIntoMissingDirectoryThrowsAndLeavesNothing) {
   TempDir dir;
   const std::string path = (dir.path() / "no-such-dir" / "c.h5").string();
-  const std::string msg = error_of([&] { write_file(path, rooftop::testing::sample_ceilings_file()); });
+  const std::string msg =
+      error_of([&] { write_file(path, rooftop::testing::sample_ceilings_file()); });
   EXPECT_NE(msg.find(path), std::string::npos) << msg;
   EXPECT_TRUE(dir.entries().empty());
 }

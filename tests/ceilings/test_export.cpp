@@ -143,8 +143,8 @@ TEST(ErtImportRejects, MalformedEntries) {
   expect_rejected(with_gbytes(entries({{"L1", "fast"}})),
                   {"empirical.gbytes.data[0]", "\"L1\"", "not a number"});
   expect_rejected(with_gbytes(entries({{"L1", nullptr}})), {"not a number"});
-  expect_rejected(with_gbytes(entries({{"L1", -3.0}})), {"not a positive number"});
-  expect_rejected(with_gbytes(entries({{"L1", 0.0}})), {"not a positive number"});
+  expect_rejected(with_gbytes(entries({{"L1", -3.0}})), {"not a plausible rate"});
+  expect_rejected(with_gbytes(entries({{"L1", 0.0}})), {"not a plausible rate"});
   expect_rejected(with_gbytes(json::array({json::array({"L1"})})),
                   {"empirical.gbytes.data[0]", "expected"});
   expect_rejected(with_gbytes(json::array({json::array({7, 1.0})})),

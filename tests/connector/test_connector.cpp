@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
@@ -603,6 +604,19 @@ TEST(ProfileFile, WriteIsAtomicAndReadable) {
                        "no/such/dir/p.jsonl: cannot write"));
   EXPECT_TRUE(contains(error_of([&] { read_profile(dir.file("missing.jsonl")); }),
                        "missing.jsonl: cannot read"));
+}
+
+// A link planted at the temporary name is refused, never followed (its target survives).
+TEST(ProfileFile, ALinkAtTheTemporaryNameIsNotFollowed) {
+  TempDir dir;
+  const std::string path = dir.file("profile.jsonl");
+  const std::string victim = dir.file("victim.txt");
+  rooftop::testing::write_bytes(victim, "precious");
+  const std::string planted = path + ".tmp" + std::to_string(getpid());
+  ASSERT_EQ(symlink(victim.c_str(), planted.c_str()), 0);
+  EXPECT_TRUE(contains(error_of([&] { write_profile(path, ProfileHeader{}, {timed_label()}); }),
+                       "profile.jsonl: cannot write"));
+  EXPECT_EQ(rooftop::testing::read_bytes(victim), "precious");
 }
 
 // ------------------------------------------------------------------------------------

@@ -672,7 +672,9 @@ TEST(ImportErrors, NvprofInvocationsMustBeAWholeNumber) {
         "\"Max\",\"Avg\"\n\"GPU (0)\",\"k\",2.5,\"flop_count_dp\",\"x\",1,1,1\n",
         "m.csv");
   });
-  EXPECT_NE(e.find("m.csv:2: Invocations \"2.5\" is not a whole number"), std::string::npos) << e;
+  EXPECT_NE(e.find("m.csv:2: Invocations \"2.5\" is not a positive whole number"),
+            std::string::npos)
+      << e;
 }
 
 TEST(ImportErrors, TimingFilesInTheWrongPlace) {

@@ -34,7 +34,12 @@ nlohmann::json to_ert_json(const CeilingsFile& file, std::vector<std::string>* s
 // The provenance is left for the caller to fill.
 CeilingsFile from_ert_json(const nlohmann::json& ert, std::vector<std::string>* skipped = nullptr);
 
-// from_ert_json on a file; errors name the file.
+// from_ert_json on a file (at most 64 MiB); errors name the file.
 CeilingsFile read_ert_file(const std::string& path, std::vector<std::string>* skipped = nullptr);
+
+// read_ert_file on text already read: rejects invalid JSON, a key given twice in one object
+// and anything validate_ceilings_file rejects, with one line starting with `name`.
+CeilingsFile parse_ert_text(const std::string& text, const std::string& name,
+                            std::vector<std::string>* skipped = nullptr);
 
 }  // namespace rooftop::ceilings

@@ -1,0 +1,206 @@
+#include "rooftop/ceilings/validate.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <set>
+#include <string_view>
+
+#include "rooftop/core/error.hpp"
+
+namespace rooftop::ceilings {
+namespace {
+
+// The ceilings a file may hold, with their kind (data/SCHEMA.md, /ceilings).
+struct KnownCeiling {
+  std::string_view name;
+  bool compute;
+};
+constexpr KnownCeiling kKnownCeilings[] = {
+    {"fp64_fma", true},   {"fp64_nofma", true}, {"fp32_fma", true},
+    {"fp32_nofma", true}, {"l1", false},        {"l2", false},
+    {"l3", false},        {"dram", false},      {"shared", false}};
+constexpr std::string_view kPatterns[] = {"",      "fma",  "mul+add", "read",
+                                          "write", "copy", "triad",   "rmw"};
+
+const KnownCeiling* known(const std::string& name) {
+  for (const KnownCeiling& k : kKnownCeilings)
+    if (k.name == name) return &k;
+  return nullptr;
+}
+
+std::string number(double v) {
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%.17g", v);
+  return buf;
+}
+
+// A value quoted for a one-line message: control characters escaped, long values cut.
+std::string quoted(const std::string& s) {
+  std::string out = "'";
+  for (std::size_t i = 0; i < s.size() && i < 64; ++i) {
+    const unsigned char c = static_cast<unsigned char>(s[i]);
+    if (c < 0x20 || c == 0x7f) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\x%02x", c);
+      out += buf;
+    } else {
+      out += s[i];
+    }
+  }
+  return out + (s.size() > 64 ? "...'" : "'");
+}
+
+[[noreturn]] void fail(const std::string& where, const std::string& why) {
+  throw Error(where + ": " + why);
+}
+
+// A raw statistic or sample: on a busy machine one sample can be a thousand times slower
+// than the others, so only a positive finite number (at most kMaxRate) is required.
+void positive_rate(double v, const std::string& what) {
+  if (!std::isfinite(v) || v <= 0.0 || v > kMaxRate)
+    throw Error(what + " " + number(v) + " is not a positive rate (up to " + number(kMaxRate) +
+                ")");
+}
+
+void non_negative(double v, const std::string& where, const char* field) {
+  if (!std::isfinite(v) || v < 0.0)
+    fail(where, std::string(field) + " " + number(v) + " is not a finite number >= 0");
+}
+
+void check_machine(const Machine& m) {
+  const std::pair<const char*, int> counts[] = {{"cores", m.cores},
+                                                {"threads", m.threads},
+                                                {"hardware_threads", m.hardware_threads},
+                                                {"simd_bits", m.simd_bits},
+                                                {"fma_pipes", m.fma_pipes},
+                                                {"add_pipes", m.add_pipes},
+                                                {"load_ports", m.load_ports}};
+  for (const auto& [field, v] : counts)
+    if (v < 0) fail("/machine", std::string(field) + " " + std::to_string(v) + " is negative");
+  non_negative(m.clock_ghz, "/machine", "clock_ghz");
+  non_negative(m.store_bytes_per_cycle, "/machine", "store_bytes_per_cycle");
+  for (std::size_t i = 0; i < m.caches.size(); ++i) {
+    const CacheLevel& c = m.caches[i];
+    const std::string where = "/machine/caches row " + std::to_string(i);
+    if (c.name.empty()) fail(where, "empty level name");
+    if (c.shared_by < 0) fail(where, "shared_by " + std::to_string(c.shared_by) + " is negative");
+  }
+}
+
+void check_ceiling(const Ceiling& c, std::size_t row) {
+  const std::string where = "/ceilings row " + std::to_string(row) + " (" + quoted(c.name) + ")";
+  const KnownCeiling* k = known(c.name);
+  if (!k) fail(where, "unknown ceiling name");
+  const char* kind = k->compute ? "compute" : "bandwidth";
+  const char* units = k->compute ? "GFLOP/s" : "GB/s";
+  if (c.kind != kind) fail(where, "kind " + quoted(c.kind) + " where " + kind + " is expected");
+  if (c.units != units)
+    fail(where, "units " + quoted(c.units) + " where " + units + " is expected");
+  bool pattern_known = false;
+  for (std::string_view p : kPatterns) pattern_known = pattern_known || p == c.pattern;
+  if (!pattern_known) fail(where, "unknown pattern " + quoted(c.pattern));
+  check_rate(c.value, where + ": value");
+  if (c.samples < 0) fail(where, "samples " + std::to_string(c.samples) + " is negative");
+  if (c.samples > 0) {
+    positive_rate(c.median, where + ": median");
+    positive_rate(c.min, where + ": min");
+    positive_rate(c.max, where + ": max");
+    if (!(c.min <= c.median && c.median <= c.max))
+      fail(where, "min " + number(c.min) + ", median " + number(c.median) + ", max " +
+                      number(c.max) + " are not in order");
+  } else {
+    // Never measured (a theoretical value from another tool): statistics are 0 or a rate.
+    for (const auto& [field, v] : {std::pair{"median", c.median}, {"min", c.min}, {"max", c.max}})
+      if (v != 0.0) positive_rate(v, where + ": " + field);
+  }
+  if (c.flops_per_element < 0)
+    fail(where, "flops_per_element " + std::to_string(c.flops_per_element) + " is negative");
+  if (c.theoretical) check_rate(*c.theoretical, where + ": theoretical");
+}
+
+void check_samples(const std::vector<double>& seconds, const std::vector<double>& rates,
+                   const std::string& where) {
+  for (double s : seconds)  // NaN: a sample whose time was not recorded
+    if (!std::isnan(s) && !(std::isfinite(s) && s > 0.0))
+      fail(where, "sample time " + number(s) + " is not a positive number");
+  for (double r : rates) positive_rate(r, where + ": sample rate");
+}
+
+void check_sweeps(const Sweeps& s) {
+  for (std::size_t i = 0; i < s.compute.size(); ++i) {
+    const ComputePoint& p = s.compute[i];
+    const std::string where = "/sweeps/compute point " + std::to_string(i);
+    if (p.working_set_bytes == 0) fail(where, "working_set_bytes is 0");
+    if (p.flops_per_element < 0) fail(where, "flops_per_element is negative");
+    if (p.ilp < 0) fail(where, "ilp is negative");
+    non_negative(p.mul_add_ratio, where, "mul_add_ratio");
+    check_samples(p.seconds, p.rates, where);
+  }
+  for (std::size_t i = 0; i < s.bandwidth.size(); ++i) {
+    const BandwidthPoint& p = s.bandwidth[i];
+    const std::string where = "/sweeps/bandwidth point " + std::to_string(i);
+    if (p.working_set_bytes == 0) fail(where, "working_set_bytes is 0");
+    check_samples(p.seconds, p.rates, where);
+  }
+}
+
+void check_kernel(const KernelRecord& k, std::size_t row) {
+  const std::string where = "/kernels row " + std::to_string(row) + " (" + quoted(k.name) + ")";
+  const std::pair<const char*, double> values[] = {
+      {"flops_fp64", k.flops_fp64}, {"flops_fp32", k.flops_fp32},
+      {"flops_fp16", k.flops_fp16}, {"tensor_instructions", k.tensor_instructions},
+      {"time_s", k.time_s},         {"time_min", k.time_min},
+      {"time_max", k.time_max}};
+  for (const auto& [field, v] : values) non_negative(v, where, field);
+  if (k.fma_fraction > 1.0 || std::isnan(k.fma_fraction) || std::isinf(k.fma_fraction))
+    fail(where, "fma_fraction " + number(k.fma_fraction) + " is not a fraction");
+  if (k.samples < 0) fail(where, "samples " + std::to_string(k.samples) + " is negative");
+  if (k.invocations < 0)
+    fail(where, "invocations " + std::to_string(k.invocations) + " is negative");
+  for (const LevelBytes& b : k.bytes)
+    non_negative(b.bytes, where + " level " + quoted(b.level), "bytes");
+}
+
+}  // namespace
+
+bool parse_schema_version(const std::string& version, int& major, int& minor) {
+  const std::size_t dot = version.find('.');
+  const auto digits = [](std::string_view s, int& out) {
+    if (s.empty() || s.size() > 4) return false;
+    out = 0;
+    for (char c : s) {
+      if (c < '0' || c > '9') return false;
+      out = out * 10 + (c - '0');
+    }
+    return true;
+  };
+  if (dot == std::string::npos) return false;
+  const std::string_view v(version);
+  return digits(v.substr(0, dot), major) && digits(v.substr(dot + 1), minor);
+}
+
+void check_rate(double value, const std::string& what) {
+  if (!std::isfinite(value) || value < kMinRate || value > kMaxRate)
+    throw Error(what + " " + number(value) + " is not a plausible rate (" + number(kMinRate) +
+                " to " + number(kMaxRate) + ")");
+}
+
+void validate(const CeilingsFile& file) {
+  check_machine(file.machine);
+  std::set<std::string> names;
+  for (std::size_t i = 0; i < file.ceilings.size(); ++i) {
+    check_ceiling(file.ceilings[i], i);
+    if (!names.insert(file.ceilings[i].name).second)
+      fail("/ceilings row " + std::to_string(i),
+           "a second row for " + quoted(file.ceilings[i].name));
+  }
+  check_sweeps(file.sweeps);
+  for (std::size_t i = 0; i < file.kernels.size(); ++i) check_kernel(file.kernels[i], i);
+}
+
+void validate_ceilings_file(const CeilingsFile& file) {
+  if (file.ceilings.empty()) throw Error("/ceilings: no ceilings");
+  validate(file);
+}
+
+}  // namespace rooftop::ceilings

@@ -1,0 +1,192 @@
+// The rooftop program on hostile input, as a user would meet it: damaged files fail in one
+// line (no crash, no hang), outputs are checked before any work, stop signals end the
+// run within a second (and a profiled program with it), and text from files cannot
+// drive the terminal.
+
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "cli_support.hpp"
+#include "rooftop/ceilings/io.hpp"
+#include "support.hpp"
+
+namespace rooftop::testing {
+namespace {
+
+const std::string kH5 = std::string(ROOFTOP_TEST_FIXTURES) + "/h5/";
+
+// Waits up to `seconds` for `pid`; its decoded status, or -1 (after killing it) if it ran on.
+int wait_for(pid_t pid, double seconds) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+  int status = 0;
+  while (std::chrono::steady_clock::now() < deadline) {
+    if (waitpid(pid, &status, WNOHANG) == pid) return decode_wait_status(status);
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  kill(pid, SIGKILL);
+  waitpid(pid, &status, 0);
+  return -1;
+}
+
+std::string last_line(const std::string& text) {
+  const std::size_t end = text.find_last_not_of('\n');
+  if (end == std::string::npos) return "";
+  const std::size_t start = text.rfind('\n', end);
+  return text.substr(start == std::string::npos ? 0 : start + 1,
+                     end - (start == std::string::npos ? 0 : start + 1) + 1);
+}
+
+TEST(CliHostile, AColumnOutsideItsRowFailsInOneLineInsteadOfCrashing) {
+  TempDir scratch;
+  const std::string bad = kH5 + "bandwidth-member-offset.h5";
+  for (const std::vector<std::string>& args : {std::vector<std::string>{"show", bad},
+                                               {"show", "--json", bad},
+                                               {"export", bad, "--format", "csv"}}) {
+    const RunResult r = run_rooftop(args, scratch);
+    expect_one_line_failure(r);
+    EXPECT_NE(r.err.find("lies outside its row"), std::string::npos) << r.err;
+  }
+}
+
+TEST(CliHostile, ImplausibleCeilingsAndSweepsFailInOneLineInsteadOfHanging) {
+  TempDir scratch;
+  const std::string out = scratch.file("chart.svg");
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"plot", kH5 + "bandwidth-denormal.h5", "--out", out},
+        {"compare", std::string(ROOFTOP_DATA_DIR) + "/example-ceilings.h5",
+         kH5 + "bandwidth-denormal.h5", "--plot", out},
+        {"plot", kH5 + "sweep-working-set-zero.h5", "--out", out}}) {
+    const RunResult r = run_rooftop(args, scratch);
+    expect_one_line_failure(r);
+    EXPECT_LT(r.seconds, 10.0);
+  }
+}
+
+TEST(CliHostile, MeasureIntoADirectoryFailsBeforeMeasuring) {
+  TempDir scratch, target;
+  const std::string dir = target.path().string();
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"measure", "--quick", "--out", dir},
+        {"measure", "--quick", "--out", dir + "/"},
+        {"measure", "--quick", "--out", target.file("c.h5"), "--plot", dir}}) {
+    const RunResult r = run_rooftop(args, scratch);
+    expect_one_line_failure(r);
+    EXPECT_NE(r.err.find("is a directory"), std::string::npos) << r.err;
+    EXPECT_LT(r.seconds, 5.0) << "measured before refusing";
+    EXPECT_TRUE(target.entries().empty());
+  }
+}
+
+TEST(CliHostile, TextFromFilesCannotDriveTheTerminal) {
+  TempDir scratch;
+  ceilings::CeilingsFile f = sample_ceilings_file();
+  f.machine.hostname = "node\x1b]0;owned\x07";
+  f.machine.cpu_model = "cpu\x1b[2J\x1b[H";
+  const std::string path = scratch.file("escapes.h5");
+  ceilings::write_file(path, f);
+  const RunResult r = run_rooftop({"show", path}, scratch);
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out.find('\x1b'), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find('\x07'), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("node\\x1b]0;owned\\x07"), std::string::npos) << r.out;
+
+  const std::string report = scratch.file("report.csv");
+  std::ofstream(report)
+      << "\"Device\",\"Kernel\",\"Invocations\",\"Metric Name\",\"Metric Description\",\"Min\","
+         "\"Max\",\"Avg\"\n\"GPU (0)\",\"evil\x1b[2J\",1,\"flop_count_dp\",\"FLOPs\",100,100,100\n"
+         "\"GPU (0)\",\"evil\x1b[2J\",1,\"dram_read_throughput\",\"r\",1GB/s,1GB/s,1GB/s\n";
+  const RunResult imported = run_rooftop({"import", report, "--ceilings", path}, scratch);
+  EXPECT_EQ(imported.status, 0) << imported.err;
+  EXPECT_NE(imported.out.find("evil\\x1b[2J"), std::string::npos) << imported.out;
+  EXPECT_EQ(imported.out.find('\x1b'), std::string::npos) << imported.out;
+  EXPECT_EQ(imported.err.find('\x1b'), std::string::npos) << imported.err;
+}
+
+// JSON output of text that is not UTF-8 replaces the bad bytes instead of failing with the
+// JSON library's exception text.
+TEST(CliHostile, TextThatIsNotUtf8StillPrintsAsJson) {
+  TempDir scratch;
+  ceilings::CeilingsFile f = sample_ceilings_file();
+  f.machine.hostname = "node\xff\xfe";
+  const std::string path = scratch.file("latin1.h5");
+  ceilings::write_file(path, f);
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"show", "--json", path}, {"export", path, "--format", "json"}}) {
+    const RunResult r = run_rooftop(args, scratch);
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.err.find("json.exception"), std::string::npos) << r.err;
+    EXPECT_NO_THROW((void)nlohmann::json::parse(r.out)) << r.out;
+  }
+}
+
+// A GPP kernel run takes minutes at the larger sizes and polls for Ctrl-C only between
+// runs: the run must still end within a second or so of any stop signal.
+TEST(CliHostile, AnalyzeStopsSoonAfterAStopSignal) {
+  TempDir logs, files;
+  const std::string c = files.file("c.h5");
+  ceilings::write_file(c, sample_ceilings_file());
+  for (int sig : {SIGINT, SIGTERM, SIGHUP}) {
+    const pid_t pid = spawn_rooftop({"analyze", "--ceilings", c, "--kernels", "gpp", "--size",
+                                     "small", "--out", files.file("k.h5")},
+                                    logs.file("out.txt"), logs.file("err.txt"));
+    std::this_thread::sleep_for(std::chrono::milliseconds(2500));
+    ASSERT_EQ(kill(pid, sig), 0);
+    const auto t0 = std::chrono::steady_clock::now();
+    const int status = wait_for(pid, 10.0);
+    const double took =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const std::string err = read_bytes(logs.file("err.txt"));
+    EXPECT_EQ(status, 130) << "signal " << sig << ": " << err;
+    EXPECT_LT(took, 3.0) << "signal " << sig;
+    EXPECT_EQ(last_line(err), "rooftop: interrupted; nothing was written") << err;
+    EXPECT_NE(err.find("the largest kernel holds about"), std::string::npos) << err;
+    EXPECT_EQ(files.entries(), std::vector<std::string>{"c.h5"});
+  }
+}
+
+TEST(CliHostile, ProfileEndsTheProfiledProgramWhenStopped) {
+  TempDir logs, files;
+  const std::string c = files.file("c.h5");
+  ceilings::write_file(c, sample_ceilings_file());
+  const std::string pid_file = files.file("child.pid");
+  for (int sig : {SIGTERM, SIGHUP, SIGINT}) {
+    std::remove(pid_file.c_str());
+    const pid_t pid = spawn_rooftop(
+        {"profile", "--ceilings", c, "--", "sh", "-c", "echo $$ > " + pid_file + "; exec sleep 60"},
+        logs.file("out.txt"), logs.file("err.txt"));
+    for (int i = 0; i < 200 && read_bytes(pid_file).empty(); ++i)
+      std::this_thread::sleep_for(std::chrono::milliseconds(25));
+    const pid_t child = static_cast<pid_t>(std::stol("0" + read_bytes(pid_file)));
+    ASSERT_GT(child, 0) << read_bytes(logs.file("err.txt"));
+    ASSERT_EQ(kill(pid, sig), 0);
+    const int status = wait_for(pid, 10.0);
+    const std::string err = read_bytes(logs.file("err.txt"));
+    EXPECT_TRUE(status == 1 || status == 130) << "signal " << sig << ": status " << status;
+    EXPECT_TRUE(is_one_line(err)) << err;
+    EXPECT_NE(kill(child, 0), 0) << "the profiled program still runs after signal " << sig;
+    if (kill(child, 0) == 0) kill(child, SIGKILL);
+  }
+}
+
+TEST(CliHostile, AKernelNamedTwiceRunsOnce) {
+  TempDir scratch;
+  const std::string c = scratch.file("c.h5");
+  ceilings::write_file(c, sample_ceilings_file());
+  const RunResult r = run_rooftop(
+      {"analyze", "--ceilings", c, "--kernels", "triad,triad", "--size", "tiny", "--json"},
+      scratch);
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(nlohmann::json::parse(r.out)["kernels"].size(), 1u) << r.out;
+}
+
+}  // namespace
+}  // namespace rooftop::testing

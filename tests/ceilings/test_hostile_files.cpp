@@ -1,0 +1,299 @@
+// Hostile input to rooftop_ceilings: damaged and implausible ceilings files, planted
+// links, special paths, oversized input, terminal escapes. Every reproducer of a crash,
+// hang or overwrite found by mutating inputs is kept here (fixtures under fixtures/h5).
+
+#include <gtest/gtest.h>
+#include <hdf5.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <functional>
+#include <limits>
+#include <string>
+
+#include "h5_files.hpp"
+#include "rooftop/ceilings/ert.hpp"
+#include "rooftop/ceilings/export.hpp"
+#include "rooftop/core/input_file.hpp"
+#include "rooftop/ceilings/io.hpp"
+#include "rooftop/core/terminal.hpp"
+#include "rooftop/ceilings/validate.hpp"
+#include "support.hpp"
+
+namespace rooftop::ceilings {
+namespace {
+
+using rooftop::testing::error_of;
+using rooftop::testing::TempDir;
+
+const std::string kFixtures = ROOFTOP_TEST_FIXTURES;
+const std::string kData = ROOFTOP_DATA_DIR;
+
+void expect_read_fails(const std::string& path, const std::string& reason) {
+  const std::string msg = error_of([&] { read_file(path); });
+  EXPECT_EQ(msg.rfind(path + ": ", 0), 0u) << "message does not start with the file: " << msg;
+  EXPECT_NE(msg.find(reason), std::string::npos) << msg;
+  EXPECT_EQ(msg.find('\n'), std::string::npos) << msg;
+}
+
+// A one-byte change put a column of /sweeps/bandwidth outside its row; libhdf5 1.10's
+// compound conversion read out of bounds and crashed.
+TEST(HostileCeilingsFile, ColumnOutsideItsRowIsRejectedBeforeAnyRead) {
+  expect_read_fails(kFixtures + "/h5/bandwidth-member-offset.h5",
+                    "table 'bandwidth': column 4 lies outside its row");
+}
+
+// 5e-324 GB/s made the chart's axis loop run for ever.
+TEST(HostileCeilingsFile, DenormalBandwidthIsRejected) {
+  expect_read_fails(kFixtures + "/h5/bandwidth-denormal.h5", "is not a plausible rate");
+}
+
+TEST(HostileCeilingsFile, SweepPointWithoutAWorkingSetIsRejected) {
+  expect_read_fails(kFixtures + "/h5/sweep-working-set-zero.h5",
+                    "/sweeps/bandwidth point 0: working_set_bytes is 0");
+}
+
+// /ceilings rewritten with only a name column: the value was once shown as 0.0.
+TEST(HostileCeilingsFile, AMissingColumnIsAnErrorNotZero) {
+  TempDir dir;
+  const std::string path = dir.file("no-value.h5");
+  write_file(path, rooftop::testing::sample_ceilings_file());
+  const hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+  ASSERT_GE(file, 0);
+  ASSERT_GE(H5Ldelete(file, "ceilings", H5P_DEFAULT), 0);
+  const hid_t name = H5Tcopy(H5T_C_S1);
+  H5Tset_size(name, 32);
+  const hid_t row = H5Tcreate(H5T_COMPOUND, 32);
+  H5Tinsert(row, "name", 0, name);
+  const hsize_t dims[1] = {1};
+  const hid_t space = H5Screate_simple(1, dims, nullptr);
+  const hid_t set = H5Dcreate2(file, "ceilings", row, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+  char text[32] = "fp64_fma";
+  EXPECT_GE(H5Dwrite(set, row, H5S_ALL, H5S_ALL, H5P_DEFAULT, text), 0);
+  H5Dclose(set);
+  H5Sclose(space);
+  H5Tclose(row);
+  H5Tclose(name);
+  H5Fclose(file);
+  expect_read_fails(path, "table 'ceilings' has no column 'kind'");
+}
+
+TEST(HostileCeilingsFile, SchemaVersionMustBeExactlyMajorDotMinor) {
+  TempDir dir;
+  const std::string path = dir.file("v.h5");
+  for (const std::string& bad : {std::string("1.3.7"), std::string(" 1.3"), std::string("1.3 "),
+                                 std::string("1.3\0junk", 8), std::string("1."), std::string(".3"),
+                                 std::string("+1.3"), std::string("1.-3"), std::string("")}) {
+    write_file(path, rooftop::testing::sample_ceilings_file());
+    rooftop::testing::rewrite_root_string_attr(path, "schema_version", bad);
+    const std::string msg = error_of([&] { read_file(path); });
+    EXPECT_TRUE(msg.find("schema version") != std::string::npos ||
+                msg.find("after a NUL") != std::string::npos)
+        << "'" << bad << "' was accepted: " << msg;
+  }
+  write_file(path, rooftop::testing::sample_ceilings_file());
+  rooftop::testing::rewrite_root_string_attr(path, "schema_version", "1.99");
+  EXPECT_EQ(read_file(path).provenance.schema_version, "1.99");  // a newer minor is read
+}
+
+TEST(HostileCeilingsFile, NewFilesCarryMetadataChecksumsOldOnesStillRead) {
+  TempDir dir;
+  const std::string path = dir.file("new.h5");
+  write_file(path, rooftop::testing::sample_ceilings_file());
+  // Superblock version 2 and later checksum the superblock and object headers.
+  EXPECT_GE(static_cast<unsigned char>(rooftop::testing::read_bytes(path)[8]), 2);
+  for (const char* old : {"/example-ceilings.h5", "/epyc-zen4-ceilings.h5", "/v100-ert.h5"}) {
+    EXPECT_EQ(static_cast<unsigned char>(rooftop::testing::read_bytes(kData + old)[8]), 0);
+    EXPECT_NO_THROW(read_file(kData + old)) << old;
+  }
+}
+
+TEST(HostileCeilingsFile, AFlippedByteInANewFileIsDetected) {
+  TempDir dir;
+  const std::string path = dir.file("new.h5");
+  write_file(path, rooftop::testing::sample_ceilings_file());
+  std::string bytes = rooftop::testing::read_bytes(path);
+  const std::size_t at = bytes.find("gbyte_per_s");
+  ASSERT_NE(at, std::string::npos);
+  bytes[at + 16] = static_cast<char>(0xF0);  // where the old format keeps the column offset
+  rooftop::testing::write_bytes(path, bytes);
+  EXPECT_THROW(read_file(path), Error);
+}
+
+CeilingsFile with(const std::function<void(CeilingsFile&)>& change) {
+  CeilingsFile f = rooftop::testing::sample_ceilings_file();
+  change(f);
+  return f;
+}
+
+// Writers refuse what readers reject: each of these would be read back as damage.
+TEST(Validation, ImplausibleCeilingsAreRefusedByTheWriter) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const double inf = std::numeric_limits<double>::infinity();
+  const std::pair<std::function<void(CeilingsFile&)>, const char*> cases[] = {
+      {[&](CeilingsFile& f) { f.ceilings[0].value = nan; }, "not a plausible rate"},
+      {[&](CeilingsFile& f) { f.ceilings[0].value = inf; }, "not a plausible rate"},
+      {[&](CeilingsFile& f) { f.ceilings[0].value = -inf; }, "not a plausible rate"},
+      {[&](CeilingsFile& f) { f.ceilings[0].value = -1.0; }, "not a plausible rate"},
+      {[&](CeilingsFile& f) { f.ceilings[0].value = 0.0; }, "not a plausible rate"},
+      {[&](CeilingsFile& f) { f.ceilings[0].value = 1e308; }, "not a plausible rate"},
+      {[&](CeilingsFile& f) { f.ceilings[0].theoretical = 1e308; }, "theoretical"},
+      {[&](CeilingsFile& f) { f.ceilings[0].samples = -1; }, "samples -1 is negative"},
+      {[&](CeilingsFile& f) { std::swap(f.ceilings[0].min, f.ceilings[0].max); }, "not in order"},
+      {[&](CeilingsFile& f) { f.ceilings[0].kind = "speed"; }, "kind 'speed'"},
+      {[&](CeilingsFile& f) { f.ceilings[0].units = "furlongs"; }, "units 'furlongs'"},
+      {[&](CeilingsFile& f) { f.ceilings[0].name = "fp128_fma"; }, "unknown ceiling name"},
+      {[&](CeilingsFile& f) { f.ceilings.push_back(f.ceilings[0]); }, "a second row for"},
+      {[&](CeilingsFile& f) { f.ceilings.clear(); }, "no ceilings"},
+      {[&](CeilingsFile& f) { f.sweeps.bandwidth[0].working_set_bytes = 0; },
+       "working_set_bytes is 0"},
+      {[&](CeilingsFile& f) { f.sweeps.compute[0].rates[0] = nan; }, "sample rate"},
+      {[&](CeilingsFile& f) { f.machine.clock_ghz = -2.0; }, "clock_ghz"},
+      {[&](CeilingsFile& f) { f.machine.cores = -4; }, "cores -4 is negative"},
+  };
+  TempDir dir;
+  const std::string path = dir.file("bad.h5");
+  for (const auto& [change, reason] : cases) {
+    const std::string msg = error_of([&] { write_file(path, with(change)); });
+    EXPECT_NE(msg.find(path + ": not written: "), std::string::npos) << msg;
+    EXPECT_NE(msg.find(reason), std::string::npos) << msg;
+    // The reader's check is the same function.
+    const std::string read_msg = error_of([&] { validate_ceilings_file(with(change)); });
+    EXPECT_NE(read_msg.find(reason), std::string::npos) << read_msg;
+  }
+  EXPECT_TRUE(dir.entries().empty());
+  EXPECT_NO_THROW(validate_ceilings_file(rooftop::testing::sample_ceilings_file()));
+}
+
+// One sample on a busy machine can be a thousand times slower than the rest: still data.
+TEST(Validation, ASlowSampleIsStillData) {
+  CeilingsFile f = rooftop::testing::sample_ceilings_file();
+  f.sweeps.bandwidth[0].rates[0] = 1.7e-4;
+  f.ceilings[0].min = 1.7e-4;
+  EXPECT_NO_THROW(validate_ceilings_file(f));
+  f.sweeps.bandwidth[0].rates[0] = 0.0;
+  EXPECT_NE(error_of([&] { validate(f); }).find("sample rate 0 is not a positive rate"),
+            std::string::npos);
+}
+
+TEST(Validation, AMissingValueColumnIsAnErrorNotZero) {
+  // A table read by column name: a file whose /ceilings lacks `value` reads it as 0,
+  // which the plausibility check refuses.
+  CeilingsFile f = rooftop::testing::sample_ceilings_file();
+  f.ceilings[0].value = 0.0;
+  EXPECT_NE(error_of([&] { validate(f); }).find("value 0 is not a plausible rate"),
+            std::string::npos);
+}
+
+// The old temporary name was predictable (<out>.tmp<PID>) and opened with O_TRUNC: a link
+// planted there made writers truncate or overwrite the link's target.
+TEST(SafeOutput, ALinkPlantedAtTheOldTemporaryNameIsNeverFollowed) {
+  TempDir dir;
+  const std::string victim = dir.file("victim.txt");
+  rooftop::testing::write_bytes(victim, "precious");
+  for (const char* name : {"c.h5", "chart.svg"}) {
+    const std::string out = dir.file(name);
+    const std::string planted = out + ".tmp" + std::to_string(getpid());
+    ASSERT_EQ(symlink(victim.c_str(), planted.c_str()), 0);
+    check_writable(out);
+    if (std::string(name) == "c.h5")
+      write_file(out, rooftop::testing::sample_ceilings_file());
+    else
+      write_text_file(out, "<svg/>");
+    EXPECT_EQ(rooftop::testing::read_bytes(victim), "precious") << name;
+    std::remove(planted.c_str());
+  }
+}
+
+TEST(SafeOutput, NewFilesHaveTheUsualPermissions) {
+  TempDir dir;
+  const mode_t mask = umask(022);
+  write_text_file(dir.file("a.svg"), "<svg/>");
+  umask(mask);
+  struct stat st {};
+  ASSERT_EQ(stat(dir.file("a.svg").c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0644u);
+}
+
+TEST(SafeOutput, DirectoriesAndSpecialFilesAreRefusedUpFront) {
+  TempDir dir;
+  const std::string d = dir.path().string();
+  EXPECT_NE(error_of([&] { check_writable(d); }).find("is a directory"), std::string::npos);
+  EXPECT_NE(error_of([&] { check_writable(d + "/"); }).find("is a directory"), std::string::npos);
+  EXPECT_NE(error_of([&] { check_writable(dir.file("new") + "/"); }).find("is a directory"),
+            std::string::npos);
+  EXPECT_NE(error_of([&] { check_writable("/dev/null"); }).find("not a regular file"),
+            std::string::npos);
+  EXPECT_TRUE(dir.entries().empty());
+}
+
+TEST(BoundedInput, AnEndlessFileStopsAtTheLimitWithOneLine) {
+  const std::string msg = error_of([] { read_input_file("/dev/zero", 1 << 20, "test input"); });
+  EXPECT_EQ(msg, "/dev/zero: more than the 1 MiB a test input may have; not read");
+}
+
+TEST(BoundedInput, AnUnreadableFileSaysPermissionDenied) {
+  if (geteuid() == 0) GTEST_SKIP() << "root reads every file";
+  TempDir dir;
+  const std::string path = dir.file("secret.h5");
+  write_file(path, rooftop::testing::sample_ceilings_file());
+  chmod(path.c_str(), 0);
+  EXPECT_NE(error_of([&] { read_file(path); }).find("Permission denied"), std::string::npos);
+  EXPECT_NE(error_of([&] { read_input_file(path, 1 << 20, "x"); }).find("Permission denied"),
+            std::string::npos);
+}
+
+TEST(TerminalText, ControlCharactersAreEscaped) {
+  EXPECT_EQ(terminal_text("a\x1b]0;owned\x07z"), "a\\x1b]0;owned\\x07z");
+  EXPECT_EQ(terminal_text("\x1b[2J"), "\\x1b[2J");
+  EXPECT_EQ(terminal_text("x\xc2\x9b"
+                          "2Jy"),
+            "x\\u009b2Jy");  // the one-byte CSI
+  EXPECT_EQ(terminal_text("caf\xc3\xa9\tline\n"), "caf\xc3\xa9\tline\n");
+  EXPECT_EQ(terminal_text(std::string("a\0b", 3)), "a\\x00b");
+}
+
+TEST(HostileErt, DuplicateKeysAreRejected) {
+  const std::string path = kFixtures + "/ert-duplicate-key.json";
+  EXPECT_NE(error_of([&] { read_ert_file(path); }).find(path + ": key \"data\" appears twice"),
+            std::string::npos);
+}
+
+TEST(HostileErt, ImplausibleValuesAreRejected) {
+  for (const char* name : {"/ert-huge-spec.json", "/ert-denormal-bandwidth.json"}) {
+    const std::string msg = error_of([&] { read_ert_file(kFixtures + name); });
+    EXPECT_NE(msg.find("is not a plausible rate"), std::string::npos) << msg;
+  }
+}
+
+TEST(HostileErt, ATypeErrorNamesTheFileAndHidesTheLibrary) {
+  const std::string path = kFixtures + "/ert-wrong-type-metadata.json";
+  const std::string msg = error_of([&] { read_ert_file(path); });
+  EXPECT_EQ(msg.rfind(path + ": ", 0), 0u) << msg;
+  EXPECT_EQ(msg.find("json.exception"), std::string::npos) << msg;
+}
+
+// Found by fuzz_ert_json: a number beyond a double escaped as the JSON library's exception.
+TEST(HostileErt, ANumberBeyondADoubleIsInvalidJson) {
+  const std::string path = kFixtures + "/ert-number-overflow.json";
+  EXPECT_EQ(error_of([&] { read_ert_file(path); }),
+            path + ": not valid JSON (a number too large for a double)");
+}
+
+TEST(HostileErt, AnEndlessFileIsNotReadWhole) {
+  // /dev/zero is no regular file: refused before any read.
+  EXPECT_NE(error_of([] { read_ert_file("/dev/zero"); }).find("not a regular file"),
+            std::string::npos);
+}
+
+TEST(CsvExport, NotANumberIsAnEmptyFieldNeverNull) {
+  CeilingsFile f = rooftop::testing::sample_ceilings_file();
+  f.ceilings[0].value = std::numeric_limits<double>::quiet_NaN();
+  const std::string csv = to_csv(f);
+  EXPECT_EQ(csv.find("null"), std::string::npos) << csv;
+  EXPECT_NE(csv.find("fp64_fma,compute,,"), std::string::npos) << csv;
+}
+
+}  // namespace
+}  // namespace rooftop::ceilings
