@@ -49,5 +49,15 @@ TEST(ImportBackend, AMissingFileCannotBeRead) {
   EXPECT_EQ(d, dir.path().string() + ": cannot read (a directory)");
 }
 
+// `import /dev/zero` once read without end.
+TEST(ImportBackend, AnEndlessReportStopsAtTheLimit) {
+  ImportBackend backend("/dev/zero");
+  std::vector<std::string> notes;
+  const std::string msg = error_of([&] { backend.collect(notes); });
+  EXPECT_NE(msg.find("/dev/zero: more than the 256 MiB a profiler report may have"),
+            std::string::npos)
+      << msg;
+}
+
 }  // namespace
 }  // namespace rooftop::analyze

@@ -124,7 +124,7 @@ TEST(CliHostile, TextThatIsNotUtf8StillPrintsAsJson) {
     const RunResult r = run_rooftop(args, scratch);
     EXPECT_EQ(r.status, 0) << r.err;
     EXPECT_EQ(r.err.find("json.exception"), std::string::npos) << r.err;
-    EXPECT_NO_THROW((void)nlohmann::json::parse(r.out)) << r.out;
+    EXPECT_TRUE(nlohmann::json::accept(r.out)) << r.out;
   }
 }
 
