@@ -419,8 +419,9 @@ std::string class_name(const std::string& s) {
 // Three significant digits without an exponent: rates and fractions in the table.
 std::string three_digits(double v) {
   if (v <= 0.0) return "0";
-  const int digits = 2 - static_cast<int>(std::floor(std::log10(v)));
-  return num(v, std::clamp(digits, 0, 6));
+  // Clamped as a double: the exponent of a denormal or of infinity overflows an int.
+  const double digits = 2.0 - std::floor(std::log10(v));
+  return num(v, static_cast<int>(std::clamp(digits, 0.0, 6.0)));
 }
 
 // A white outline under text keeps it readable where it crosses a line.

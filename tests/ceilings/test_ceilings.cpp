@@ -416,7 +416,8 @@ TEST(CeilingSources, ARepeatedPointTakesOverWhenItsMedianIsHigher) {
   const std::vector<CeilingSource> sources = ceiling_sources(test_machine(), s);
   EXPECT_EQ(sources.at(0).point, s.compute.size() - 1);
   EXPECT_NE(sources.at(0).point, first);
-  const Ceiling* fma = find_ceiling(extract_ceilings(test_machine(), s), "fp64_fma");
+  const std::vector<Ceiling> ceilings = extract_ceilings(test_machine(), s);
+  const Ceiling* fma = find_ceiling(ceilings, "fp64_fma");  // into a vector that lives on
   ASSERT_NE(fma, nullptr);
   EXPECT_DOUBLE_EQ(fma->value, 110.0 * 1.04);
 }
