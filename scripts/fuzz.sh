@@ -6,7 +6,8 @@
 # over 10 s or using over 2 GiB; the failing input is kept in build-fuzz/artifacts/.
 # Prints the executions and coverage of each target. New inputs the fuzzer finds
 # accumulate in build-fuzz/corpus/ between runs. Targets after SECONDS run only those
-# (fuzz_ceilings_file, fuzz_profiler_csv, fuzz_ert_json). Leaks inside libhdf5 itself are
+# (fuzz_ceilings_file, fuzz_profiler_csv, fuzz_ert_json). SECONDS = 0 replays the seeds
+# and the kept corpus once, as a regression run, without new inputs. Leaks inside libhdf5 itself are
 # suppressed (fuzz/lsan.supp says why).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -45,7 +46,9 @@ for target in "${targets[@]}"; do
   log="$build/$target.log"
   mkdir -p "$corpus"
   echo "fuzz: $target for ${seconds}s" >&2
-  if ! nice -n 10 "$build/$target" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
+  budget=(-max_total_time="$seconds")
+  [ "$seconds" = 0 ] && budget=(-runs=0)
+  if ! nice -n 10 "$build/$target" "${budget[@]}" -timeout=10 -rss_limit_mb=2048 \
        -max_len=65536 -print_final_stats=1 -artifact_prefix="$build/artifacts/$target-" \
        "$corpus" "$seeds/$target" >"$log" 2>&1; then
     echo "fuzz: $target FAILED (see $log and $build/artifacts/)" >&2
