@@ -95,7 +95,10 @@ std::function<void(std::size_t, std::size_t, const std::string&)> progress_print
   };
 }
 
-KokkosRun::KokkosRun() : pin_threads_(take_over_binding()) {
+KokkosRun::KokkosRun(int device)
+    : pin_threads_(take_over_binding()),
+      kokkos_(device >= 0 ? Kokkos::InitializationSettings().set_device_id(device)
+                          : Kokkos::InitializationSettings()) {
   if (pin_threads_) spread_host_threads();
   std::signal(SIGINT, on_interrupt);
 }

@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # Compiles the CUDA build (Kokkos CUDA + OpenMP through nvcc_wrapper) in build-cuda/
-# without running it, so no kernel is written that only the host compiler accepts.
+# without running it, so no kernel is written that only the host compiler accepts: the
+# device tests included (ROOFTOP_DEVICE_TESTS), register spills in the device kernels as
+# errors (microbench/CMakeLists.txt), and then the PTX of the device-ceiling kernels
+# checked (scripts/check-ptx.sh).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 command -v nvcc >/dev/null || export PATH="/usr/local/cuda/bin:$PATH"
@@ -10,5 +13,7 @@ kokkos_root="$("$root/scripts/bootstrap-kokkos.sh" --cuda | tail -1)"
 generator=()
 command -v ninja >/dev/null && generator=(-G Ninja)
 cmake -S "$root" -B "$root/build-cuda" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release \
-      -DKokkos_ROOT="$kokkos_root" -DCMAKE_CXX_COMPILER="$kokkos_root/bin/nvcc_wrapper" "$@"
+      -DKokkos_ROOT="$kokkos_root" -DCMAKE_CXX_COMPILER="$kokkos_root/bin/nvcc_wrapper" \
+      -DROOFTOP_DEVICE_TESTS=ON -DCMAKE_EXPORT_COMPILE_COMMANDS=ON "$@"
 cmake --build "$root/build-cuda" --parallel "$(nproc)"
+"$root/scripts/check-ptx.sh" "$root/build-cuda"

@@ -609,6 +609,7 @@ TEST(CeilingsFileIo, RoundTripKeepsEveryField) {
     EXPECT_EQ(a.working_set_bytes, b.working_set_bytes);
     EXPECT_EQ(a.seconds, b.seconds);
     EXPECT_EQ(a.rates, b.rates);
+    EXPECT_EQ(a.clock_ghz, b.clock_ghz);
   }
   ASSERT_EQ(back.sweeps.bandwidth.size(), original.sweeps.bandwidth.size());
   for (std::size_t i = 0; i < original.sweeps.bandwidth.size(); ++i) {
@@ -619,6 +620,7 @@ TEST(CeilingsFileIo, RoundTripKeepsEveryField) {
     EXPECT_EQ(a.working_set_bytes, b.working_set_bytes);
     EXPECT_EQ(a.seconds, b.seconds);
     EXPECT_EQ(a.rates, b.rates);
+    EXPECT_EQ(a.clock_ghz, b.clock_ghz);
   }
 }
 
