@@ -6,14 +6,15 @@
 # checked (scripts/check-ptx.sh).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+build="${ROOFTOP_CUDA_BUILD_DIR:-$root/build-cuda}"
 command -v nvcc >/dev/null || export PATH="/usr/local/cuda/bin:$PATH"
 command -v nvcc >/dev/null || { echo "check-cuda-build: nvcc not found (install the CUDA Toolkit)" >&2; exit 1; }
 "$root/scripts/install-deps.sh" >/dev/null
 kokkos_root="$("$root/scripts/bootstrap-kokkos.sh" --cuda | tail -1)"
 generator=()
 command -v ninja >/dev/null && generator=(-G Ninja)
-cmake -S "$root" -B "$root/build-cuda" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release \
+cmake -S "$root" -B "$build" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release \
       -DKokkos_ROOT="$kokkos_root" -DCMAKE_CXX_COMPILER="$kokkos_root/bin/nvcc_wrapper" \
       -DROOFTOP_DEVICE_TESTS=ON -DCMAKE_EXPORT_COMPILE_COMMANDS=ON "$@"
-cmake --build "$root/build-cuda" --parallel "$(nproc)"
-"$root/scripts/check-ptx.sh" "$root/build-cuda"
+cmake --build "$build" --parallel "$(nproc)"
+"$root/scripts/check-ptx.sh" "$build"

@@ -5,25 +5,28 @@
 # NVIDIA driver and CUDA Toolkit lacks (HDF5 and its dependencies, the C++ and OpenMP
 # runtimes). The driver, the CUDA runtime, CUPTI and the C library are the GPU
 # machine's own. Builds build-gpu-bundle/ (the CUDA build without MPI, so no MPI
-# library has to travel) unless it is already built.
-#   scripts/make-gpu-bundle.sh [OUTPUT.tar.gz]   (default: rooftop-gpu-bundle.tar.gz)
+# library has to travel, host code for x86-64-v3), or packs an existing CUDA build
+# configured with -DROOFTOP_DEVICE_TESTS=ON (--build, e.g. build-cuda).
+#   scripts/make-gpu-bundle.sh [--build DIR] [OUTPUT.tar.gz]
+#   (default output: rooftop-gpu-bundle.tar.gz)
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+build=""
+if [[ "${1:-}" == "--build" ]]; then
+  build="$(realpath "${2:?--build needs a directory}")"
+  shift 2
+fi
 output="$(realpath -m "${1:-rooftop-gpu-bundle.tar.gz}")"
-build="$root/build-gpu-bundle"
 limit=$((64 * 1024 * 1024))
 
-command -v nvcc >/dev/null || export PATH="/usr/local/cuda/bin:$PATH"
-command -v nvcc >/dev/null || { echo "make-gpu-bundle: nvcc not found (install the CUDA Toolkit)" >&2; exit 1; }
-"$root/scripts/install-deps.sh" >/dev/null
-kokkos_root="$("$root/scripts/bootstrap-kokkos.sh" --cuda | tail -1)"
-generator=()
-command -v ninja >/dev/null && generator=(-G Ninja)
-cmake -S "$root" -B "$build" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release \
-      -DKokkos_ROOT="$kokkos_root" -DCMAKE_CXX_COMPILER="$kokkos_root/bin/nvcc_wrapper" \
-      -DROOFTOP_DEVICE_TESTS=ON -DROOFTOP_WITH_MPI=OFF -DROOFTOP_HOST_ARCH=x86-64-v3 >&2
-cmake --build "$build" --parallel "$(nproc)" --target rooftop rooftop_kokkos_connector \
-      test_device connector_app >&2
+if [[ -z "$build" ]]; then
+  build="$root/build-gpu-bundle"
+  ROOFTOP_CUDA_BUILD_DIR="$build" "$root/scripts/check-cuda-build.sh" \
+    -DROOFTOP_WITH_MPI=OFF -DROOFTOP_HOST_ARCH=x86-64-v3 >&2
+fi
+for f in app/rooftop tests/test_device tests/connector_app analyze/librooftop_kokkos_connector.so; do
+  [[ -f "$build/$f" ]] || { echo "make-gpu-bundle: $build/$f is missing" >&2; exit 1; }
+done
 
 stage="$(mktemp -d)"
 trap 'rm -rf "$stage"' EXIT
@@ -32,9 +35,8 @@ mkdir -p "$dir/bin" "$dir/lib"
 cp "$build/app/rooftop" "$build/tests/test_device" "$build/tests/connector_app" "$dir/bin/"
 cp "$build/analyze/librooftop_kokkos_connector.so" "$dir/lib/"
 cp "$root/scripts/run-gpu.sh" "$dir/"
-echo "rooftop $(git -C "$root" describe --always --dirty 2>/dev/null || echo unknown)," \
-     "CUDA build for $(grep -o 'device kernels for sm_[0-9,_sm]*' "$build/CMakeCache.txt" 2>/dev/null || true)" \
-     "$(date -u +%Y-%m-%d)" > "$dir/VERSION"
+echo "rooftop $("$build/app/rooftop" --version 2>/dev/null || echo unknown), CUDA build," \
+     "packed $(date -u +%Y-%m-%d)" > "$dir/VERSION"
 
 # Every library the programs load, less those the GPU machine brings: the C library
 # and loader, the driver and the CUDA Toolkit's own libraries.

@@ -3,11 +3,14 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
+#include "rooftop/ceilings/compare.hpp"
 #include "rooftop/ceilings/device_peaks.hpp"
 #include "rooftop/ceilings/extract.hpp"
+#include "support.hpp"
 
 namespace rooftop::ceilings {
 namespace {
@@ -116,6 +119,30 @@ TEST(DevicePeaks, UnknownComputeCapabilityHasNoComputePeak) {
   const std::vector<Ceiling> cs = extract_ceilings(m, s);
   ASSERT_EQ(cs.size(), 1u);
   EXPECT_FALSE(cs[0].theoretical.has_value());
+}
+
+// A CPU file against a GPU file: the ceilings they share side by side, the others empty.
+TEST(DevicePeaks, CompareOfACpuFileWithAGpuFile) {
+  const CeilingsFile cpu = testing::sample_ceilings_file();  // fp64_fma and dram
+  CeilingsFile gpu;
+  gpu.machine = h100_sxm();
+  gpu.sweeps.compute = {compute("fp64", "fma", 30000)};
+  gpu.sweeps.bandwidth = {point("shared:read", {31000}), point("dram:read", {3100})};
+  gpu.ceilings = extract_ceilings(gpu.machine, gpu.sweeps);
+  const Comparison c = compare({cpu, gpu}, {"cpu.h5", "gpu.h5"});
+  std::vector<std::string> names;
+  for (const ComparedCeiling& cc : c.ceilings) {
+    names.push_back(cc.name);
+    ASSERT_EQ(cc.ceilings.size(), 2u);
+    if (cc.name == "fp64_fma" || cc.name == "dram") {
+      EXPECT_TRUE(cc.ceilings[0] && cc.ceilings[1]) << cc.name;
+      ASSERT_TRUE(cc.ratios[1].has_value());
+      EXPECT_GT(*cc.ratios[1], 1.0) << cc.name;
+    }
+    if (cc.name == "shared") EXPECT_FALSE(cc.ceilings[0].has_value());
+  }
+  EXPECT_NE(std::find(names.begin(), names.end(), "shared"), names.end());
+  EXPECT_NE(format_table(c).find("shared"), std::string::npos);
 }
 
 }  // namespace
