@@ -100,7 +100,7 @@ int run_analyze(const AnalyzeOptions& options, const std::string& command_line) 
   // Kernels on a GPU are counted by CUPTI where this build has it; elsewhere their
   // counts are the kernels' own declarations.
   std::unique_ptr<analyze::Backend> backend;
-  if (ROOFTOP_HAS_DEVICE && analyze::cupti_backend_available())
+  if (ROOFTOP_HAS_DEVICE && !options.no_cupti && analyze::cupti_backend_available())
     backend = analyze::make_cupti_backend(std::move(kernels), timing, progress_printer());
   else
     backend =

@@ -9,6 +9,7 @@ namespace rooftop::app {
 struct MeasureOptions {
   std::string space = "host";
   bool quick = false;
+  int device = 0;  // --space device: the CUDA device index
   std::string out = "ceilings.h5";
   std::string plot;
 };
@@ -50,6 +51,7 @@ struct AnalyzeOptions {
   std::string size;  // empty: the build's default (small on a host, classic on a GPU)
   std::string out, plot;
   bool json = false;
+  bool no_cupti = false;  // declared counts even in a CUDA build with CUPTI
 };
 int run_analyze(const AnalyzeOptions& options, const std::string& command_line);
 

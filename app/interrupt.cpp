@@ -119,7 +119,10 @@ core::Progress progress_printer() {
   };
 }
 
-KokkosRun::KokkosRun() : pin_threads_(take_over_binding()) {
+KokkosRun::KokkosRun(int device)
+    : pin_threads_(take_over_binding()),
+      kokkos_(device >= 0 ? Kokkos::InitializationSettings().set_device_id(device)
+                          : Kokkos::InitializationSettings()) {
   if (pin_threads_) spread_host_threads();
   for (int sig : kStopSignals) std::signal(sig, on_interrupt);
   watchdog_ = std::thread(watch_for_stop, std::cref(done_));

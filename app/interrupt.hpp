@@ -24,7 +24,9 @@ core::Progress progress_printer();
 
 class KokkosRun {
  public:
-  KokkosRun();   // initializes Kokkos, pins host threads one per core unless the user chose
+  // Initializes Kokkos (on GPU `device` when >= 0), pins host threads one per core unless
+  // the user chose a binding.
+  explicit KokkosRun(int device = -1);
   ~KokkosRun();  // restores the default Ctrl-C behaviour
   KokkosRun(const KokkosRun&) = delete;
   KokkosRun& operator=(const KokkosRun&) = delete;

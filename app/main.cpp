@@ -43,6 +43,8 @@ int main(int argc, char** argv) {
   m->add_option("--space", measure.space, "execution space to characterize")
       ->check(CLI::IsMember({"host", "device"}));
   m->add_flag("--quick", measure.quick, "short run (seconds): fewer points, shorter samples");
+  m->add_option("--device", measure.device, "--space device: the GPU to characterize (CUDA index)")
+      ->check(CLI::NonNegativeNumber);
   m->add_option("--out", measure.out, "ceilings file to write (HDF5)");
   m->add_option("--plot", measure.plot,
                 "SVG chart to write (roofline and bandwidth sweep; under MPI the fleet's spread)");
@@ -96,6 +98,9 @@ int main(int argc, char** argv) {
   a->add_option("--out", analyze.out, "file to write: the ceilings with the kernels (HDF5)");
   a->add_option("--plot", analyze.plot, "SVG chart to write (hierarchical roofline)");
   a->add_flag("--json", analyze.json, "machine-readable output");
+  a->add_flag("--no-cupti", analyze.no_cupti,
+              "declared counts even where CUPTI is available (to run under Nsight Compute, "
+              "which cannot share the profiler)");
 
   rooftop::app::ImportOptions import;
   CLI::App* im = app.add_subcommand(

@@ -14,6 +14,7 @@
 #include "rooftop/core/terminal.hpp"
 #include "rooftop/config.hpp"
 #include "rooftop/core/error.hpp"
+#include "rooftop/microbench/device.hpp"
 #include "rooftop/microbench/host.hpp"
 #include "rooftop/microbench/sweep.hpp"
 #include "rooftop/report/chart.hpp"
@@ -21,18 +22,14 @@
 namespace rooftop::app {
 
 void check_space(const MeasureOptions& options) {
-  if (options.space == "device") {
-    if (!ROOFTOP_HAS_DEVICE)
-      throw Error(
-          "--space device: this rooftop was built without a GPU backend "
-          "(configure against a CUDA-enabled Kokkos)");
-    throw Error("--space device: device ceilings are not available in this version yet");
-  }
+  // Before Kokkos starts: without a GPU it would abort instead of saying why.
+  if (options.space == "device") microbench::check_device(options.device);
 }
 
 ceilings::CeilingsFile characterize(const MeasureOptions& options, const std::string& command_line,
                                     const KokkosRun& run, bool show_progress,
                                     std::vector<std::string>& skipped) {
+  if (options.space == "device") return characterize_device(options, command_line, run, skipped);
   ceilings::CeilingsFile file;
   file.provenance = ceilings::current_provenance(command_line);
   file.machine = microbench::describe_host();
@@ -74,7 +71,7 @@ int run_measure(const MeasureOptions& options, const std::string& command_line) 
   ceilings::check_writable(options.out);
   if (!options.plot.empty()) ceilings::check_writable(options.plot);
 
-  KokkosRun run;
+  KokkosRun run(options.space == "device" ? options.device : -1);
   std::vector<std::string> skipped;
   const ceilings::CeilingsFile file = characterize(options, command_line, run, true, skipped);
 

@@ -1,12 +1,17 @@
 #!/usr/bin/env bash
 # Compiles the CUDA build (Kokkos CUDA + OpenMP through nvcc_wrapper) in build-cuda/
-# without running it, so no kernel is written that only the host compiler accepts.
+# without running it, so no kernel is written that only the host compiler accepts: the
+# device tests included (ROOFTOP_DEVICE_TESTS), register spills in the device kernels as
+# errors (microbench/CMakeLists.txt), and then the PTX of the device-ceiling kernels
+# checked (scripts/check-ptx.sh).
 #
 #   scripts/check-cuda-build.sh [--cuda-arch 70|75|80|86|89|90|100|120] [cmake args...]
 #
 # One GPU arch per build (Kokkos's rule); the default, 90, is Hopper (H100, H200).
+# ROOFTOP_CUDA_BUILD_DIR names another build folder.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+build="${ROOFTOP_CUDA_BUILD_DIR:-$root/build-cuda}"
 cuda_arch=90
 case ${1:-} in
   --cuda-arch) [ $# -ge 2 ] || { echo "check-cuda-build: --cuda-arch needs a value" >&2; exit 2; }
@@ -19,6 +24,8 @@ command -v nvcc >/dev/null || { echo "check-cuda-build: nvcc not found (install 
 kokkos_root="$("$root/scripts/bootstrap-kokkos.sh" --cuda --cuda-arch "$cuda_arch" | tail -1)"
 generator=()
 command -v ninja >/dev/null && generator=(-G Ninja)
-cmake -S "$root" -B "$root/build-cuda" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release \
-      -DKokkos_ROOT="$kokkos_root" -DCMAKE_CXX_COMPILER="$kokkos_root/bin/nvcc_wrapper" "$@"
-cmake --build "$root/build-cuda" --parallel "$(nproc)"
+cmake -S "$root" -B "$build" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release \
+      -DKokkos_ROOT="$kokkos_root" -DCMAKE_CXX_COMPILER="$kokkos_root/bin/nvcc_wrapper" \
+      -DROOFTOP_DEVICE_TESTS=ON -DCMAKE_EXPORT_COMPILE_COMMANDS=ON "$@"
+cmake --build "$build" --parallel "$(nproc)"
+"$root/scripts/check-ptx.sh" "$build"

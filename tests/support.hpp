@@ -136,6 +136,11 @@ inline void expect_same_machine(const ceilings::Machine& a, const ceilings::Mach
   EXPECT_EQ(a.device_arch, b.device_arch);
   EXPECT_EQ(a.cuda_version, b.cuda_version);
   EXPECT_EQ(a.driver_version, b.driver_version);
+  EXPECT_EQ(a.memory_bytes, b.memory_bytes);
+  EXPECT_EQ(a.memory_clock_ghz, b.memory_clock_ghz);
+  EXPECT_EQ(a.memory_bus_bits, b.memory_bus_bits);
+  EXPECT_EQ(a.nominal_clock_ghz, b.nominal_clock_ghz);
+  EXPECT_EQ(a.launch_geometry, b.launch_geometry);
 }
 
 inline void expect_same_ceiling(const ceilings::Ceiling& a, const ceilings::Ceiling& b) {
@@ -189,6 +194,11 @@ inline ceilings::CeilingsFile sample_ceilings_file() {
   m.device_arch = "sm_90";
   m.cuda_version = "13.0";
   m.driver_version = "580.65";
+  m.memory_bytes = 80 * 1024 * MiB;
+  m.memory_clock_ghz = 2.619;
+  m.memory_bus_bits = 5120;
+  m.nominal_clock_ghz = 1.98;
+  m.launch_geometry = "compute: one wave\nl1: one wave";
 
   ceilings::Ceiling fma;
   fma.name = "fp64_fma";
@@ -227,6 +237,7 @@ inline ceilings::CeilingsFile sample_ceilings_file() {
   c1.working_set_bytes = 1 * MiB;
   c1.seconds = {0.051, 0.052, 0.0505};
   c1.rates = {101.5, 99.25, 102.75};
+  c1.clock_ghz = {1.98, 1.965, 1.98};
   ceilings::ComputePoint c2 = c1;
   c2.precision = "fp32";
   c2.mode = "nofma";
@@ -234,6 +245,7 @@ inline ceilings::CeilingsFile sample_ceilings_file() {
   c2.mul_add_ratio = 0.0;
   c2.seconds = {0.06, 0.061};
   c2.rates = {3.5, 3.25};
+  c2.clock_ghz = {1.5, 1.25};
   f.sweeps.compute = {c1, c2};
 
   ceilings::BandwidthPoint b1;
@@ -241,6 +253,7 @@ inline ceilings::CeilingsFile sample_ceilings_file() {
   b1.working_set_bytes = 16 * KiB;
   b1.seconds = {0.05, 0.0501};
   b1.rates = {300.5, 299.0};
+  b1.clock_ghz = {1.755, 1.98};
   ceilings::BandwidthPoint b2;
   b2.pattern = "triad";
   b2.working_set_bytes = 512 * MiB;

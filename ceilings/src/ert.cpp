@@ -134,7 +134,8 @@ void read_rooftop_machine(const json& j, Machine& m) {
       {"kokkos_version", &Machine::kokkos_version},
       {"device_arch", &Machine::device_arch},
       {"cuda_version", &Machine::cuda_version},
-      {"driver_version", &Machine::driver_version}};
+      {"driver_version", &Machine::driver_version},
+      {"launch_geometry", &Machine::launch_geometry}};
   for (const auto& [key, member] : strings)
     if (const auto it = j.find(key); it != j.end() && it->is_string())
       m.*member = it->get<std::string>();
@@ -145,16 +146,21 @@ void read_rooftop_machine(const json& j, Machine& m) {
       {"simd_bits", &Machine::simd_bits},
       {"fma_pipes", &Machine::fma_pipes},
       {"add_pipes", &Machine::add_pipes},
-      {"load_ports", &Machine::load_ports}};
+      {"load_ports", &Machine::load_ports},
+      {"memory_bus_bits", &Machine::memory_bus_bits}};
   for (const auto& [key, member] : ints)
     if (const auto it = j.find(key); it != j.end() && it->is_number_integer())
       m.*member = it->get<int>();
   const std::pair<const char*, double Machine::*> doubles[] = {
       {"store_bytes_per_cycle", &Machine::store_bytes_per_cycle},
-      {"clock_ghz", &Machine::clock_ghz}};
+      {"clock_ghz", &Machine::clock_ghz},
+      {"memory_clock_ghz", &Machine::memory_clock_ghz},
+      {"nominal_clock_ghz", &Machine::nominal_clock_ghz}};
   for (const auto& [key, member] : doubles)
     if (const auto it = j.find(key); it != j.end() && it->is_number())
       m.*member = it->get<double>();
+  if (const auto it = j.find("memory_bytes"); it != j.end() && it->is_number_unsigned())
+    m.memory_bytes = it->get<std::uint64_t>();
   if (const auto it = j.find("caches"); it != j.end() && it->is_array()) {
     for (const json& c : *it) {
       if (!c.is_object() || !c.value("level", json()).is_string()) continue;

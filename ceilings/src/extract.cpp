@@ -5,6 +5,7 @@
 #include <map>
 #include <optional>
 
+#include "rooftop/ceilings/device_peaks.hpp"
 #include "rooftop/core/error.hpp"
 #include "rooftop/core/statistics.hpp"
 #include "rooftop/core/vocabulary.hpp"
@@ -102,6 +103,7 @@ std::vector<LevelWindow> level_windows(const Machine& machine,
 }
 
 void attach_theoretical(const Machine& m, Ceiling& c) {
+  if (is_device(m)) return attach_device_theoretical(m, c);
   c.theoretical.reset();
   c.theoretical_basis.clear();
   if (m.clock_ghz <= 0.0 || m.cores <= 0 || m.simd_bits <= 0) return;
@@ -159,6 +161,20 @@ std::vector<CeilingSource> ceiling_sources(const Machine& machine, const Sweeps&
         note(skipped, name + ": not measured");
     }
   }
+  // A GPU's levels are named by the kernels that target them ("dram:triad"): per level,
+  // its best sustained pattern.
+  if (is_device(machine)) {
+    for (const char* level : {"l1", "shared", "l2", "dram"}) {
+      const auto best = best_point(sweeps.bandwidth, [&](const BandwidthPoint& p) {
+        return split_device_pattern(p.pattern).first == level;
+      });
+      if (best)
+        out.push_back({level, false, *best});
+      else
+        note(skipped, std::string(level) + ": not measured");
+    }
+    return out;
+  }
   // Bandwidth: per level, the best sustained point of any pattern inside the level's
   // window.
   for (const LevelWindow& w : level_windows(machine, skipped)) {
@@ -186,7 +202,7 @@ std::vector<Ceiling> extract_ceilings(const Machine& machine, const Sweeps& swee
     } else {
       const BandwidthPoint& p = sweeps.bandwidth[source.point];
       Ceiling c = ceiling_from(source.name, "bandwidth", "GB/s", p);
-      c.pattern = p.pattern;
+      c.pattern = split_device_pattern(p.pattern).second;
       out.push_back(c);
     }
   }

@@ -54,6 +54,7 @@ struct ComputeSampleRow {
   std::int32_t sample;
   double seconds;
   double gflop_per_s;
+  double clock_ghz;  // since 1.5: device SM clock during the sample; 0: not measured
 };
 
 struct BandwidthSampleRow {
@@ -62,6 +63,7 @@ struct BandwidthSampleRow {
   std::int32_t sample;
   double seconds;
   double gbyte_per_s;
+  double clock_ghz;  // since 1.5, as in ComputeSampleRow
 };
 
 // One row per kernel record; its bytes per level are rows of KernelBytesRow.
@@ -129,7 +131,8 @@ h5::Handle compute_sample_type() {
        ROOFTOP_NUM(R, mul_add_ratio, H5T_NATIVE_DOUBLE), ROOFTOP_NUM(R, ilp, H5T_NATIVE_INT32),
        ROOFTOP_NUM(R, working_set_bytes, H5T_NATIVE_UINT64),
        ROOFTOP_NUM(R, sample, H5T_NATIVE_INT32), ROOFTOP_NUM(R, seconds, H5T_NATIVE_DOUBLE),
-       ROOFTOP_NUM(R, gflop_per_s, H5T_NATIVE_DOUBLE)});
+       ROOFTOP_NUM(R, gflop_per_s, H5T_NATIVE_DOUBLE),
+       ROOFTOP_NUM(R, clock_ghz, H5T_NATIVE_DOUBLE)});
 }
 
 h5::Handle bandwidth_sample_type() {
@@ -138,7 +141,8 @@ h5::Handle bandwidth_sample_type() {
       sizeof(R),
       {ROOFTOP_STR(R, pattern), ROOFTOP_NUM(R, working_set_bytes, H5T_NATIVE_UINT64),
        ROOFTOP_NUM(R, sample, H5T_NATIVE_INT32), ROOFTOP_NUM(R, seconds, H5T_NATIVE_DOUBLE),
-       ROOFTOP_NUM(R, gbyte_per_s, H5T_NATIVE_DOUBLE)});
+       ROOFTOP_NUM(R, gbyte_per_s, H5T_NATIVE_DOUBLE),
+       ROOFTOP_NUM(R, clock_ghz, H5T_NATIVE_DOUBLE)});
 }
 
 h5::Handle kernel_type() {
@@ -220,6 +224,11 @@ void write_machine(hid_t file, const Machine& m) {
   h5::write_attr(id, "device_arch", m.device_arch);
   h5::write_attr(id, "cuda_version", m.cuda_version);
   h5::write_attr(id, "driver_version", m.driver_version);
+  h5::write_attr(id, "memory_bytes", static_cast<std::int64_t>(m.memory_bytes));
+  h5::write_attr(id, "memory_clock_ghz", m.memory_clock_ghz);
+  h5::write_attr(id, "memory_bus_bits", std::int64_t{m.memory_bus_bits});
+  h5::write_attr(id, "nominal_clock_ghz", m.nominal_clock_ghz);
+  h5::write_attr(id, "launch_geometry", m.launch_geometry);
   std::vector<CacheRow> rows(m.caches.size());
   for (std::size_t i = 0; i < rows.size(); ++i) {
     h5::put(rows[i].level, m.caches[i].name, "level");
@@ -259,6 +268,13 @@ Machine read_machine(hid_t file) {
     m.device_arch = h5::read_string_attr(id, "device_arch");
   m.cuda_version = h5::read_string_attr(id, "cuda_version");
   m.driver_version = h5::read_string_attr(id, "driver_version");
+  if (h5::has_attr(id, "launch_geometry")) {  // 1.5; older files read as unknown
+    m.memory_bytes = static_cast<std::uint64_t>(h5::read_int_attr(id, "memory_bytes"));
+    m.memory_clock_ghz = h5::read_double_attr(id, "memory_clock_ghz");
+    m.memory_bus_bits = static_cast<int>(h5::read_int_attr(id, "memory_bus_bits"));
+    m.nominal_clock_ghz = h5::read_double_attr(id, "nominal_clock_ghz");
+    m.launch_geometry = h5::read_string_attr(id, "launch_geometry");
+  }
   for (const CacheRow& r : read_rows<CacheRow>(id, "caches", cache_type()))
     m.caches.push_back({h5::get(r.level), r.bytes, r.shared_by});
   return m;
@@ -327,6 +343,7 @@ void write_sweeps(hid_t file, const Sweeps& s) {
       r.sample = static_cast<std::int32_t>(i);
       r.seconds = i < p.seconds.size() ? p.seconds[i] : std::nan("");
       r.gflop_per_s = p.rates[i];
+      r.clock_ghz = i < p.clock_ghz.size() ? p.clock_ghz[i] : 0.0;
       crows.push_back(r);
     }
   }
@@ -340,6 +357,7 @@ void write_sweeps(hid_t file, const Sweeps& s) {
       r.sample = static_cast<std::int32_t>(i);
       r.seconds = i < p.seconds.size() ? p.seconds[i] : std::nan("");
       r.gbyte_per_s = p.rates[i];
+      r.clock_ghz = i < p.clock_ghz.size() ? p.clock_ghz[i] : 0.0;
       brows.push_back(r);
     }
   }
@@ -363,6 +381,7 @@ Sweeps read_sweeps(hid_t file) {
     }
     s.compute.back().seconds.push_back(r.seconds);
     s.compute.back().rates.push_back(r.gflop_per_s);
+    if (r.clock_ghz > 0.0) s.compute.back().clock_ghz.push_back(r.clock_ghz);
   }
   for (const auto& r :
        read_rows<BandwidthSampleRow>(g.get(), "bandwidth", bandwidth_sample_type())) {
@@ -374,6 +393,7 @@ Sweeps read_sweeps(hid_t file) {
     }
     s.bandwidth.back().seconds.push_back(r.seconds);
     s.bandwidth.back().rates.push_back(r.gbyte_per_s);
+    if (r.clock_ghz > 0.0) s.bandwidth.back().clock_ghz.push_back(r.clock_ghz);
   }
   return s;
 }

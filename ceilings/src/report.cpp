@@ -55,7 +55,12 @@ nlohmann::json to_json(const Machine& m) {
           {"kokkos_version", m.kokkos_version},
           {"device_arch", m.device_arch},
           {"cuda_version", m.cuda_version},
-          {"driver_version", m.driver_version}};
+          {"driver_version", m.driver_version},
+          {"memory_bytes", m.memory_bytes},
+          {"memory_clock_ghz", m.memory_clock_ghz},
+          {"memory_bus_bits", m.memory_bus_bits},
+          {"nominal_clock_ghz", m.nominal_clock_ghz},
+          {"launch_geometry", m.launch_geometry}};
 }
 
 int display_rank(const std::string& name) { return core::ceiling_rank(name); }
@@ -140,6 +145,16 @@ std::string format_table(const CeilingsFile& f) {
       out << " " << c.name << " " << format_bytes(static_cast<double>(c.bytes))
           << (c.shared_by > 1 ? " (shared by " + std::to_string(c.shared_by) + ")" : "");
     out << "\n";
+  }
+  if (!m.compute_capability.empty()) {
+    std::snprintf(line, sizeof line,
+                  "gpu: compute capability %s, %s memory, %.3f GHz memory clock x %d-bit bus; "
+                  "driver %s, CUDA runtime %s; compiled for %s\n",
+                  m.compute_capability.c_str(),
+                  format_bytes(static_cast<double>(m.memory_bytes)).c_str(), m.memory_clock_ghz,
+                  m.memory_bus_bits, m.driver_version.c_str(), m.cuda_version.c_str(),
+                  m.device_arch.c_str());
+    out << line;
   }
   if (m.clock_ghz > 0.0) {
     std::snprintf(line, sizeof line, "clock: %.3f GHz (%s)\n", m.clock_ghz,

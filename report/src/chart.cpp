@@ -10,11 +10,12 @@
 #include <set>
 #include <sstream>
 
+#include "rooftop/core/roofline.hpp"
+#include "rooftop/ceilings/device_peaks.hpp"
+#include "rooftop/core/error.hpp"
 #include "rooftop/ceilings/extract.hpp"
 #include "rooftop/ceilings/report.hpp"
-#include "rooftop/core/error.hpp"
 #include "rooftop/core/format.hpp"
-#include "rooftop/core/roofline.hpp"
 #include "rooftop/core/statistics.hpp"
 #include "rooftop/core/vocabulary.hpp"
 
@@ -287,11 +288,13 @@ void roofline_panel(std::ostringstream& s, const ceilings::CeilingsFile& f, doub
         "GFLOP/s", false);
   draw_roofs(s, a, f);
 
-  // The FLOPs-per-element trace (points measured with the largest working set).
+  // The FLOPs-per-element trace (points measured with the largest working set); a GPU
+  // characterization has none.
   std::uint64_t trace_ws = 0;
   for (const auto& p : f.sweeps.compute) trace_ws = std::max(trace_ws, p.working_set_bytes);
   std::map<std::string, std::vector<std::pair<double, double>>> traces;
   for (const auto& p : f.sweeps.compute) {
+    if (ceilings::is_device(f.machine)) break;
     if (p.working_set_bytes != trace_ws || p.rates.empty()) continue;
     const core::Precision* precision = core::find_precision(p.precision);
     const double bytes = 2.0 * (precision ? precision->bytes : 4);  // read + write per element
@@ -337,8 +340,11 @@ void sweep_panel(std::ostringstream& s, const ceilings::CeilingsFile& f, double 
   a.ymin = std::pow(10.0, std::floor(std::log10(rmin / 1.3)));
   frame(s, a, "Bandwidth sweep (" + std::to_string(f.machine.threads) + " threads)",
         "working set (all threads)", "GB/s", true);
-  // Levels from the hardware: capacity lines and each level's window.
-  for (const auto& w : ceilings::level_windows(f.machine)) {
+  // Levels from the hardware: capacity lines and each level's window. A GPU's levels are
+  // its kernels': each point is marked and named ("l2:read") instead.
+  const bool device = ceilings::is_device(f.machine);
+  for (const auto& w :
+       device ? std::vector<ceilings::LevelWindow>{} : ceilings::level_windows(f.machine)) {
     if (w.name != "dram") {
       const double X = a.px(static_cast<double>(w.capacity));
       s << "<line class='level' x1='" << X << "' y1='" << a.y0 << "' x2='" << X << "' y2='"
@@ -363,6 +369,11 @@ void sweep_panel(std::ostringstream& s, const ceilings::CeilingsFile& f, double 
       << "' stroke-width='1.5' points='";
     for (const auto& [x, y] : pts) s << num(a.px(x), 1) << "," << num(a.py(y), 1) << " ";
     s << "'/>\n";
+    for (const auto& [x, y] : pts)
+      if (device)
+        s << "<circle class='point' cx='" << num(a.px(x), 1) << "' cy='" << num(a.py(y), 1)
+          << "' r='4' fill='" << kPalette[i % 8] << "'/><text x='" << num(a.px(x) + 6, 1) << "' y='"
+          << num(a.py(y) - 6, 1) << "' font-size='11'>" << pattern << " " << num(y) << "</text>\n";
     s << "<line x1='" << a.x0 + a.w - 110 << "' y1='" << a.y0 + a.h - 80 + 14 * i << "' x2='"
       << a.x0 + a.w - 90 << "' y2='" << a.y0 + a.h - 80 + 14 * i << "' stroke='" << kPalette[i % 8]
       << "' stroke-width='2'/><text x='" << a.x0 + a.w - 85 << "' y='" << a.y0 + a.h - 76 + 14 * i

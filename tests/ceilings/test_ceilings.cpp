@@ -17,7 +17,6 @@
 #include "rooftop/ceilings/extract.hpp"
 #include "rooftop/ceilings/io.hpp"
 #include "rooftop/ceilings/report.hpp"
-#include "rooftop/core/error.hpp"
 #include "rooftop/core/model.hpp"
 #include "rooftop/core/statistics.hpp"
 #include "support.hpp"
@@ -612,6 +611,7 @@ TEST(CeilingsFileIo, RoundTripKeepsEveryField) {
     EXPECT_EQ(a.working_set_bytes, b.working_set_bytes);
     EXPECT_EQ(a.seconds, b.seconds);
     EXPECT_EQ(a.rates, b.rates);
+    EXPECT_EQ(a.clock_ghz, b.clock_ghz);
   }
   ASSERT_EQ(back.sweeps.bandwidth.size(), original.sweeps.bandwidth.size());
   for (std::size_t i = 0; i < original.sweeps.bandwidth.size(); ++i) {
@@ -622,6 +622,7 @@ TEST(CeilingsFileIo, RoundTripKeepsEveryField) {
     EXPECT_EQ(a.working_set_bytes, b.working_set_bytes);
     EXPECT_EQ(a.seconds, b.seconds);
     EXPECT_EQ(a.rates, b.rates);
+    EXPECT_EQ(a.clock_ghz, b.clock_ghz);
   }
 }
 

@@ -41,6 +41,14 @@ struct Machine {
   std::string device_arch;  // GPU arch the program was compiled for ("sm_90"); empty: host build
   std::string cuda_version;
   std::string driver_version;
+  // Device characterizations (schema 1.5; zero/empty on a host): memory size, memory
+  // clock and bus width, the clock the driver reports as the peak (the measured one is
+  // clock_ghz), and the launch shape of every device kernel, one line each.
+  std::uint64_t memory_bytes = 0;
+  double memory_clock_ghz = 0.0;
+  int memory_bus_bits = 0;
+  double nominal_clock_ghz = 0.0;
+  std::string launch_geometry;
 };
 
 // Raw samples of one compute point: a precision, FMA mode and FLOPs per element.
@@ -53,14 +61,18 @@ struct ComputePoint {
   std::uint64_t working_set_bytes = 0;
   std::vector<double> seconds;  // one per sample
   std::vector<double> rates;    // GFLOP/s per sample
+  std::vector<double> clock_ghz;  // device: SM clock during each sample (empty on a host)
 };
 
 // Raw samples of one bandwidth point: an access pattern at one working-set size.
+// Device points name their level before the pattern ("l2:read", "dram:triad"): a GPU's
+// levels are set by the kernel (L1-bypassing loads, team scratch), not the working set.
 struct BandwidthPoint {
-  std::string pattern;  // "read", "write", "copy", "triad", "rmw"
+  std::string pattern;  // "read", "write", "copy", "triad", "rmw"; device: "level:pattern"
   std::uint64_t working_set_bytes = 0;
   std::vector<double> seconds;
   std::vector<double> rates;  // GB/s (10^9 bytes) per sample
+  std::vector<double> clock_ghz;  // device: SM clock during each sample (empty on a host)
 };
 
 struct Sweeps {

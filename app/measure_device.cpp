@@ -1,0 +1,50 @@
+// `measure --space device`: the GPU's ceilings from the device kernels, their
+// theoretical peaks at the SM clock measured during every sample.
+#include <Kokkos_Core.hpp>
+#include <algorithm>
+#include <cstdio>
+
+#include "measure.hpp"
+#include "rooftop/ceilings/extract.hpp"
+#include "rooftop/ceilings/io.hpp"
+#include "rooftop/core/statistics.hpp"
+#include "rooftop/microbench/device.hpp"
+
+namespace rooftop::app {
+
+ceilings::CeilingsFile characterize_device(const MeasureOptions& options,
+                                           const std::string& command_line, const KokkosRun& run,
+                                           std::vector<std::string>& skipped) {
+  using Device = Kokkos::DefaultExecutionSpace;
+  ceilings::CeilingsFile file;
+  file.provenance = ceilings::current_provenance(command_line);
+  file.machine = microbench::describe_device();
+  microbench::DevicePlan plan = microbench::make_device_plan(
+      file.machine, Device().concurrency(), microbench::device_free_bytes(), options.quick);
+  plan.timing.cancel = &interrupted();
+  file.machine.launch_geometry = microbench::launch_geometry(plan);
+  file.sweeps = microbench::run_device_sweeps<Device>(plan, progress_printer());
+
+  // The theoretical peaks must be upper bounds: the highest SM clock of any sample.
+  std::vector<double> clocks;
+  for (const auto& p : file.sweeps.compute)
+    clocks.insert(clocks.end(), p.clock_ghz.begin(), p.clock_ghz.end());
+  for (const auto& p : file.sweeps.bandwidth)
+    clocks.insert(clocks.end(), p.clock_ghz.begin(), p.clock_ghz.end());
+  if (!clocks.empty()) {
+    const ceilings::Summary s = ceilings::summarize(clocks);
+    file.machine.clock_ghz = s.max;
+    char buf[320];
+    std::snprintf(buf, sizeof buf,
+                  "SM clock64() over %%globaltimer on SM 0 around the timed launches of every "
+                  "sample (as nvbench measures it); highest of %d samples (min %.3f, median "
+                  "%.3f GHz); the driver's nominal clock %.3f GHz",
+                  s.count, s.min, s.median, file.machine.nominal_clock_ghz);
+    file.machine.clock_method = buf;
+  }
+  file.ceilings = ceilings::extract_ceilings(file.machine, file.sweeps, &skipped);
+  run.throw_if_interrupted();
+  return file;
+}
+
+}  // namespace rooftop::app

@@ -1,0 +1,33 @@
+#pragma once
+// Theoretical peaks of a GPU's ceilings from its compute capability, SM count, clocks
+// and memory bus (NVIDIA: CUDA C++ Programming Guide, arithmetic-instruction throughput
+// and technical-specification tables).
+
+#include <optional>
+#include <string>
+#include <utility>
+
+#include "rooftop/core/model.hpp"
+
+namespace rooftop::ceilings {
+
+// Results per clock per SM of FP add, multiply and FMA ("fp64" or "fp32") for a compute
+// capability such as "9.0"; empty where the table does not know it.
+std::optional<int> device_fp_lanes(const std::string& compute_capability,
+                                   const std::string& precision);
+
+// L1 and shared-memory bytes per clock per SM (128 on every NVIDIA GPU from 7.0 on).
+inline constexpr double kDeviceL1BytesPerClock = 128.0;
+
+// Splits a device bandwidth point's pattern "level:pattern"; {"", pattern} for a host's.
+std::pair<std::string, std::string> split_device_pattern(const std::string& pattern);
+
+// True when the machine is a characterization of a Kokkos device space (CUDA).
+inline bool is_device(const Machine& m) { return m.execution_space == "Cuda"; }
+
+// The theoretical peak of one device ceiling (value and basis), where it can be known:
+// compute = SMs x lanes x (2 with FMA) x clock; l1, shared = SMs x 128 B x clock;
+// dram = 2 x memory clock x bus width / 8; l2: none (its B/clk/SM goes in the note).
+void attach_device_theoretical(const Machine& m, Ceiling& c);
+
+}  // namespace rooftop::ceilings

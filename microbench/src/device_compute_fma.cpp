@@ -1,0 +1,29 @@
+// Fused device kernels (the FMA ceilings) and the fused side of the fusion probe:
+// compiled with contraction allowed (--fmad=true on the device).
+#include "device_compute_impl.hpp"
+
+namespace rooftop::microbench {
+
+template <class Space>
+ceilings::ComputePoint measure_device_compute_fma(const std::string& precision,
+                                                  std::int64_t threads, std::int64_t inner,
+                                                  const Timing& timing) {
+  return device::measure_compute<Space, true>(precision, threads, inner, timing);
+}
+
+template <class Space>
+double fusion_probe_fused_unit(const std::string& precision) {
+  return device::fusion_probe<Space, true>(precision);
+}
+
+template ceilings::ComputePoint measure_device_compute_fma<Kokkos::DefaultHostExecutionSpace>(
+    const std::string&, std::int64_t, std::int64_t, const Timing&);
+template double fusion_probe_fused_unit<Kokkos::DefaultHostExecutionSpace>(const std::string&);
+#if defined(KOKKOS_ENABLE_CUDA)
+template ceilings::ComputePoint measure_device_compute_fma<Kokkos::Cuda>(const std::string&,
+                                                                         std::int64_t, std::int64_t,
+                                                                         const Timing&);
+template double fusion_probe_fused_unit<Kokkos::Cuda>(const std::string&);
+#endif
+
+}  // namespace rooftop::microbench

@@ -1,0 +1,108 @@
+#pragma once
+// Shared body of the device compute measurements, included by device_compute_fma.cpp and
+// device_compute_nofma.cpp, which are compiled with different contraction flags.
+
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include "device_kernels.hpp"
+#include "device_timing.hpp"
+#include "rooftop/core/error.hpp"
+#include "rooftop/microbench/device.hpp"
+
+namespace rooftop::microbench::device {
+
+template <class T>
+KOKKOS_INLINE_FUNCTION T compute_initial(std::int64_t i) {
+  return static_cast<T>(0.25 + static_cast<double>(i % 8) / 16.0);
+}
+
+template <class Space, class T, bool kFma>
+ceilings::ComputePoint run_compute(const std::string& precision, std::int64_t threads,
+                                   std::int64_t inner, const Timing& timing) {
+  using Kernel = DeviceComputeKernel<Space, T, kFma>;
+  const std::int64_t n = kComputeChains * threads;
+  Kokkos::View<T*, typename Space::memory_space> x(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("rooftop::device_compute_x")), n);
+  Kokkos::parallel_for(
+      "rooftop::device_compute_init", Kokkos::RangePolicy<Space, Index>(0, n),
+      KOKKOS_LAMBDA(const std::int64_t i) { x(i) = compute_initial<T>(i); });
+  Space().fence();
+
+  Kernel kernel;
+  kernel.x = x;
+  kernel.inner = inner;
+  const std::string label =
+      "rooftop::device_compute<" + precision + "," + (kFma ? "fma" : "nofma") + ">";
+  const ClockedSamples s = sample_with_clock<Space>(timing, [&](std::int64_t reps) {
+    for (std::int64_t r = 0; r < reps; ++r)
+      Kokkos::parallel_for(label, WavePolicy<Space>(0, threads), kernel);
+  });
+
+  // Every value against its closed form (compute_kernel.hpp), after timing.
+  auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), x);
+  const std::int64_t steps = s.samples.total_reps * inner * kComputeSteps;
+  const double tol = 8.0 * std::numeric_limits<T>::epsilon();
+  for (std::int64_t i = 0; i < n; ++i) {
+    const double x0 = static_cast<double>(compute_initial<T>(i));
+    const double want = !kFma         ? x0
+                        : steps > 200 ? 0.5
+                                      : 0.5 + std::ldexp(x0 - 0.5, -static_cast<int>(steps));
+    if (!(std::fabs(static_cast<double>(host(i)) - want) <= tol))
+      throw Error(label + ": wrong result at element " + std::to_string(i) + ": " +
+                  std::to_string(static_cast<double>(host(i))) + " (expected " +
+                  std::to_string(want) + ")");
+  }
+
+  ceilings::ComputePoint p;
+  p.precision = precision;
+  p.mode = kFma ? "fma" : "nofma";
+  p.flops_per_element = static_cast<int>(2 * kComputeSteps * inner);
+  p.mul_add_ratio = 1.0;
+  p.ilp = kComputeChains;
+  p.working_set_bytes = static_cast<std::uint64_t>(n) * sizeof(T);
+  const double flops = static_cast<double>(n) * 2.0 * kComputeSteps * static_cast<double>(inner) *
+                       static_cast<double>(s.samples.reps);
+  for (double t : s.samples.seconds) {
+    p.seconds.push_back(t);
+    p.rates.push_back(flops / t * 1e-9);
+  }
+  p.clock_ghz = s.clock_ghz;
+  return p;
+}
+
+template <class Space, bool kFma>
+ceilings::ComputePoint measure_compute(const std::string& precision, std::int64_t threads,
+                                       std::int64_t inner, const Timing& timing) {
+  if (threads <= 0 || inner <= 0) throw Error("device compute: threads and inner must be positive");
+  if (precision == "fp64")
+    return run_compute<Space, double, kFma>(precision, threads, inner, timing);
+  if (precision == "fp32")
+    return run_compute<Space, float, kFma>(precision, threads, inner, timing);
+  throw Error("unknown precision '" + precision + "' (fp64 or fp32)");
+}
+
+template <class Space, class T, bool kFusedUnit>
+double run_fusion_probe() {
+  constexpr int kBits = std::numeric_limits<T>::digits == 53 ? 30 : 13;
+  Kokkos::View<T*, typename Space::memory_space> v("rooftop::fusion_probe", 3);
+  auto host = Kokkos::create_mirror_view(v);
+  host(0) = static_cast<T>(1.0 + std::ldexp(1.0, -kBits));
+  host(1) = static_cast<T>(-(1.0 + std::ldexp(1.0, 1 - kBits)));
+  Kokkos::deep_copy(v, host);
+  Kokkos::parallel_for("rooftop::fusion_probe", Kokkos::RangePolicy<Space>(0, 1),
+                       FusionProbe<Space, T, kFusedUnit>{v});
+  Space().fence();
+  Kokkos::deep_copy(host, v);
+  return static_cast<double>(host(2));
+}
+
+template <class Space, bool kFusedUnit>
+double fusion_probe(const std::string& precision) {
+  if (precision == "fp64") return run_fusion_probe<Space, double, kFusedUnit>();
+  if (precision == "fp32") return run_fusion_probe<Space, float, kFusedUnit>();
+  throw Error("unknown precision '" + precision + "' (fp64 or fp32)");
+}
+
+}  // namespace rooftop::microbench::device

@@ -1,0 +1,31 @@
+// Unfused device kernels and the unfused side of the fusion probe: compiled with
+// --fmad=false (device) and -ffp-contract=off (host), and the kernels use
+// round-to-nearest intrinsics besides, so no multiply and add become an FMA.
+#include "device_compute_impl.hpp"
+
+namespace rooftop::microbench {
+
+template <class Space>
+ceilings::ComputePoint measure_device_compute_nofma(const std::string& precision,
+                                                    std::int64_t threads, std::int64_t inner,
+                                                    const Timing& timing) {
+  return device::measure_compute<Space, false>(precision, threads, inner, timing);
+}
+
+template <class Space>
+double fusion_probe_unfused_unit(const std::string& precision) {
+  return device::fusion_probe<Space, false>(precision);
+}
+
+template ceilings::ComputePoint measure_device_compute_nofma<Kokkos::DefaultHostExecutionSpace>(
+    const std::string&, std::int64_t, std::int64_t, const Timing&);
+template double fusion_probe_unfused_unit<Kokkos::DefaultHostExecutionSpace>(const std::string&);
+#if defined(KOKKOS_ENABLE_CUDA)
+template ceilings::ComputePoint measure_device_compute_nofma<Kokkos::Cuda>(const std::string&,
+                                                                           std::int64_t,
+                                                                           std::int64_t,
+                                                                           const Timing&);
+template double fusion_probe_unfused_unit<Kokkos::Cuda>(const std::string&);
+#endif
+
+}  // namespace rooftop::microbench

@@ -1,0 +1,140 @@
+// What the GPU is: CUDA runtime properties and attributes (CUDA 13 removed the clocks
+// from cudaDeviceProp), and NVML, loaded at run time when present, for the driver's
+// version string and the nominal clocks. Nothing here changes a clock.
+#include <dlfcn.h>
+
+#include <Kokkos_Core.hpp>
+#include <cstdio>
+#include <string>
+
+#include "rooftop/core/error.hpp"
+#include "rooftop/microbench/device.hpp"
+#include "rooftop/microbench/host.hpp"
+
+#if defined(KOKKOS_ENABLE_CUDA)
+#include <cuda_runtime.h>
+#endif
+
+namespace rooftop::microbench {
+
+#if defined(KOKKOS_ENABLE_CUDA)
+namespace {
+
+// NVML's few entry points, resolved with dlsym: no header and no link dependency.
+struct Nvml {
+  std::string driver;
+  unsigned max_sm_mhz = 0, max_mem_mhz = 0;
+};
+
+Nvml query_nvml(const std::string& pci_bus_id) {
+  Nvml out;
+  void* lib = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
+  if (!lib) return out;
+  using Init = int (*)();
+  using Driver = int (*)(char*, unsigned);
+  using Handle = int (*)(const char*, void**);
+  using Clock = int (*)(void*, int, unsigned*);
+  const auto init = reinterpret_cast<Init>(dlsym(lib, "nvmlInit_v2"));
+  const auto shutdown = reinterpret_cast<Init>(dlsym(lib, "nvmlShutdown"));
+  const auto driver = reinterpret_cast<Driver>(dlsym(lib, "nvmlSystemGetDriverVersion"));
+  const auto handle = reinterpret_cast<Handle>(dlsym(lib, "nvmlDeviceGetHandleByPciBusId_v2"));
+  const auto max_clock = reinterpret_cast<Clock>(dlsym(lib, "nvmlDeviceGetMaxClockInfo"));
+  if (init && shutdown && init() == 0) {
+    char version[96] = {};
+    if (driver && driver(version, sizeof version) == 0) out.driver = version;
+    // By PCI bus id: NVML's device index differs from CUDA's under CUDA_VISIBLE_DEVICES.
+    void* device = nullptr;
+    if (handle && max_clock && handle(pci_bus_id.c_str(), &device) == 0) {
+      constexpr int kClockSm = 1, kClockMem = 2;  // nvmlClockType_t
+      max_clock(device, kClockSm, &out.max_sm_mhz);
+      max_clock(device, kClockMem, &out.max_mem_mhz);
+    }
+    shutdown();
+  }
+  dlclose(lib);
+  return out;
+}
+
+std::string cuda_version_string(int v) {
+  return std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 10);
+}
+
+}  // namespace
+
+void check_device(int device) {
+  int count = 0;
+  const cudaError_t err = cudaGetDeviceCount(&count);
+  if (err != cudaSuccess)
+    throw Error(std::string("--space device: no usable GPU (") + cudaGetErrorString(err) + ")");
+  if (count == 0) throw Error("--space device: no usable GPU (the CUDA runtime sees none)");
+  if (device < 0 || device >= count)
+    throw Error("--device " + std::to_string(device) + ": no such GPU (this machine has " +
+                std::to_string(count) + ")");
+}
+
+ceilings::Machine describe_device() {
+  ceilings::Machine m = describe_host();
+  const int dev = Kokkos::Cuda().cuda_device();
+  cudaDeviceProp prop{};
+  if (cudaGetDeviceProperties(&prop, dev) != cudaSuccess)
+    throw Error("cannot read the properties of GPU " + std::to_string(dev));
+  const auto attribute = [dev](cudaDeviceAttr a) {
+    int v = 0;
+    return cudaDeviceGetAttribute(&v, a, dev) == cudaSuccess ? v : 0;
+  };
+  m.execution_space = Kokkos::Cuda::name();
+  m.gpu_name = prop.name;
+  m.compute_capability = std::to_string(prop.major) + "." + std::to_string(prop.minor);
+  m.cores = prop.multiProcessorCount;
+  m.threads = static_cast<int>(Kokkos::Cuda().concurrency());
+  m.hardware_threads = prop.multiProcessorCount * prop.maxThreadsPerMultiProcessor;
+  // Shared by every thread of the GPU; the SMs' L1s are per SM and not a window.
+  m.caches = {{"l2", static_cast<std::uint64_t>(prop.l2CacheSize), m.hardware_threads}};
+  m.simd_bits = m.fma_pipes = m.add_pipes = m.load_ports = 0;
+  m.store_bytes_per_cycle = 0.0;
+  m.hardware_model =
+      "FP lanes per SM by compute capability (CUDA C++ Programming Guide); L1 "
+      "and shared memory 128 B/clock/SM";
+  m.memory_bytes = prop.totalGlobalMem;
+  m.memory_clock_ghz = attribute(cudaDevAttrMemoryClockRate) * 1e-6;  // kHz
+  m.memory_bus_bits = attribute(cudaDevAttrGlobalMemoryBusWidth);
+  m.nominal_clock_ghz = attribute(cudaDevAttrClockRate) * 1e-6;
+  int runtime = 0, driver = 0;
+  cudaRuntimeGetVersion(&runtime);
+  cudaDriverGetVersion(&driver);
+  m.cuda_version = cuda_version_string(runtime);
+  m.driver_version = "CUDA " + cuda_version_string(driver);
+  char bus[32] = {};
+  cudaDeviceGetPCIBusId(bus, sizeof bus, dev);
+  const Nvml nvml = query_nvml(bus);
+  if (!nvml.driver.empty())
+    m.driver_version = nvml.driver + " (CUDA " + cuda_version_string(driver) + ")";
+  if (nvml.max_sm_mhz > 0) m.nominal_clock_ghz = nvml.max_sm_mhz * 1e-3;
+  m.hardware_model += nvml.max_sm_mhz > 0 ? "; nominal SM clock from NVML"
+                                          : "; nominal SM clock from cudaDevAttrClockRate "
+                                            "(NVML not available)";
+  return m;
+}
+
+std::uint64_t device_free_bytes() {
+  std::size_t free = 0, total = 0;
+  return cudaMemGetInfo(&free, &total) == cudaSuccess ? free : 0;
+}
+
+#else
+
+std::uint64_t device_free_bytes() { return 0; }
+
+void check_device(int) {
+  throw Error(
+      "--space device: this rooftop was built without a GPU backend "
+      "(configure against a CUDA-enabled Kokkos)");
+}
+
+ceilings::Machine describe_device() {
+  throw Error("--space device: this rooftop was built without a GPU backend");
+}
+
+#endif
+
+}  // namespace rooftop::microbench

@@ -1,0 +1,367 @@
+#pragma once
+// The device ceilings' kernels: Kokkos templates on the execution space, written for a
+// GPU (one full wave of threads, or a stream of short work items) and run unchanged
+// under the host space at tiny sizes by the tests. Device-only instructions (the SM
+// clock, L1-bypassing loads, round-to-nearest intrinsics) sit behind
+// KOKKOS_IF_ON_DEVICE with a host fallback that computes the same answer.
+//
+// Cost model (what each kernel asks for; counted as STREAM does):
+//   DeviceComputeKernel  FLOPs per item = kChains x kSteps x 2 x inner; no memory in the loop
+//   DeviceL1Kernel       bytes per item = inner x kLoads x 16 (a buffer every SM re-reads)
+//   DeviceSharedKernel   bytes per thread = inner x kLoads x 16 (team scratch)
+//   DeviceStreamKernel   bytes per item = kPacksPerItem x 16 x streams (read 1, write 1,
+//                        copy 2, triad 3), over a buffer each launch sweeps `passes` times
+
+#include <Kokkos_Core.hpp>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+
+#include "rooftop/microbench/pattern.hpp"
+
+// Full unrolling, by nvcc on the device and by GCC on the host (nvcc's host pass
+// knows neither pragma; its host code is not what is measured).
+#if defined(__CUDA_ARCH__)
+#define ROOFTOP_UNROLL _Pragma("unroll")
+#elif defined(__CUDACC__)
+#define ROOFTOP_UNROLL
+#else
+#define ROOFTOP_UNROLL _Pragma("GCC unroll 64")
+#endif
+
+namespace rooftop::microbench::device {
+
+// 16 bytes moved by one load or store instruction on the device (ld.global.v4.u32).
+struct alignas(16) Pack16 {
+  std::uint32_t x, y, z, w;
+};
+// The triad's element: two doubles in one 16-byte access (ld.global.v2.f64).
+struct alignas(16) Double2 {
+  double x, y;
+};
+
+// Word j of pack p holds 4p + j (mod 2^32): never all zero, and any sum of packs has a
+// closed form the host computes without copying the buffer back.
+KOKKOS_INLINE_FUNCTION Pack16 pack_value(std::uint64_t p) {
+  const auto b = static_cast<std::uint32_t>(4 * p);
+  return {b, b + 1, b + 2, b + 3};
+}
+// The sum of the words of pack p (mod 2^32).
+KOKKOS_INLINE_FUNCTION std::uint32_t pack_sum(std::uint64_t p) {
+  return static_cast<std::uint32_t>(16 * p + 6);
+}
+
+// Loads with the device's cache hints; plain loads on the host.
+KOKKOS_INLINE_FUNCTION Pack16 load_readonly(const Pack16* p) {
+  KOKKOS_IF_ON_DEVICE((const uint4 v = __ldg(reinterpret_cast<const uint4*>(p));
+                       return Pack16{v.x, v.y, v.z, v.w};))
+  KOKKOS_IF_ON_HOST((return *p;))
+}
+// Cached in L2 only (ld.global.cg): the l2 kernel must not be helped by L1.
+KOKKOS_INLINE_FUNCTION Pack16 load_l2(const Pack16* p) {
+  KOKKOS_IF_ON_DEVICE((const uint4 v = __ldcg(reinterpret_cast<const uint4*>(p));
+                       return Pack16{v.x, v.y, v.z, v.w};))
+  KOKKOS_IF_ON_HOST((return *p;))
+}
+
+// Round-to-nearest multiply and add that no compiler flag can fuse into an FMA (PTX
+// mul.rn / add.rn are never contracted); the host translation unit is compiled with
+// -ffp-contract=off for the same effect.
+KOKKOS_INLINE_FUNCTION double mul_rn(double a, double b) {
+  KOKKOS_IF_ON_DEVICE((return __dmul_rn(a, b);))
+  KOKKOS_IF_ON_HOST((return a * b;))
+}
+KOKKOS_INLINE_FUNCTION float mul_rn(float a, float b) {
+  KOKKOS_IF_ON_DEVICE((return __fmul_rn(a, b);))
+  KOKKOS_IF_ON_HOST((return a * b;))
+}
+KOKKOS_INLINE_FUNCTION double add_rn(double a, double b) {
+  KOKKOS_IF_ON_DEVICE((return __dadd_rn(a, b);))
+  KOKKOS_IF_ON_HOST((return a + b;))
+}
+KOKKOS_INLINE_FUNCTION float add_rn(float a, float b) {
+  KOKKOS_IF_ON_DEVICE((return __fadd_rn(a, b);))
+  KOKKOS_IF_ON_HOST((return a + b;))
+}
+KOKKOS_INLINE_FUNCTION double fma_rn(double a, double b, double c) {
+  KOKKOS_IF_ON_DEVICE((return __fma_rn(a, b, c);))
+  KOKKOS_IF_ON_HOST((return std::fma(a, b, c);))
+}
+KOKKOS_INLINE_FUNCTION float fma_rn(float a, float b, float c) {
+  KOKKOS_IF_ON_DEVICE((return __fmaf_rn(a, b, c);))
+  KOKKOS_IF_ON_HOST((return std::fma(a, b, c);))
+}
+
+// ---------------------------------------------------------------------------------------
+// Compute: one full wave of threads, kChains independent chains per thread, a body of
+// kSteps x kChains operations fully unrolled so that loop instructions are < 1 % of the
+// issue slots, repeated `inner` times. Fused: x <- fma(x, 1/2, 1/4) (converges to 1/2,
+// never denormal). Unfused: half the chains multiply by alpha then by 1/alpha, half add
+// beta then subtract it, so every value returns to x0 exactly after each step and no
+// multiply ever feeds an add. Each step is 2 FLOPs per chain either way.
+inline constexpr int kComputeChains = 8;  // 16 fp64 registers: no spills at 32 per thread
+inline constexpr int kComputeSteps = 64;  // 512 operations between two loop branches
+
+template <class Space, class T, bool kFma>
+struct DeviceComputeKernel {
+  // kComputeChains consecutive values per item: touched once at each end of a launch, and
+  // one base address keeps the kernel within its 32 registers (chain-major would keep
+  // eight addresses alive and spill).
+  Kokkos::View<T*, typename Space::memory_space> x;
+  std::int64_t inner = 1;
+  T alpha = T(0.5), beta = T(0.25), gamma = T(2.0);  // runtime, so nothing folds
+
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t item) const {
+    T acc[kComputeChains];
+    ROOFTOP_UNROLL
+    for (int c = 0; c < kComputeChains; ++c) acc[c] = x(item * kComputeChains + c);
+    for (std::int64_t r = 0; r < inner; ++r) {
+      ROOFTOP_UNROLL
+      for (int s = 0; s < kComputeSteps; ++s) {
+        if constexpr (kFma) {
+          ROOFTOP_UNROLL
+          for (int c = 0; c < kComputeChains; ++c) acc[c] = fma_rn(acc[c], alpha, beta);
+        } else {
+          constexpr int kHalf = kComputeChains / 2;
+          ROOFTOP_UNROLL
+          for (int c = 0; c < kHalf; ++c) acc[c] = mul_rn(acc[c], alpha);
+          ROOFTOP_UNROLL
+          for (int c = kHalf; c < kComputeChains; ++c) acc[c] = add_rn(acc[c], beta);
+          ROOFTOP_UNROLL
+          for (int c = 0; c < kHalf; ++c) acc[c] = mul_rn(acc[c], gamma);
+          ROOFTOP_UNROLL
+          for (int c = kHalf; c < kComputeChains; ++c) acc[c] = add_rn(acc[c], -beta);
+        }
+      }
+    }
+    ROOFTOP_UNROLL
+    for (int c = 0; c < kComputeChains; ++c) x(item * kComputeChains + c) = acc[c];
+  }
+};
+
+// The fusion probe: a * a + c written with plain operators, evaluated where it is
+// compiled. With a = 1 + 2^-30 and c = -(1 + 2^-29) (fp64), the unfused result is exactly
+// 0 and the fused one 2^-60; in fp32 (a = 1 + 2^-13) 0 and 2^-26. kFusedUnit names the
+// translation unit it is instantiated in (its contraction flags), so the two
+// instantiations are distinct kernels.
+template <class Space, class T, bool kFusedUnit>
+struct FusionProbe {
+  Kokkos::View<T*, typename Space::memory_space> v;  // a, c, result
+  KOKKOS_INLINE_FUNCTION void operator()(const int) const { v(2) = v(0) * v(0) + v(1); }
+};
+
+// ---------------------------------------------------------------------------------------
+// l1: every thread of the GPU once (two waves of 1024 per SM: 64 registers); every SM re-reads one
+// small buffer (kL1Packs x 16 B = 32 KiB), so after the first touch every load hits that SM's L1.
+// Per step kLoads independent 16-byte loads, 512 packs apart (a warp reads 512 contiguous bytes per
+// load: no bank conflicts); adding the opaque `zero` each step keeps the compiler from hoisting the
+// loads out of the loop.
+inline constexpr int kL1Packs = 2048;
+inline constexpr int kLoads = 4;
+
+template <class Space>
+struct DeviceL1Kernel {
+  Kokkos::View<const Pack16*, typename Space::memory_space> buffer;  // kL1Packs
+  Kokkos::View<std::uint32_t*, typename Space::memory_space> sums;   // one per item
+  std::int64_t inner = 1;
+  std::uint32_t zero = 0;  // 32-bit index arithmetic: the kernel has 32 registers
+
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t item) const {
+    const Pack16* const q = buffer.data();
+    std::uint32_t s0 = 0, s1 = 0;
+    std::uint32_t offset = static_cast<std::uint32_t>(item);
+    for (std::int64_t r = 0; r < inner; ++r, offset += zero) {
+      ROOFTOP_UNROLL
+      for (int k = 0; k < kLoads; ++k) {
+        const Pack16 v = load_readonly(q + ((offset + 512u * k) & (kL1Packs - 1)));
+        s0 += v.x + v.y;
+        s1 += v.z + v.w;
+      }
+    }
+    sums(item) = s0 + s1;
+  }
+
+  // The closed form of sums(item).
+  static std::uint32_t expected(std::int64_t item, std::int64_t inner) {
+    std::uint32_t s = 0;
+    for (int k = 0; k < kLoads; ++k)
+      s += pack_sum(static_cast<std::uint64_t>((item + 512 * k) & (kL1Packs - 1)));
+    return static_cast<std::uint32_t>(s * static_cast<std::uint64_t>(inner));
+  }
+};
+
+// ---------------------------------------------------------------------------------------
+// shared: teams of kSharedTeam threads, each team fills kSharedPacks x 16 B of scratch
+// with the closed-form pattern, then every thread runs `inner` steps of kLoads 16-byte
+// scratch loads at consecutive addresses across the warp (each quarter-warp covers the
+// 32 banks once: conflict-free).
+inline constexpr int kSharedPacks = 1024;  // 16 KiB per team
+inline constexpr int kSharedTeam = 512;
+
+template <class Space>
+struct DeviceSharedKernel {
+  using Policy = Kokkos::TeamPolicy<Space, Kokkos::LaunchBounds<kSharedTeam, 4>>;
+  using Member = typename Policy::member_type;
+  Kokkos::View<std::uint32_t*, typename Space::memory_space> sums;  // one per thread
+  std::int64_t inner = 1;
+  std::uint32_t zero = 0;
+
+  static std::size_t scratch_bytes() { return kSharedPacks * sizeof(Pack16) + 16; }
+
+  KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
+    auto* const q = static_cast<Pack16*>(
+        team.team_scratch(0).get_shmem_aligned(kSharedPacks * sizeof(Pack16), 16));
+    const int rank = team.team_rank(), size = team.team_size();
+    for (int p = rank; p < kSharedPacks; p += size)
+      q[p] = pack_value(static_cast<std::uint64_t>(p));
+    team.team_barrier();
+    std::uint32_t s0 = 0, s1 = 0;
+    std::uint32_t offset = static_cast<std::uint32_t>(rank);
+    for (std::int64_t r = 0; r < inner; ++r, offset += zero) {
+      ROOFTOP_UNROLL
+      for (int k = 0; k < kLoads; ++k) {
+        const Pack16 v = q[(offset + 256u * k) & (kSharedPacks - 1)];
+        s0 += v.x + v.y;
+        s1 += v.z + v.w;
+      }
+    }
+    sums(static_cast<std::int64_t>(team.league_rank()) * size + rank) = s0 + s1;
+  }
+
+  static std::uint32_t expected(int rank, std::int64_t inner) {
+    std::uint32_t s = 0;
+    for (int k = 0; k < kLoads; ++k)
+      s += pack_sum(static_cast<std::uint64_t>((rank + 256 * k) & (kSharedPacks - 1)));
+    return static_cast<std::uint32_t>(s * static_cast<std::uint64_t>(inner));
+  }
+};
+
+// ---------------------------------------------------------------------------------------
+// l2 and dram: a stream of short work items (the block scheduler balances the SMs; the
+// tail is one item). An item moves kPacksPerItem packs (1 KiB per stream) as kGroups
+// groups of kUnroll independent 16-byte accesses; 256 consecutive items cover one
+// contiguous 256 KiB chunk, a warp's accesses are consecutive 16-byte packs. Items
+// i >= packs / kPacksPerItem start the next pass over the same buffer.
+inline constexpr int kUnroll = 8;
+inline constexpr int kGroups = 8;
+inline constexpr int kPacksPerItem = kUnroll * kGroups;  // 64 packs = 1 KiB
+inline constexpr int kItemsPerChunk = 256;
+inline constexpr std::int64_t kChunkPacks = kItemsPerChunk * kPacksPerItem;  // 256 KiB
+
+KOKKOS_INLINE_FUNCTION std::int64_t stream_pack(std::int64_t j, int g, int u) {
+  return (j / kItemsPerChunk) * kChunkPacks + (g * kUnroll + u) * kItemsPerChunk +
+         j % kItemsPerChunk;
+}
+
+// kBypassL1: the l2 kernel's loads skip L1 (ld.global.cg); dram's use the read-only path.
+template <class Space, Pattern kPattern, bool kBypassL1>
+struct DeviceStreamKernel {
+  using Memory = typename Space::memory_space;
+  Kokkos::View<Pack16*, Memory> a, b;         // read: a; write: a; copy: a -> b
+  Kokkos::View<Double2*, Memory> ta, tb, tc;  // triad: ta = tb + s * tc
+  Kokkos::View<std::uint32_t*, Memory> sums;  // read: one per item of a pass
+  std::int64_t items_per_pass = 0;            // packs / kPacksPerItem
+  std::uint32_t stamp = 0;                    // write: added to every word of this launch
+  double s = 0.5;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t item) const {
+    const std::int64_t j = item % items_per_pass;
+    if constexpr (kPattern == Pattern::read) {
+      const Pack16* const q = a.data();
+      std::uint32_t s0 = 0, s1 = 0;
+      for (int g = 0; g < kGroups; ++g) {
+        Pack16 v[kUnroll];
+        ROOFTOP_UNROLL
+        for (int u = 0; u < kUnroll; ++u)
+          if constexpr (kBypassL1)
+            v[u] = load_l2(q + stream_pack(j, g, u));
+          else
+            v[u] = load_readonly(q + stream_pack(j, g, u));
+        ROOFTOP_UNROLL
+        for (int u = 0; u < kUnroll; ++u) {
+          s0 += v[u].x + v[u].y;
+          s1 += v[u].z + v[u].w;
+        }
+      }
+      // Every pass writes the same value to the same slot, so the passes may race.
+      sums(j) = s0 + s1;
+    } else if constexpr (kPattern == Pattern::write) {
+      Pack16* const q = a.data();
+      ROOFTOP_UNROLL
+      for (int k = 0; k < kPacksPerItem; ++k) {
+        const std::int64_t p = stream_pack(j, k / kUnroll, k % kUnroll);
+        const Pack16 v = pack_value(static_cast<std::uint64_t>(p));
+        q[p] = Pack16{v.x + stamp, v.y + stamp, v.z + stamp, v.w + stamp};
+      }
+    } else if constexpr (kPattern == Pattern::copy) {
+      const Pack16* const from = a.data();
+      Pack16* const to = b.data();
+      for (int g = 0; g < kGroups; ++g) {
+        Pack16 v[kUnroll];
+        ROOFTOP_UNROLL
+        for (int u = 0; u < kUnroll; ++u) v[u] = load_readonly(from + stream_pack(j, g, u));
+        ROOFTOP_UNROLL
+        for (int u = 0; u < kUnroll; ++u) to[stream_pack(j, g, u)] = v[u];
+      }
+    } else if constexpr (kPattern == Pattern::triad) {
+      // Half a group at a time: two inputs of kUnroll packs would need 64 registers.
+      Double2* const out = ta.data();
+      const Double2* const x = tb.data();
+      const Double2* const y = tc.data();
+      constexpr int kHalf = kUnroll / 2;
+      for (int h = 0; h < 2 * kGroups; ++h) {
+        const int g = h / 2, first = h % 2 * kHalf;
+        Double2 v[kHalf], w[kHalf];
+        ROOFTOP_UNROLL
+        for (int u = 0; u < kHalf; ++u) {
+          v[u] = x[stream_pack(j, g, first + u)];
+          w[u] = y[stream_pack(j, g, first + u)];
+        }
+        ROOFTOP_UNROLL
+        for (int u = 0; u < kHalf; ++u)
+          out[stream_pack(j, g, first + u)] = Double2{v[u].x + s * w[u].x, v[u].y + s * w[u].y};
+      }
+    }
+  }
+
+  // The closed form of sums(j) of the read pattern.
+  static std::uint32_t expected_sum(std::int64_t j) {
+    std::uint32_t sum = 0;
+    for (int g = 0; g < kGroups; ++g)
+      for (int u = 0; u < kUnroll; ++u)
+        sum += pack_sum(static_cast<std::uint64_t>(stream_pack(j, g, u)));
+    return sum;
+  }
+};
+
+// ---------------------------------------------------------------------------------------
+// The SM clock, as nvbench measures it: launched right before the first and right after
+// the last timed launch of a sample, in the same stream, this kernel has the threads on
+// SM 0 record the SM's cycle counter (clock64) and the global nanosecond timer;
+// f_SM = delta cycles / delta ns. On the host both are the steady clock's nanoseconds
+// (a clock of 1 GHz by construction, which the tests know).
+template <class Space>
+struct ClockProbe {
+  Kokkos::View<std::int64_t[4], typename Space::memory_space> stamps;  // cycles, ns (x2)
+  int slot = 0;                                                        // 0: before, 1: after
+
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t item) const {
+    KOKKOS_IF_ON_DEVICE((unsigned sm; asm volatile("mov.u32 %0, %%smid;"
+                                                   : "=r"(sm));
+                         if (sm == 0) {
+                           unsigned long long ns;
+                           asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(ns));
+                           stamps(2 * slot) = static_cast<std::int64_t>(clock64());
+                           stamps(2 * slot + 1) = static_cast<std::int64_t>(ns);
+                         }))
+    KOKKOS_IF_ON_HOST((if (item == 0) {
+      const std::int64_t ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                  std::chrono::steady_clock::now().time_since_epoch())
+                                  .count();
+      stamps(2 * slot) = ns;
+      stamps(2 * slot + 1) = ns;
+    }))
+  }
+};
+
+}  // namespace rooftop::microbench::device

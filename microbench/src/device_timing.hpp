@@ -1,0 +1,55 @@
+#pragma once
+// Sampling of the device kernels: the shared sampling loop (timing.hpp) with the SM
+// clock probe around the timed launches of every sample.
+
+#include <Kokkos_Core.hpp>
+#include <string>
+#include <vector>
+
+#include "device_kernels.hpp"
+#include "rooftop/microbench/timing.hpp"
+
+namespace rooftop::microbench::device {
+
+using Index = Kokkos::IndexType<std::int64_t>;
+// One full wave: 2048 threads per SM resident whatever the kernel's register use.
+template <class Space>
+using WavePolicy = Kokkos::RangePolicy<Space, Kokkos::LaunchBounds<256, 8>, Index>;
+// Stream kernels and l1 (whose four 16-byte loads in flight spill at 32 registers): up to
+// 64 registers, at least 1024 threads per SM.
+template <class Space>
+using StreamPolicy = Kokkos::RangePolicy<Space, Kokkos::LaunchBounds<256, 4>, Index>;
+
+struct ClockedSamples {
+  SampleSet samples;
+  std::vector<double> clock_ghz;  // one per sample
+};
+
+// `kernels(reps)` launches the timed kernels reps times without fencing; the probe
+// runs before and after them in the same stream, and the fence follows.
+template <class Space, class Kernels>
+ClockedSamples sample_with_clock(const Timing& timing, Kernels&& kernels) {
+  Kokkos::View<std::int64_t[4], typename Space::memory_space> stamps("rooftop::clock_stamps");
+  auto host = Kokkos::create_mirror_view(stamps);
+  const std::int64_t probe_threads = Space().concurrency();
+  std::vector<double> per_launch;
+  auto launch = [&](std::int64_t reps) {
+    Kokkos::parallel_for("rooftop::device_clock", WavePolicy<Space>(0, probe_threads),
+                         ClockProbe<Space>{stamps, 0});
+    kernels(reps);
+    Kokkos::parallel_for("rooftop::device_clock", WavePolicy<Space>(0, probe_threads),
+                         ClockProbe<Space>{stamps, 1});
+    Space().fence();
+    Kokkos::deep_copy(host, stamps);
+    const double ns = static_cast<double>(host(3) - host(1));
+    per_launch.push_back(ns > 0.0 ? static_cast<double>(host(2) - host(0)) / ns : 0.0);
+  };
+  ClockedSamples out;
+  out.samples = sample(timing, 1, launch);
+  // The samples are the last launches (the calibration run included when it counts).
+  out.clock_ghz.assign(per_launch.end() - static_cast<std::ptrdiff_t>(out.samples.seconds.size()),
+                       per_launch.end());
+  return out;
+}
+
+}  // namespace rooftop::microbench::device

@@ -1,0 +1,116 @@
+#!/usr/bin/env bash
+# Reads the PTX of the device-ceiling kernels of a CUDA build and fails when the code is
+# not what the ceilings need: an FMA in an unfused compute kernel (or none in a fused
+# one), or an l1/shared/l2/dram kernel without 16-byte loads and stores. The PTX comes
+# from compiling the kernel sources once more with the build's own command and nvcc's
+# --keep (no cuobjdump needed).
+#   scripts/check-ptx.sh [BUILD_DIR]     (default: build-cuda)
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+build="${1:-$root/build-cuda}"
+[[ -f "$build/compile_commands.json" ]] ||
+  { echo "check-ptx: no $build/compile_commands.json (configure the CUDA build first)" >&2; exit 1; }
+# Kept in the build tree for a reader: BUILD_DIR/ptx-check/<unit>.ptx.
+work="$build/ptx-check"
+rm -rf "$work"
+mkdir -p "$work"
+
+for unit in device_compute_fma device_compute_nofma device_bandwidth; do
+  mkdir -p "$work/$unit"
+  # The build's command for this source, writing its object and intermediates to $work.
+  python3 - "$build/compile_commands.json" "$unit" "$work/$unit" > "$work/$unit.sh" <<'PY'
+import json, shlex, sys
+db, unit, out = sys.argv[1:4]
+for entry in json.load(open(db)):
+    if entry["file"].endswith("microbench/src/" + unit + ".cpp"):
+        args = shlex.split(entry["command"]) if "command" in entry else entry["arguments"]
+        i = args.index("-o")
+        args[i + 1] = out + "/unit.o"
+        args += ["--keep", "--keep-dir=" + out]
+        print("cd " + shlex.quote(entry["directory"]) + " && " + shlex.join(args))
+        break
+else:
+    sys.exit("check-ptx: " + unit + ".cpp is not in the compile database")
+PY
+  bash "$work/$unit.sh" > "$work/$unit.log" 2>&1 || { cat "$work/$unit.log" >&2; exit 1; }
+  ptx=("$work/$unit"/*.ptx)
+  [[ -f "${ptx[0]}" ]] || { echo "check-ptx: no PTX kept for $unit" >&2; exit 1; }
+  cat "${ptx[@]}" > "$work/$unit.ptx"
+done
+
+# One verdict per kernel entry: the kernels are recognized by their mangled names.
+python3 - "$work" <<'PY'
+import re, sys
+work = sys.argv[1]
+
+def entries(unit):
+    text = open(f"{work}/{unit}.ptx").read()
+    # Template kernels are ".weak .entry", others ".visible .entry".
+    parts = re.split(r"^[ \t]*(?:\.\w+[ \t]+)*\.entry[ \t]+", text, flags=re.M)[1:]
+    return [(p.split("(", 1)[0].strip(), p) for p in parts]
+
+failures, checked = [], 0
+def need(name, body, what, pattern):
+    global checked
+    checked += 1
+    if not re.search(pattern, body):
+        failures.append(f"{what}: no {pattern} in {name[:120]}")
+
+def forbid(name, body, what, pattern):
+    global checked
+    checked += 1
+    if re.search(pattern, body):
+        failures.append(f"{what}: {pattern} found in {name[:120]}")
+
+found = {}
+for unit, fused in (("device_compute_fma", True), ("device_compute_nofma", False)):
+    for name, body in entries(unit):
+        if "DeviceComputeKernel" in name:
+            found[unit] = True
+            if fused:
+                need(name, body, "fused compute kernel", r"\bfma\.rn\.f(32|64)")
+            else:
+                forbid(name, body, "unfused compute kernel", r"\bfma\.")
+                need(name, body, "unfused compute kernel", r"\bmul\.rn\.f(32|64)")
+                need(name, body, "unfused compute kernel", r"\badd\.rn\.f(32|64)")
+        if "FusionProbe" in name and not fused:
+            forbid(name, body, "unfused fusion probe", r"\bfma\.")
+
+v4_load = r"\bld\.global(\.nc|\.cg)?(\.L1::no_allocate)?\.v4\.(u32|b32)"
+for name, body in entries("device_bandwidth"):
+    if "DeviceL1Kernel" in name:
+        found["l1"] = True
+        need(name, body, "l1 kernel", r"\bld\.global\.nc\.v4\.(u32|b32)")
+    elif "DeviceSharedKernel" in name:
+        found["shared"] = True
+        need(name, body, "shared kernel", r"\bld\.shared\.v4\.(u32|b32)")
+    elif "DeviceStreamKernel" in name:
+        m = re.search(r"PatternE([0-3])ELb([01])E", name)
+        if not m:
+            failures.append("stream kernel with an unrecognized name: " + name[:120])
+            continue
+        pattern, bypass = int(m.group(1)), m.group(2) == "1"
+        found[f"stream{pattern}{int(bypass)}"] = True
+        if pattern == 0 and bypass:
+            need(name, body, "l2 read kernel", r"\bld\.global\.cg\.v4\.(u32|b32)")
+        elif pattern == 0:
+            need(name, body, "dram read kernel", v4_load)
+        elif pattern == 1:
+            need(name, body, "dram write kernel", r"\bst\.global\.v4\.(u32|b32)")
+        elif pattern == 2:
+            need(name, body, "dram copy kernel", v4_load)
+            need(name, body, "dram copy kernel", r"\bst\.global\.v4\.(u32|b32)")
+        else:
+            need(name, body, "dram triad kernel", r"\bld\.global(\.nc)?\.v2\.f64")
+            need(name, body, "dram triad kernel", r"\bst\.global\.v2\.f64")
+
+expected = {"device_compute_fma", "device_compute_nofma", "l1", "shared", "stream01", "stream00",
+            "stream10", "stream20", "stream30"}
+for missing in sorted(expected - set(found)):
+    failures.append(f"no PTX entry found for {missing}")
+for f in failures:
+    print("check-ptx: " + f, file=sys.stderr)
+if failures:
+    sys.exit(1)
+print(f"check-ptx: {checked} checks passed on the device kernels' PTX")
+PY

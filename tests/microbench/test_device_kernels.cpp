@@ -1,0 +1,306 @@
+// The device ceilings' kernels, each at a small size with its answer checked. Compiled
+// twice: under the host space (ctest label unit, every build) and, with
+// ROOFTOP_DEVICE_TESTS, under the default device space (label device, needs a GPU).
+
+#include <gtest/gtest.h>
+
+#include <Kokkos_Core.hpp>
+#include <cmath>
+#include <string>
+
+#include "../microbench/src/device_kernels.hpp"
+#include "rooftop/ceilings/device_peaks.hpp"
+#include "rooftop/core/error.hpp"
+#include "rooftop/ceilings/extract.hpp"
+#include "rooftop/microbench/device.hpp"
+
+namespace rooftop::microbench {
+namespace {
+
+#if ROOFTOP_TEST_ON_DEVICE
+using Space = Kokkos::DefaultExecutionSpace;
+constexpr bool kOnDevice = true;
+#else
+using Space = Kokkos::DefaultHostExecutionSpace;
+constexpr bool kOnDevice = false;
+#endif
+using Memory = Space::memory_space;
+using namespace device;
+
+Timing tiny() {
+  Timing t;
+  t.samples = 2;
+  t.min_sample_seconds = 0.001;
+  return t;
+}
+
+// Threads of one small launch: a few warps on a GPU, every host thread and more.
+std::int64_t small_threads() { return kOnDevice ? 4096 : 2 * Space().concurrency() + 3; }
+
+void expect_samples(const std::vector<double>& seconds, const std::vector<double>& rates,
+                    const std::vector<double>& clocks) {
+  ASSERT_EQ(seconds.size(), 2u);
+  ASSERT_EQ(rates.size(), 2u);
+  ASSERT_EQ(clocks.size(), 2u);  // one SM clock per sample
+  for (double r : rates) EXPECT_GT(r, 0.0);
+  for (double c : clocks) {
+    if (kOnDevice) {
+      // Small launches leave most SMs idle, SM 0 perhaps too: only a sane range here.
+      EXPECT_GT(c, 0.0);
+      EXPECT_LT(c, 5.0);
+    } else {
+      EXPECT_DOUBLE_EQ(c, 1.0);  // the host probe reads one clock twice
+    }
+  }
+}
+
+// ---- compute -----------------------------------------------------------------------
+
+TEST(DeviceCompute, EveryPrecisionAndModeMeasuresAndChecks) {
+  for (const char* precision : {"fp64", "fp32"}) {
+    SCOPED_TRACE(precision);
+    const auto fma = measure_device_compute_fma<Space>(precision, small_threads(), 2, tiny());
+    EXPECT_EQ(fma.mode, "fma");
+    EXPECT_EQ(fma.flops_per_element, 2 * kComputeSteps * 2);
+    EXPECT_EQ(fma.ilp, kComputeChains);
+    expect_samples(fma.seconds, fma.rates, fma.clock_ghz);
+    const auto nofma = measure_device_compute_nofma<Space>(precision, small_threads(), 2, tiny());
+    EXPECT_EQ(nofma.mode, "nofma");
+    expect_samples(nofma.seconds, nofma.rates, nofma.clock_ghz);
+  }
+  EXPECT_THROW(measure_device_compute_fma<Space>("fp16", 64, 1, tiny()), Error);
+  EXPECT_THROW(measure_device_compute_nofma<Space>("fp64", 0, 1, tiny()), Error);
+}
+
+// Every step runs: with alpha = 1 each fused step adds beta exactly, and with gamma != 1 /
+// alpha the unfused multiplying chains scale by (alpha * gamma) per step.
+template <bool kFma>
+auto run_compute_kernel(double alpha, double beta, double gamma, std::int64_t items,
+                        std::int64_t inner) {
+  DeviceComputeKernel<Space, double, kFma> k;
+  k.x = Kokkos::View<double*, Memory>("x", kComputeChains * items);
+  Kokkos::deep_copy(k.x, 0.75);
+  k.inner = inner;
+  k.alpha = alpha;
+  k.beta = beta;
+  k.gamma = gamma;
+  Kokkos::parallel_for("test_compute", Kokkos::RangePolicy<Space>(0, items), k);
+  Space().fence();
+  return Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), k.x);
+}
+
+TEST(DeviceCompute, FusedKernelRunsEveryStep) {
+  const std::int64_t items = 37, inner = 3;
+  auto x = run_compute_kernel<true>(1.0, 0.25, 1.0, items, inner);
+  for (std::int64_t i = 0; i < kComputeChains * items; ++i)
+    ASSERT_EQ(x(i), 0.75 + 0.25 * kComputeSteps * inner) << i;
+}
+
+TEST(DeviceCompute, UnfusedKernelRunsEveryStep) {
+  const std::int64_t items = 37, inner = 2;
+  auto x = run_compute_kernel<false>(0.5, 0.25, 4.0, items, inner);
+  for (std::int64_t i = 0; i < kComputeChains * items; ++i) {
+    const bool multiplies = i % kComputeChains < kComputeChains / 2;
+    const double want = multiplies ? std::ldexp(0.75, kComputeSteps * inner) : 0.75;
+    ASSERT_EQ(x(i), want) << i;
+  }
+}
+
+// a * a + c tells an FMA from a multiply and an add by its rounding.
+TEST(DeviceCompute, UnfusedUnitNeverFuses) {
+  EXPECT_EQ(fusion_probe_unfused_unit<Space>("fp64"), 0.0);
+  EXPECT_EQ(fusion_probe_unfused_unit<Space>("fp32"), 0.0);
+}
+
+TEST(DeviceCompute, FusedUnitFusesWhereTheHardwareCan) {
+  const double fp64 = fusion_probe_fused_unit<Space>("fp64");
+  const double fp32 = fusion_probe_fused_unit<Space>("fp32");
+  if (kOnDevice) {
+    EXPECT_EQ(fp64, std::ldexp(1.0, -60));
+    EXPECT_EQ(fp32, std::ldexp(1.0, -26));
+  } else {
+    // A host contracts where its compiler targets FMA units; either way only the two
+    // exact answers are possible.
+    EXPECT_TRUE(fp64 == 0.0 || fp64 == std::ldexp(1.0, -60)) << fp64;
+    EXPECT_TRUE(fp32 == 0.0 || fp32 == std::ldexp(1.0, -26)) << fp32;
+  }
+}
+
+// ---- l1 and shared --------------------------------------------------------------------
+
+TEST(DeviceL1, MeasuresAndChecksEveryItem) {
+  const auto p = measure_device_l1<Space>(small_threads(), 3, tiny());
+  EXPECT_EQ(p.pattern, "l1:read");
+  EXPECT_EQ(p.working_set_bytes, 32u * 1024);
+  expect_samples(p.seconds, p.rates, p.clock_ghz);
+}
+
+TEST(DeviceL1, ClosedFormIsTheSumOfThePacksRead) {
+  // Item 0, one step: packs 0, 512, 1024, 1536, each 16p + 6.
+  EXPECT_EQ(DeviceL1Kernel<Space>::expected(0, 1), 16u * (0 + 512 + 1024 + 1536) + 24u);
+  EXPECT_EQ(DeviceL1Kernel<Space>::expected(0, 3), 3u * DeviceL1Kernel<Space>::expected(0, 1));
+  // Item 2047 wraps: packs 2047, 511, 1023, 1535.
+  EXPECT_EQ(DeviceL1Kernel<Space>::expected(2047, 1), 16u * (2047 + 511 + 1023 + 1535) + 24u);
+}
+
+TEST(DeviceShared, MeasuresAndChecksEveryThread) {
+  const int team = kOnDevice ? kSharedTeam : 1;
+  const auto p = measure_device_shared<Space>(3, team, 3, tiny());
+  EXPECT_EQ(p.pattern, "shared:read");
+  EXPECT_EQ(p.working_set_bytes, 16u * 1024);
+  expect_samples(p.seconds, p.rates, p.clock_ghz);
+  EXPECT_THROW(measure_device_shared<Space>(0, team, 1, tiny()), Error);
+}
+
+// ---- l2 and dram ------------------------------------------------------------------------
+
+TEST(DeviceStream, EveryLevelAndPatternMeasuresAndChecks) {
+  const std::uint64_t chunk = kChunkPacks * sizeof(Pack16);  // 256 KiB
+  const struct {
+    const char* level;
+    Pattern pattern;
+    int streams;
+  } cases[] = {{"l2", Pattern::read, 1},   {"l2-far", Pattern::read, 1},
+               {"dram", Pattern::read, 1}, {"dram", Pattern::write, 1},
+               {"dram", Pattern::copy, 2}, {"dram", Pattern::triad, 3}};
+  for (const auto& c : cases) {
+    SCOPED_TRACE(std::string(c.level) + " " + pattern_name(c.pattern));
+    const auto p = measure_device_stream<Space>(c.level, c.pattern, 2 * chunk + 100, 2, tiny());
+    EXPECT_EQ(p.pattern, std::string(c.level) + ":" + pattern_name(c.pattern));
+    EXPECT_EQ(p.working_set_bytes, 2 * chunk * c.streams);  // whole chunks
+    expect_samples(p.seconds, p.rates, p.clock_ghz);
+  }
+  EXPECT_THROW(measure_device_stream<Space>("l2", Pattern::write, chunk, 1, tiny()), Error);
+  EXPECT_THROW(measure_device_stream<Space>("dram", Pattern::rmw, chunk, 1, tiny()), Error);
+  EXPECT_THROW(measure_device_stream<Space>("l3", Pattern::read, chunk, 1, tiny()), Error);
+}
+
+TEST(DeviceStream, ItemsOfAChunkInterleaveAndCoverIt) {
+  // 256 items cover one 256 KiB chunk, consecutive items read consecutive packs, and
+  // every pack of the chunk is read exactly once.
+  std::vector<int> seen(kChunkPacks, 0);
+  for (std::int64_t j = 0; j < kItemsPerChunk; ++j)
+    for (int g = 0; g < kGroups; ++g)
+      for (int u = 0; u < kUnroll; ++u) ++seen[static_cast<std::size_t>(stream_pack(j, g, u))];
+  for (int n : seen) ASSERT_EQ(n, 1);
+  EXPECT_EQ(stream_pack(1, 0, 0), stream_pack(0, 0, 0) + 1);
+  EXPECT_EQ(stream_pack(kItemsPerChunk, 0, 0), kChunkPacks);
+}
+
+// ---- clock -------------------------------------------------------------------------------
+
+TEST(DeviceClock, ProbeMeasuresTheSmClock) {
+  // A full wave on the device, so that SM 0 is busy while its cycles are counted.
+  const double ghz = measure_device_clock_ghz<Space>(
+      kOnDevice ? Space().concurrency() : small_threads(), 4, 0.01);
+  if (kOnDevice) {
+    EXPECT_GT(ghz, 0.1);
+    EXPECT_LT(ghz, 5.0);
+  } else {
+    EXPECT_DOUBLE_EQ(ghz, 1.0);
+  }
+}
+
+// ---- the whole plan, and its ceilings ------------------------------------------------------
+
+TEST(DeviceSweeps, TinyPlanGivesEveryDeviceCeiling) {
+  DevicePlan plan;
+  plan.threads = small_threads();
+  plan.team_size = kOnDevice ? kSharedTeam : 1;
+  plan.teams = 2;
+  plan.l2_bytes = plan.l2_far_bytes = plan.dram_bytes = kChunkPacks * sizeof(Pack16);
+  plan.dram_patterns = {Pattern::read, Pattern::write, Pattern::copy, Pattern::triad};
+  plan.timing = tiny();
+  std::size_t last_total = 0, calls = 0;
+  const ceilings::Sweeps s =
+      run_device_sweeps<Space>(plan, [&](std::size_t, std::size_t total, const std::string&) {
+        last_total = total;
+        ++calls;
+      });
+  EXPECT_EQ(s.compute.size(), 4u);
+  EXPECT_EQ(s.bandwidth.size(), 8u);  // l1, shared, l2, l2-far, 4 x dram
+  EXPECT_EQ(calls, last_total + 1);
+
+  ceilings::Machine m;
+  m.execution_space = "Cuda";
+  m.compute_capability = "9.0";
+  m.cores = 2;
+  m.clock_ghz = 1.5;
+  m.memory_clock_ghz = 2.0;
+  m.memory_bus_bits = 64;
+  std::vector<std::string> skipped;
+  const auto cs = ceilings::extract_ceilings(m, s, &skipped);
+  EXPECT_TRUE(skipped.empty());
+  std::vector<std::string> names;
+  for (const auto& c : cs) names.push_back(c.name);
+  EXPECT_EQ(names, (std::vector<std::string>{"fp64_fma", "fp64_nofma", "fp32_fma", "fp32_nofma",
+                                             "l1", "shared", "l2", "dram"}));
+}
+
+// The plan for an H100 SXM as its properties read (132 SMs, 1.98 GHz, 50 MiB L2, HBM3
+// at 2.619 GHz on 5120 bits): launches of about 2 ms at the peaks.
+TEST(DevicePlan, SizedFromTheGpuProperties) {
+  ceilings::Machine m;
+  m.execution_space = "Cuda";
+  m.compute_capability = "9.0";
+  m.cores = 132;
+  m.nominal_clock_ghz = 1.98;
+  m.memory_clock_ghz = 2.619;
+  m.memory_bus_bits = 5120;
+  m.caches = {{"l2", 50u * 1024 * 1024, 270336}};
+  const std::uint64_t GiB = 1024u * 1024 * 1024;
+  const DevicePlan p = make_device_plan(m, 132 * 2048, 80 * GiB, false);
+  EXPECT_EQ(p.threads, 270336);
+  EXPECT_EQ(p.teams, 528);  // 4 teams of 512 per SM
+  EXPECT_EQ(p.team_size, 512);
+  EXPECT_EQ(p.compute_inner[0], 242);  // 2 ms x 33.45 TFLOP/s / (270336 x 8 x 64 x 2)
+  EXPECT_EQ(p.compute_inner[1], 484);
+  EXPECT_EQ(p.l1_inner, 3868);
+  EXPECT_EQ(p.l2_bytes, 50u * 256 * 1024);       // L2 / 4 = 50 chunks of 256 KiB
+  EXPECT_EQ(p.l2_far_bytes, 160u * 256 * 1024);  // 0.8 x L2
+  EXPECT_EQ(p.dram_bytes, 2 * GiB);              // max(8 x L2, 2 GiB)
+  EXPECT_EQ(p.dram_passes, 4);                   // 2 ms at 3.35 TB/s
+  EXPECT_EQ(p.dram_patterns.size(), 4u);
+  EXPECT_EQ(p.timing.samples, 5);
+  const std::string g = launch_geometry(p);
+  EXPECT_NE(g.find("270336 threads"), std::string::npos) << g;
+  EXPECT_NE(g.find("528 teams x 512 threads"), std::string::npos) << g;
+
+  // Little free memory bounds the HBM arrays; --quick trims patterns and samples.
+  const DevicePlan q = make_device_plan(m, 132 * 2048, 8 * GiB, true);
+  EXPECT_EQ(q.dram_bytes, 1 * GiB);
+  EXPECT_EQ(q.dram_patterns.size(), 2u);
+  EXPECT_EQ(q.timing.samples, 3);
+}
+
+#if ROOFTOP_TEST_ON_DEVICE
+TEST(DeviceProperties, DescribeTheGpu) {
+  const ceilings::Machine m = describe_device();
+  EXPECT_EQ(m.execution_space, "Cuda");
+  EXPECT_FALSE(m.gpu_name.empty());
+  EXPECT_NE(m.compute_capability.find('.'), std::string::npos);
+  EXPECT_GT(m.cores, 0);
+  EXPECT_EQ(m.threads, Space().concurrency());
+  ASSERT_EQ(m.caches.size(), 1u);
+  EXPECT_GT(m.caches[0].bytes, 0u);
+  EXPECT_GT(m.memory_bytes, 0u);
+  EXPECT_GT(m.memory_clock_ghz, 0.0);
+  EXPECT_GT(m.memory_bus_bits, 0);
+  EXPECT_GT(m.nominal_clock_ghz, 0.0);
+  EXPECT_FALSE(m.cuda_version.empty());
+  EXPECT_EQ(m.device_arch.rfind("sm_", 0), 0u);
+  EXPECT_GT(device_free_bytes(), 0u);
+  const DevicePlan plan = make_device_plan(m, Space().concurrency(), device_free_bytes(), true);
+  EXPECT_GE(plan.dram_bytes, 1024u * 1024 * 1024);
+  EXPECT_GE(plan.dram_bytes, 8 * m.caches[0].bytes);
+}
+#endif
+
+}  // namespace
+}  // namespace rooftop::microbench
+
+int main(int argc, char** argv) {
+  ::testing::InitGoogleTest(&argc, argv);
+  Kokkos::ScopeGuard kokkos(argc, argv);
+  return RUN_ALL_TESTS();
+}
