@@ -8,7 +8,7 @@
 #include <cmath>
 #include <string>
 
-#include "../microbench/src/device_kernels.hpp"
+#include "../../microbench/src/device_kernels.hpp"
 #include "rooftop/ceilings/device_peaks.hpp"
 #include "rooftop/core/error.hpp"
 #include "rooftop/ceilings/extract.hpp"
