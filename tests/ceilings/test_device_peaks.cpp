@@ -139,7 +139,9 @@ TEST(DevicePeaks, CompareOfACpuFileWithAGpuFile) {
       ASSERT_TRUE(cc.ratios[1].has_value());
       EXPECT_GT(*cc.ratios[1], 1.0) << cc.name;
     }
-    if (cc.name == "shared") EXPECT_FALSE(cc.ceilings[0].has_value());
+    if (cc.name == "shared") {
+      EXPECT_FALSE(cc.ceilings[0].has_value());
+    }
   }
   EXPECT_NE(std::find(names.begin(), names.end(), "shared"), names.end());
   EXPECT_NE(format_table(c).find("shared"), std::string::npos);
