@@ -12,19 +12,6 @@
 
 namespace rooftop::microbench::detail {
 
-template <class T>
-KOKKOS_INLINE_FUNCTION T initial_value(std::int64_t i) {
-  return static_cast<T>(0.25 + static_cast<double>(i % 8) / 16.0);
-}
-
-// The value an element holds after `steps` steps (see compute_kernel.hpp).
-inline double expected_value(double x0, int flops, bool fma, std::int64_t steps) {
-  if (flops == 1) return steps % 2 == 0 ? x0 : 1.0 - x0;
-  if (!fma) return x0;
-  if (steps > 200) return 0.5;  // (x0 - 1/2) / 2^steps is far below one ulp of 1/2
-  return 0.5 + std::ldexp(x0 - 0.5, -static_cast<int>(steps));
-}
-
 template <class Space, class T, int kFlops, bool kFma, int kIlp>
 ceilings::ComputePoint run_compute(const std::string& precision,
                                    std::uint64_t working_set_bytes, const Timing& timing) {

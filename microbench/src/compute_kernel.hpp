@@ -18,6 +18,7 @@
 // The measurement checks every element against these closed forms after timing.
 
 #include <Kokkos_Core.hpp>
+#include <cmath>
 #include <cstdint>
 
 namespace rooftop::microbench {
@@ -56,6 +57,20 @@ inline constexpr int kHostSimdBytes = 16;
 template <class Space, class T, int kIlp>
 inline constexpr int kComputeChains =
     kContiguousItems<Space> ? kIlp * kHostSimdBytes / static_cast<int>(sizeof(T)) : kIlp;
+
+// The value element i starts from, host and device alike.
+template <class T>
+KOKKOS_INLINE_FUNCTION T initial_value(std::int64_t i) {
+  return static_cast<T>(0.25 + static_cast<double>(i % 8) / 16.0);
+}
+
+// The value an element holds after `steps` steps (the closed forms above).
+inline double expected_value(double x0, int flops, bool fma, std::int64_t steps) {
+  if (flops == 1) return steps % 2 == 0 ? x0 : 1.0 - x0;
+  if (!fma) return x0;
+  if (steps > 200) return 0.5;  // (x0 - 1/2) / 2^steps is far below one ulp of 1/2
+  return 0.5 + std::ldexp(x0 - 0.5, -static_cast<int>(steps));
+}
 
 template <class Space, class T, int kFlops, bool kFma, int kIlp>
 struct ComputeKernel {

@@ -6,17 +6,13 @@
 #include <limits>
 #include <string>
 
+#include "compute_kernel.hpp"
 #include "device_kernels.hpp"
 #include "device_timing.hpp"
 #include "rooftop/core/error.hpp"
 #include "rooftop/microbench/device.hpp"
 
 namespace rooftop::microbench::device {
-
-template <class T>
-KOKKOS_INLINE_FUNCTION T compute_initial(std::int64_t i) {
-  return static_cast<T>(0.25 + static_cast<double>(i % 8) / 16.0);
-}
 
 template <class Space, class T, bool kFma>
 ceilings::ComputePoint run_compute(const std::string& precision, std::int64_t threads,
@@ -27,7 +23,7 @@ ceilings::ComputePoint run_compute(const std::string& precision, std::int64_t th
       Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("rooftop::device_compute_x")), n);
   Kokkos::parallel_for(
       "rooftop::device_compute_init", Kokkos::RangePolicy<Space, Index>(0, n),
-      KOKKOS_LAMBDA(const std::int64_t i) { x(i) = compute_initial<T>(i); });
+      KOKKOS_LAMBDA(const std::int64_t i) { x(i) = initial_value<T>(i); });
   Space().fence();
 
   Kernel kernel;
@@ -45,10 +41,9 @@ ceilings::ComputePoint run_compute(const std::string& precision, std::int64_t th
   const std::int64_t steps = s.samples.total_reps * inner * kComputeSteps;
   const double tol = 8.0 * std::numeric_limits<T>::epsilon();
   for (std::int64_t i = 0; i < n; ++i) {
-    const double x0 = static_cast<double>(compute_initial<T>(i));
-    const double want = !kFma         ? x0
-                        : steps > 200 ? 0.5
-                                      : 0.5 + std::ldexp(x0 - 0.5, -static_cast<int>(steps));
+    // Two FLOPs per step, so the closed form of the even-FLOPs kernels.
+    const double want =
+        expected_value(static_cast<double>(initial_value<T>(i)), 2, kFma, steps);
     if (!(std::fabs(static_cast<double>(host(i)) - want) <= tol))
       throw Error(label + ": wrong result at element " + std::to_string(i) + ": " +
                   std::to_string(static_cast<double>(host(i))) + " (expected " +
