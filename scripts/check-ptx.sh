@@ -7,7 +7,7 @@
 #   scripts/check-ptx.sh [BUILD_DIR]     (default: build-cuda)
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-build="${1:-$root/build-cuda}"
+build="$(cd "${1:-$root/build-cuda}" && pwd)"  # absolute: the compile commands run elsewhere
 [[ -f "$build/compile_commands.json" ]] ||
   { echo "check-ptx: no $build/compile_commands.json (configure the CUDA build first)" >&2; exit 1; }
 # Kept in the build tree for a reader: BUILD_DIR/ptx-check/<unit>.ptx.
