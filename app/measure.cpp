@@ -42,6 +42,7 @@ ceilings::CeilingsFile characterize(const MeasureOptions& options, const std::st
   microbench::SweepPlan plan = microbench::make_plan(file.machine, options.quick);
   plan.timing.cancel = &interrupted();
   plan.before_confirm_pass = [&] { clocks.push_back(microbench::measure_host_clock_ghz(method)); };
+  plan.compute_clock = microbench::sample_clock_ghz;
   file.sweeps = microbench::run_sweeps<Kokkos::DefaultHostExecutionSpace>(
       plan, show_progress ? progress_printer() : microbench::Progress{});
   clocks.push_back(microbench::measure_host_clock_ghz(method));

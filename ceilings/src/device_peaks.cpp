@@ -27,11 +27,12 @@ std::pair<std::string, std::string> split_device_pattern(const std::string& patt
   return {pattern.substr(0, colon), pattern.substr(colon + 1)};
 }
 
-void attach_device_theoretical(const Machine& m, Ceiling& c) {
+void attach_device_theoretical(const Machine& m, Ceiling& c, double clock_ghz,
+                               const char* clock_basis) {
   c.theoretical.reset();
   c.theoretical_basis.clear();
   char buf[256];
-  const double f = m.clock_ghz;
+  const double f = clock_ghz;
   if (c.kind == "compute" && f > 0.0 && m.cores > 0) {
     const std::string precision = c.name.substr(0, 4);
     const auto lanes = device_fp_lanes(m.compute_capability, precision);
@@ -39,14 +40,14 @@ void attach_device_theoretical(const Machine& m, Ceiling& c) {
     const bool fma = c.name.find("nofma") == std::string::npos;
     c.theoretical = m.cores * *lanes * (fma ? 2.0 : 1.0) * f;
     std::snprintf(buf, sizeof buf,
-                  "%d SMs x %d %s lanes (compute capability %s) x %d FLOP x %.3f GHz (the "
-                  "measured SM clock)",
-                  m.cores, *lanes, precision.c_str(), m.compute_capability.c_str(), fma ? 2 : 1, f);
+                  "%d SMs x %d %s lanes (compute capability %s) x %d FLOP x %.3f GHz (%s)",
+                  m.cores, *lanes, precision.c_str(), m.compute_capability.c_str(), fma ? 2 : 1, f,
+                  clock_basis);
     c.theoretical_basis = buf;
   } else if ((c.name == "l1" || c.name == "shared") && f > 0.0 && m.cores > 0) {
     c.theoretical = m.cores * kDeviceL1BytesPerClock * f;
-    std::snprintf(buf, sizeof buf, "%d SMs x %.0f B/clock x %.3f GHz (the measured SM clock)",
-                  m.cores, kDeviceL1BytesPerClock, f);
+    std::snprintf(buf, sizeof buf, "%d SMs x %.0f B/clock x %.3f GHz (%s)", m.cores,
+                  kDeviceL1BytesPerClock, f, clock_basis);
     c.theoretical_basis = buf;
   } else if (c.name == "dram" && m.memory_clock_ghz > 0.0 && m.memory_bus_bits > 0) {
     c.theoretical = 2.0 * m.memory_clock_ghz * m.memory_bus_bits / 8.0;

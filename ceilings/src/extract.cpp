@@ -102,11 +102,19 @@ std::vector<LevelWindow> level_windows(const Machine& machine,
   return windows;
 }
 
-void attach_theoretical(const Machine& m, Ceiling& c) {
-  if (is_device(m)) return attach_device_theoretical(m, c);
+PeakClock peak_clock(const Machine& m, const std::vector<double>& sample_clocks) {
+  if (sample_clocks.empty())
+    return {m.clock_ghz, is_device(m) ? "the measured SM clock" : "the measured clock"};
+  return {*std::max_element(sample_clocks.begin(), sample_clocks.end()),
+          "the highest clock read around this ceiling's samples"};
+}
+
+void attach_theoretical(const Machine& m, Ceiling& c, const std::vector<double>& sample_clocks) {
+  const PeakClock clock = peak_clock(m, sample_clocks);
+  if (is_device(m)) return attach_device_theoretical(m, c, clock.ghz, clock.basis);
   c.theoretical.reset();
   c.theoretical_basis.clear();
-  if (m.clock_ghz <= 0.0 || m.cores <= 0 || m.simd_bits <= 0) return;
+  if (clock.ghz <= 0.0 || m.cores <= 0 || m.simd_bits <= 0) return;
   char buf[512];
   if (c.kind == "compute" && m.fma_pipes > 0) {
     const core::Precision* precision = core::find_precision(c.name.substr(0, c.name.find('_')));
@@ -118,12 +126,12 @@ void attach_theoretical(const Machine& m, Ceiling& c) {
     const double ops_per_cycle =
         fma ? 2.0 * m.fma_pipes
             : 2.0 * std::min<double>(m.fma_pipes, 0.5 * (m.fma_pipes + m.add_pipes));
-    c.theoretical = m.cores * lanes * ops_per_cycle * m.clock_ghz;
+    c.theoretical = m.cores * lanes * ops_per_cycle * clock.ghz;
     std::snprintf(buf, sizeof buf,
                   "%d cores x %d lanes x %g FLOP/cycle/lane (%d FMA + %d add pipes%s) x "
-                  "%.3f GHz (the measured clock)",
+                  "%.3f GHz (%s)",
                   m.cores, lanes, ops_per_cycle, m.fma_pipes, m.add_pipes,
-                  fma ? "" : ", 1:1 mul:add", m.clock_ghz);
+                  fma ? "" : ", 1:1 mul:add", clock.ghz, clock.basis);
     c.theoretical_basis = buf;
   } else if (c.kind == "bandwidth" && c.name == "l1" && m.load_ports > 0 &&
              m.store_bytes_per_cycle > 0) {
@@ -134,12 +142,12 @@ void attach_theoretical(const Machine& m, Ceiling& c) {
     const double cycles = std::max(8.0 * loads / load_bytes, 8.0 * stores / m.store_bytes_per_cycle);
     if (cycles <= 0.0) return;
     const double bytes_per_cycle = 8.0 * (loads + stores) / cycles;
-    c.theoretical = m.cores * bytes_per_cycle * m.clock_ghz;
+    c.theoretical = m.cores * bytes_per_cycle * clock.ghz;
     std::snprintf(buf, sizeof buf,
                   "%d cores x %.0f B/cycle (%s: %d load + %d store streams; %g B/cycle loads, "
-                  "%g B/cycle stores) x %.3f GHz (the measured clock)",
+                  "%g B/cycle stores) x %.3f GHz (%s)",
                   m.cores, bytes_per_cycle, c.pattern.c_str(), loads, stores, load_bytes,
-                  m.store_bytes_per_cycle, m.clock_ghz);
+                  m.store_bytes_per_cycle, clock.ghz, clock.basis);
     c.theoretical_basis = buf;
   }
 }
@@ -193,25 +201,22 @@ std::vector<Ceiling> extract_ceilings(const Machine& machine, const Sweeps& swee
                                       std::vector<std::string>* skipped) {
   std::vector<Ceiling> out;
   for (const CeilingSource& source : ceiling_sources(machine, sweeps, skipped)) {
+    Ceiling c;
     if (source.compute) {
       const ComputePoint& p = sweeps.compute[source.point];
-      Ceiling c = ceiling_from(source.name, "compute", "GFLOP/s", p);
+      c = ceiling_from(source.name, "compute", "GFLOP/s", p);
       c.pattern = p.mode == "fma" ? "fma" : "mul+add";
       c.flops_per_element = p.flops_per_element;
-      out.push_back(c);
+      attach_theoretical(machine, c, p.clock_ghz);
     } else {
       const BandwidthPoint& p = sweeps.bandwidth[source.point];
-      Ceiling c = ceiling_from(source.name, "bandwidth", "GB/s", p);
+      c = ceiling_from(source.name, "bandwidth", "GB/s", p);
       c.pattern = split_device_pattern(p.pattern).second;
-      out.push_back(c);
+      attach_theoretical(machine, c, p.clock_ghz);
     }
-  }
-
-  for (Ceiling& c : out) attach_theoretical(machine, c);
-  for (Ceiling& c : out) {
-    if (c.above_theoretical()) {
+    if (c.above_theoretical())
       c.note = "ABOVE THEORETICAL PEAK: the measurement or the hardware model is wrong";
-    }
+    out.push_back(c);
   }
   return out;
 }

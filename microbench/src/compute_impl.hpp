@@ -66,6 +66,7 @@ ceilings::ComputePoint run_compute(const std::string& precision,
     p.seconds.push_back(s);
     p.rates.push_back(flops / s * 1e-9);
   }
+  p.clock_ghz = samples.clock_ghz;
   return p;
 }
 

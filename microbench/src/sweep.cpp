@@ -114,6 +114,7 @@ ceilings::Sweeps run_sweeps(const SweepPlan& plan, const Progress& progress) {
     if (progress) progress(done, total, why + describe(r));
     Timing timing = plan.timing;
     if (r.samples > 0) timing.samples = r.samples;
+    timing.clock = plan.compute_clock;
     out.compute.push_back(measure_compute<Space>(r.precision, r.fma, r.flops_per_element, r.ilp,
                                                  r.working_set_bytes, timing));
     ++done;

@@ -459,6 +459,26 @@ TEST(Theoretical, Fp64FmaIsCoresTimesLanesTimesFlopsTimesClock) {
   EXPECT_FALSE(c.theoretical_basis.empty());
 }
 
+TEST(Theoretical, AComputeCeilingIsTakenAtTheHighestClockAroundItsOwnSamples) {
+  // The machine's clock (2.0 GHz) is the highest of the run; this point's samples ran at
+  // 1.8-1.9 GHz: its peak is 2 cores x 8 lanes x 4 FLOP x 1.9 GHz.
+  Sweeps s;
+  s.compute.push_back(cp("fp64", "fma", 1024, {110.0, 112.0, 111.0}));
+  s.compute.back().clock_ghz = {1.8, 1.9, 1.85};
+  s.compute.push_back(cp("fp32", "fma", 1024, {220.0, 224.0, 222.0}));  // no clocks recorded
+  const std::vector<Ceiling> cs = extract_ceilings(test_machine(), s);
+  const Ceiling* fp64 = find_ceiling(cs, "fp64_fma");
+  const Ceiling* fp32 = find_ceiling(cs, "fp32_fma");
+  ASSERT_TRUE(fp64 && fp64->theoretical && fp32 && fp32->theoretical);
+  EXPECT_DOUBLE_EQ(*fp64->theoretical, 2 * 8 * 4 * 1.9);
+  EXPECT_NE(fp64->theoretical_basis.find("1.900 GHz (the highest clock read around this "
+                                         "ceiling's samples)"),
+            std::string::npos)
+      << fp64->theoretical_basis;
+  EXPECT_DOUBLE_EQ(*fp32->theoretical, 256.0) << "without its own clocks: the machine's";
+  EXPECT_NE(fp32->theoretical_basis.find("(the measured clock)"), std::string::npos);
+}
+
 TEST(Theoretical, BasisFitsTheFileWhateverTheClockMethodSays) {
   Machine m = test_machine();
   m.clock_method = std::string(400, 'x');  // many clock readings on a many-core machine

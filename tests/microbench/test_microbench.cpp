@@ -439,6 +439,35 @@ TEST(Sample, GrowsRepetitionsUntilASampleLastsLongEnough) {
     EXPECT_LT(calls[i].seconds, timing.min_sample_seconds) << "launch " << i;
 }
 
+TEST(Sample, EverySampleCarriesTheHigherClockReadAroundIt) {
+  // The clock reads 3.0, 3.1, 3.2, ... GHz, one step per reading: read right before and
+  // right after each timed launch, a sample's clock is the later (higher) reading.
+  Timing timing;
+  timing.samples = 4;
+  timing.min_sample_seconds = 0.005;
+  int readings = 0;
+  std::vector<double> read;
+  timing.clock = [&] {
+    read.push_back(3.0 + 0.1 * readings++);
+    return read.back();
+  };
+  std::vector<FakeLaunch::Call> calls;
+  const SampleSet s = sample(timing, 1, FakeLaunch{&calls});
+
+  ASSERT_EQ(s.clock_ghz.size(), s.seconds.size());
+  EXPECT_EQ(read.size(), 2 * calls.size()) << "not one reading before and after every launch";
+  // The samples are the last launches; each one's clock is its closing reading.
+  for (std::size_t i = 0; i < s.clock_ghz.size(); ++i)
+    EXPECT_DOUBLE_EQ(s.clock_ghz[i], read[read.size() - 2 * (s.clock_ghz.size() - i) + 1]);
+}
+
+TEST(Sample, NoClockNoClockReadings) {
+  Timing timing;
+  timing.min_sample_seconds = 0.002;
+  std::vector<FakeLaunch::Call> calls;
+  EXPECT_TRUE(sample(timing, 1, FakeLaunch{&calls}).clock_ghz.empty());
+}
+
 TEST(Sample, CalibrationSlowedDownOnceIsCorrectedBeforeReporting) {
   // The first launch is long (as if preempted), so calibration stops at one repetition
   // and the samples that follow are far too short: they must be redone at a higher count.

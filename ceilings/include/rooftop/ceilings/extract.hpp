@@ -31,8 +31,19 @@ std::uint64_t capacity_for_threads(const CacheLevel& level, int threads,
 std::vector<LevelWindow> level_windows(const Machine& machine,
                                        std::vector<std::string>* skipped = nullptr);
 
-// Theoretical peaks where the hardware model knows enough (zero/empty otherwise).
-void attach_theoretical(const Machine& machine, Ceiling& ceiling);
+// The clock a ceiling's peak is taken at: the highest reading around the samples of the
+// point behind it where that point recorded them (the peak is then an upper bound for
+// every sample, at the clock the samples really ran at), else the machine's clock.
+struct PeakClock {
+  double ghz = 0.0;
+  const char* basis = "";  // how it was chosen, for the theoretical basis
+};
+PeakClock peak_clock(const Machine& machine, const std::vector<double>& sample_clocks);
+
+// Theoretical peaks where the hardware model knows enough (zero/empty otherwise), at
+// peak_clock(machine, sample_clocks).
+void attach_theoretical(const Machine& machine, Ceiling& ceiling,
+                        const std::vector<double>& sample_clocks = {});
 
 // Where a ceiling comes from: the sweep point with the highest median rate among those
 // that may set it (its precision and mode, or its level's window).

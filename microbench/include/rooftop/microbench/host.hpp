@@ -20,4 +20,9 @@ std::vector<ceilings::CacheLevel> read_caches(const std::string& sysfs_root);
 // the highest reading. Also sets `method` to a one-line description.
 double measure_host_clock_ghz(std::string& method);
 
+// The clock around one timed sample: the same chain, shorter (about 1.5 ms in all), and
+// the mean over the threads, as every core contributes its own clock to the sample's
+// rate. What Timing::clock is set to for the compute points.
+double sample_clock_ghz();
+
 }  // namespace rooftop::microbench

@@ -43,6 +43,9 @@ struct SweepPlan {
   // Called before each re-measurement pass; the host measure reads the clock there, so
   // the theoretical peak sees the clock of the moments the ceilings come from.
   std::function<void()> before_confirm_pass;
+  // Read around every compute sample (Timing::clock): each compute ceiling's peak is then
+  // taken at the clock its own samples ran at. Unset: the points carry no clock.
+  std::function<double()> compute_clock;
 };
 
 // The default plan for a machine: compute ceilings at 1024 FLOPs per element on a
