@@ -28,15 +28,16 @@ ceilings::ComputePoint run_compute(const std::string& precision,
       KOKKOS_LAMBDA(const std::int64_t i) { x(i) = initial_value<T>(i); });
   Space().fence();
 
-  Kernel kernel{x, T(0.5), T(kFlops == 1 ? 1.0 : 0.25), T(2.0), n / Kernel::kChains};
+  const std::int64_t blocks = n / Kernel::kChains;
+  Kernel kernel{x, T(0.5), T(kFlops == 1 ? 1.0 : 0.25), T(2.0), blocks,
+                kContiguousItems<Space> ? Space().concurrency() : blocks};
   const std::string label = "rooftop::compute<" + precision + "," + (kFma ? "fma" : "nofma") +
                             "," + std::to_string(kFlops) + ",ilp" + std::to_string(kIlp) + ">";
   auto launch = [&](std::int64_t reps) {
-    for (std::int64_t r = 0; r < reps; ++r)
-      Kokkos::parallel_for(label,
-                           Kokkos::RangePolicy<Space, Kokkos::IndexType<std::int64_t>>(
-                               0, kernel.items),
-                           kernel);
+    kernel.reps = reps;
+    Kokkos::parallel_for(
+        label, Kokkos::RangePolicy<Space, Kokkos::IndexType<std::int64_t>>(0, kernel.items),
+        kernel);
     Space().fence();
   };
   const SampleSet samples = sample(timing, 1, launch);

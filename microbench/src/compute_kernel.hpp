@@ -1,7 +1,7 @@
 #pragma once
 // The compute kernel family: one template, a compile-time knob for FLOPs per element
-// (the mixbench/ERT idea), and independent accumulator chains per work item so that
-// FMA latency x pipes x SIMD width is covered (the whole game on CPUs).
+// (the mixbench/ERT idea), and independent accumulator chains per block of elements so
+// that FMA latency x pipes x SIMD width is covered (the whole game on CPUs).
 //
 // Cost model, per element of x:  FLOPs = kFlops;  bytes read = sizeof(T);
 //                                bytes written = sizeof(T).
@@ -72,6 +72,13 @@ inline double expected_value(double x0, int flops, bool fma, std::int64_t steps)
   return 0.5 + std::ldexp(x0 - 0.5, -static_cast<int>(steps));
 }
 
+// Work is split as in the bandwidth kernels: a host work item (one per thread) owns a
+// contiguous run of blocks of kChains elements and sweeps it `reps` times inside one
+// launch, so the threads meet at one barrier per sample, not one per repetition (a
+// barrier per repetition made every thread wait for the slowest core each time: 2-3%
+// of the FMA peak on Zen 4). Every repetition still loads and stores each element, so
+// a DRAM-resident array streams from memory once per repetition (the roofline trace).
+// A GPU work item is one block, its elements interleaved with the other threads'.
 template <class Space, class T, int kFlops, bool kFma, int kIlp>
 struct ComputeKernel {
   static_assert(kFlops == 1 || kFlops % 2 == 0, "FLOPs per element: 1 or even");
@@ -80,18 +87,26 @@ struct ComputeKernel {
 
   Kokkos::View<T*, typename Space::memory_space> x;
   T alpha, beta, gamma;  // runtime values, so no compiler can fold gamma * alpha into 1
-  std::int64_t items;
+  std::int64_t blocks;   // x holds blocks x kChains elements
+  std::int64_t items;    // work items: the host's threads, or one per block on a GPU
+  std::int64_t reps = 1; // sweeps over x inside one launch
 
-  KOKKOS_INLINE_FUNCTION std::int64_t index(std::int64_t item, int c) const {
+  KOKKOS_INLINE_FUNCTION std::int64_t index(std::int64_t block, int c) const {
     if constexpr (kContiguousItems<Space>)
-      return item * kChains + c;
+      return block * kChains + c;
     else
-      return c * items + item;
+      return c * blocks + block;
   }
 
   KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t item) const {
+    const std::int64_t begin = item * blocks / items, end = (item + 1) * blocks / items;
+    for (std::int64_t r = 0; r < reps; ++r)
+      for (std::int64_t block = begin; block < end; ++block) steps(block);
+  }
+
+  KOKKOS_INLINE_FUNCTION void steps(const std::int64_t block) const {
     T acc[kChains];
-    for (int c = 0; c < kChains; ++c) acc[c] = x(index(item, c));
+    for (int c = 0; c < kChains; ++c) acc[c] = x(index(block, c));
     for (int s = 0; s < kSteps; ++s) {
       if constexpr (kFlops == 1) {
         for (int c = 0; c < kChains; ++c) acc[c] = beta - acc[c];
@@ -107,7 +122,7 @@ struct ComputeKernel {
         for (int c = kHalf; c < kChains; ++c) acc[c] = acc[c] - beta;
       }
     }
-    for (int c = 0; c < kChains; ++c) x(index(item, c)) = acc[c];
+    for (int c = 0; c < kChains; ++c) x(index(block, c)) = acc[c];
   }
 };
 
