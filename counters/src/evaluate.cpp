@@ -4,15 +4,31 @@ namespace rooftop::counters {
 namespace {
 
 // A DRAM/L2/L1 sector and an L2-to-crossbar cycle are 32 bytes; an L1 writeback cycle
-// of the LSU moves one 128-byte line.
+// of the LSU moves one 128-byte line; an nvprof transaction is one 32-byte sector.
 constexpr double kSectorBytes = 32.0;
 constexpr double kWritebackBytes = 128.0;
+constexpr double kTransactionBytes = 32.0;
 
 // The sum of two metrics, where both were collected.
 std::optional<double> both(const Lookup& value, const char* a, const char* b, double scale) {
   const auto x = value(a), y = value(b);
   if (!x || !y) return std::nullopt;
   return (*x + *y) * scale;
+}
+
+// nvprof's L1 (the hierarchical-roofline recipe): global loads and stores, plus the
+// atomic, local and shared transactions that were collected.
+std::optional<double> nvprof_l1(const Lookup& value, std::string& from) {
+  auto bytes = both(value, "gld_transactions", "gst_transactions", kTransactionBytes);
+  if (!bytes) return bytes;
+  from = "gld_transactions + gst_transactions";
+  for (const char* m : kNvprofL1Extras)
+    if (const auto v = value(m)) {
+      *bytes += *v * kTransactionBytes;
+      from += std::string(" + ") + m;
+    }
+  from += " x 32 B";
+  return bytes;
 }
 
 }  // namespace
@@ -97,23 +113,32 @@ Counts evaluate(const Lookup& value) {
     const auto v = value(metric);
     return v ? std::optional<double>(*v * scale) : std::nullopt;
   };
+  std::string nvprof_l1_from;
+  const auto l1_nvprof = nvprof_l1(value, nvprof_l1_from);
   c.bytes.push_back(
       level("l1", "L1",
             {{value("l1tex__t_bytes.sum"), "l1tex__t_bytes.sum"},
              {scaled("l1tex__t_sectors.sum", kSectorBytes), "l1tex__t_sectors.sum x 32 B"},
-             {c.l1_newer, l1_newer_from}}));
+             {c.l1_newer, l1_newer_from},
+             {l1_nvprof, nvprof_l1_from}}));
   c.bytes.push_back(
       level("l2", "L2",
             {{value("lts__t_bytes.sum"), "lts__t_bytes.sum"},
              {scaled("lts__t_sectors.sum", kSectorBytes), "lts__t_sectors.sum x 32 B"},
-             {c.l2_newer, "lts__lts2xbar_cycles_active.sum x 32 B"}}));
+             {c.l2_newer, "lts__lts2xbar_cycles_active.sum x 32 B"},
+             {both(value, "l2_read_transactions", "l2_write_transactions", kTransactionBytes),
+              "l2_read_transactions + l2_write_transactions x 32 B"}}));
   c.bytes.push_back(
       level("dram", "DRAM",
             {{value("dram__bytes.sum"), "dram__bytes.sum"},
              {both(value, "dram__bytes_read.sum", "dram__bytes_write.sum", 1.0),
               "dram__bytes_read.sum + _write.sum"},
              {both(value, "dram__sectors_read.sum", "dram__sectors_write.sum", kSectorBytes),
-              "dram__sectors_read.sum + _write.sum x 32 B"}}));
+              "dram__sectors_read.sum + _write.sum x 32 B"},
+             {both(value, "dram_read_transactions", "dram_write_transactions", kTransactionBytes),
+              "dram_read_transactions + dram_write_transactions x 32 B"},
+             {both(value, "dram_read_bytes", "dram_write_bytes", 1.0),
+              "dram_read_bytes + dram_write_bytes"}}));
   c.bytes[0].newer = c.bytes[0].bytes && c.bytes[0].from == l1_newer_from;
   c.bytes[1].newer = c.bytes[1].bytes && c.bytes[1].from.rfind("lts__lts2xbar", 0) == 0;
 

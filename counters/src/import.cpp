@@ -997,9 +997,10 @@ KernelRecord nvprof_record(const NvprofKernel& k, std::size_t index, const Timin
     for (std::string_view op : core::kFlopOps)
       names[counters::flop_metric(p.sass, op)] = stem + "_" + std::string(op);
   }
+  // The FLOP metrics under the evaluator's names; nvprof's byte metrics as they are.
   const counters::Counts c = counters::evaluate([&](const std::string& metric) {
     const auto it = names.find(metric);
-    return it == names.end() ? std::nullopt : k.total(it->second);
+    return k.total(it == names.end() ? metric : it->second);
   });
   for (const counters::PrecisionFlops& f : c.flops) {
     const Precision& p = *f.precision;
@@ -1013,46 +1014,26 @@ KernelRecord nvprof_record(const NvprofKernel& k, std::size_t index, const Timin
   }
   if (c.fma_fraction) r.fma_fraction = *c.fma_fraction;
 
-  const auto pair = [&](const char* a, const char* b, double scale) -> std::optional<double> {
-    const auto x = k.total(a), y = k.total(b);
-    if (!x || !y) return std::nullopt;
-    return (*x + *y) * scale;
-  };
-  // L1 as in the nvprof hierarchical-roofline recipe: every L1 transaction, 32 B each.
-  std::optional<double> l1 = pair("gld_transactions", "gst_transactions", kTransactionBytes);
-  if (l1) {
+  // Bytes by the one evaluator, in the nvprof hierarchical-roofline recipe.
+  if (k.total("gld_transactions") && k.total("gst_transactions")) {
     std::string left_out;
-    for (const char* m :
-         {"atomic_transactions", "local_load_transactions", "local_store_transactions",
-          "shared_load_transactions", "shared_store_transactions"}) {
-      if (const auto v = k.total(m))
-        *l1 += *v * kTransactionBytes;
-      else
-        left_out += (left_out.empty() ? "" : ", ") + std::string(m);
-    }
+    for (const char* m : counters::kNvprofL1Extras)
+      if (!k.total(m)) left_out += (left_out.empty() ? "" : ", ") + std::string(m);
     if (!left_out.empty())
       book.add("L1 bytes leave out " + left_out + " (absent or n/a)", "", r.id);
   }
-  std::optional<double> l2 =
-      pair("l2_read_transactions", "l2_write_transactions", kTransactionBytes);
-  std::optional<double> dram =
-      pair("dram_read_transactions", "dram_write_transactions", kTransactionBytes);
-  if (!dram) dram = pair("dram_read_bytes", "dram_write_bytes", 1.0);
-  const struct {
-    const char* level;
-    const char* label;
-    const std::optional<double>& bytes;
-    const char* metrics;
-  } levels[] = {{"l1", "L1", l1, "gld_transactions + gst_transactions"},
-                {"l2", "L2", l2, "l2_read_transactions + l2_write_transactions"},
-                {"dram", "DRAM", dram, "dram_read_transactions + dram_write_transactions"}};
-  for (const auto& l : levels) {
+  const std::map<std::string_view, const char*> recipe = {
+      {"l1", "gld_transactions + gst_transactions"},
+      {"l2", "l2_read_transactions + l2_write_transactions"},
+      {"dram", "dram_read_transactions + dram_write_transactions"}};
+  for (const counters::LevelBytes& l : c.bytes) {
     if (l.bytes) {
-      r.bytes.push_back({l.level, *l.bytes});
+      r.bytes.push_back({std::string(l.level), *l.bytes});
     } else {
-      book.add(std::string("no ") + l.label + " byte metric (" + l.metrics + ", absent or n/a)",
+      book.add("no " + std::string(l.label) + " byte metric (" + recipe.at(l.level) +
+                   ", absent or n/a)",
                std::string(l.label) + " not plotted", r.id);
-      remarks.push_back(std::string("no ") + l.label + " bytes");
+      remarks.push_back("no " + std::string(l.label) + " bytes");
     }
   }
 

@@ -6,11 +6,13 @@
 // same totals.
 
 #include "rooftop/counters/import.hpp"
+#include "rooftop/counters/evaluate.hpp"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -704,6 +706,39 @@ TEST(ImportErrors, MixedFormatsInOneFile) {
   EXPECT_NE(e.find("mixed.csv:3: an nvprof-metrics table after the ncu-long one on line 1"),
             std::string::npos)
       << e;
+}
+
+// The one evaluator holds nvprof's byte recipe beside Nsight Compute's definitions.
+counters::Lookup lookup_of(const std::map<std::string, double>& metrics) {
+  return [metrics](const std::string& name) -> std::optional<double> {
+    const auto it = metrics.find(name);
+    return it == metrics.end() ? std::nullopt : std::optional<double>(it->second);
+  };
+}
+
+TEST(EvaluateNvprof, L1IsEveryCollectedTransactionAt32Bytes) {
+  const counters::Counts c = counters::evaluate(lookup_of(
+      {{"gld_transactions", 10}, {"gst_transactions", 5}, {"atomic_transactions", 1},
+       {"shared_load_transactions", 2}, {"l2_read_transactions", 7},
+       {"l2_write_transactions", 3}, {"dram_read_bytes", 100}, {"dram_write_bytes", 28}}));
+  ASSERT_EQ(c.bytes.size(), 3u);
+  ASSERT_TRUE(c.bytes[0].bytes);
+  EXPECT_DOUBLE_EQ(*c.bytes[0].bytes, 18 * 32.0);
+  EXPECT_NE(c.bytes[0].from.find("atomic_transactions"), std::string::npos) << c.bytes[0].from;
+  EXPECT_EQ(c.bytes[0].from.find("local_load"), std::string::npos) << c.bytes[0].from;
+  ASSERT_TRUE(c.bytes[1].bytes);
+  EXPECT_DOUBLE_EQ(*c.bytes[1].bytes, 10 * 32.0);
+  ASSERT_TRUE(c.bytes[2].bytes);
+  EXPECT_DOUBLE_EQ(*c.bytes[2].bytes, 128.0) << "dram_*_bytes when no dram_*_transactions";
+}
+
+TEST(EvaluateNvprof, NsightComputeDefinitionsComeFirst) {
+  const counters::Counts c = counters::evaluate(
+      lookup_of({{"lts__t_bytes.sum", 4096}, {"l2_read_transactions", 7},
+                 {"l2_write_transactions", 3}, {"gld_transactions", 10}}));
+  ASSERT_TRUE(c.bytes[1].bytes);
+  EXPECT_DOUBLE_EQ(*c.bytes[1].bytes, 4096.0);
+  EXPECT_FALSE(c.bytes[0].bytes) << "gld without gst is no L1 figure";
 }
 
 }  // namespace

@@ -14,11 +14,14 @@
 //   bytes   each level from the first definition that is there:
 //             l1    l1tex__t_bytes.sum, l1tex__t_sectors.sum x 32 B, then the newer
 //                   l1tex__lsu_writeback_active_mem_lgds.sum x 128 B (Hopper, Blackwell)
-//                   or (..._mem_lg.sum + ..._mem_ds.sum) x 128 B
+//                   or (..._mem_lg.sum + ..._mem_ds.sum) x 128 B; nvprof:
+//                   (gld + gst + those of kNvprofL1Extras collected)_transactions x 32 B
 //             l2    lts__t_bytes.sum, lts__t_sectors.sum x 32 B, then the newer
-//                   lts__lts2xbar_cycles_active.sum x 32 B
+//                   lts__lts2xbar_cycles_active.sum x 32 B; nvprof:
+//                   l2_{read,write}_transactions x 32 B
 //             dram  dram__bytes.sum, dram__bytes_{read,write}.sum, or
-//                   dram__sectors_{read,write}.sum x 32 B
+//                   dram__sectors_{read,write}.sum x 32 B; nvprof:
+//                   dram_{read,write}_transactions x 32 B, or dram_{read,write}_bytes
 //   time    gpu__time_duration.sum (ns)
 
 #include <functional>
@@ -30,6 +33,11 @@
 #include "rooftop/core/vocabulary.hpp"
 
 namespace rooftop::counters {
+
+// nvprof's transactions that its L1 recipe adds to gld + gst where they were collected.
+inline constexpr const char* kNvprofL1Extras[] = {
+    "atomic_transactions", "local_load_transactions", "local_store_transactions",
+    "shared_load_transactions", "shared_store_transactions"};
 
 // A metric's value (summed over what was counted), or empty where it was not collected.
 using Lookup = std::function<std::optional<double>(const std::string& metric)>;
