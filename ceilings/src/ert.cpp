@@ -8,12 +8,15 @@
 #include <iterator>
 #include <map>
 #include <set>
+#include <string>
 #include <utility>
+#include <vector>
 
 #include "rooftop/core/input_file.hpp"
 #include "rooftop/ceilings/report.hpp"
 #include "rooftop/ceilings/validate.hpp"
 #include "rooftop/core/error.hpp"
+#include "rooftop/core/vocabulary.hpp"
 
 namespace rooftop::ceilings {
 namespace {
@@ -21,34 +24,43 @@ namespace {
 using nlohmann::json;
 
 struct ErtName {
-  const char* label;    // as in roofline.json
-  const char* ceiling;  // rooftop's name
+  std::string label;    // as in roofline.json
+  std::string ceiling;  // rooftop's name
   bool compute;         // gflops (true) or gbytes
 };
 
-// Written by to_ert_json, in this order; the aliases after them are only read.
-constexpr ErtName kWritten[] = {{"FP64 GFLOPs", "fp64_fma", true},
-                                {"FP64 no-FMA GFLOPs", "fp64_nofma", true},
-                                {"FP32 GFLOPs", "fp32_fma", true},
-                                {"FP32 no-FMA GFLOPs", "fp32_nofma", true},
-                                {"L1", "l1", false},
-                                {"L2", "l2", false},
-                                {"L3", "l3", false},
-                                {"DRAM", "dram", false}};
-constexpr ErtName kAliases[] = {
+// Written by to_ert_json, in this order, from the vocabulary: "FP64 GFLOPs" and "FP64
+// no-FMA GFLOPs" for every precision with compute ceilings, then every level by its
+// label ("L1", ..., "DRAM") but a GPU's shared memory, which ERT does not measure and
+// its readers do not know. The aliases after them are only read.
+const std::vector<ErtName>& written_names() {
+  static const std::vector<ErtName> names = [] {
+    std::vector<ErtName> out;
+    for (const core::Precision& p : core::kPrecisions)
+      if (p.ceilings)
+        for (std::string_view mode : core::kComputeModes)
+          out.push_back({std::string(p.label) + (mode == "fma" ? "" : " no-FMA") + " GFLOPs",
+                         core::compute_ceiling_name(p.name, mode), true});
+    for (const core::Level& l : core::kLevels)
+      if (l.name != "shared") out.push_back({std::string(l.label), std::string(l.name), false});
+    return out;
+  }();
+  return names;
+}
+const ErtName kAliases[] = {
     {"GFLOPs", "fp64_fma", true},  // ERT before per-precision labels measured FP64 only
     {"HBM", "dram", false}};
 
 const ErtName* by_label(const std::string& label) {
-  for (const ErtName& n : kWritten)
-    if (strcasecmp(n.label, label.c_str()) == 0) return &n;
+  for (const ErtName& n : written_names())
+    if (strcasecmp(n.label.c_str(), label.c_str()) == 0) return &n;
   for (const ErtName& n : kAliases)
-    if (strcasecmp(n.label, label.c_str()) == 0) return &n;
+    if (strcasecmp(n.label.c_str(), label.c_str()) == 0) return &n;
   return nullptr;
 }
 
 const ErtName* by_ceiling(const std::string& name) {
-  for (const ErtName& n : kWritten)
+  for (const ErtName& n : written_names())
     if (name == n.ceiling) return &n;
   return nullptr;
 }
@@ -223,7 +235,7 @@ Ceiling imported_ceiling(const ErtName& n, const Entry* measured, const Entry* s
 json to_ert_json(const CeilingsFile& f, std::vector<std::string>* skipped) {
   json lists[2][2] = {{json::array(), json::array()}, {json::array(), json::array()}};
   enum { kEmpirical, kSpec };
-  for (const ErtName& n : kWritten) {
+  for (const ErtName& n : written_names()) {
     const Ceiling* c = f.find(n.ceiling);
     if (!c) continue;
     const int group = n.compute ? 0 : 1;
@@ -271,7 +283,7 @@ CeilingsFile from_ert_json(const json& ert, std::vector<std::string>* skipped) {
 
   CeilingsFile out;
   out.machine = machine_from_metadata(empirical);
-  for (const ErtName& n : kWritten) {
+  for (const ErtName& n : written_names()) {
     const auto m = measured.find(n.ceiling);
     const auto s = spec.find(n.ceiling);
     if (m == measured.end() && s == spec.end()) continue;
