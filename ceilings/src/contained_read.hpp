@@ -1,11 +1,14 @@
 #pragma once
 // Reading an HDF5 file without letting libhdf5 take the program down. libhdf5 1.10
-// itself crashes, loops or asks for gigabytes on some damaged files (old-format object
-// headers carry no checksum, and a crafted file can carry valid ones), before rooftop
-// sees anything it could check. So every file is read twice: first in a child process
-// that may die, under a memory and a time limit; then, only if the child's read ended
-// (with a result or with rooftop::Error), here, under the same memory limit. Reading is
-// deterministic, so the second read ends as the first did. Private to this library.
+// itself crashes (SIGSEGV in H5Aexists), loops or asks for gigabytes on some damaged
+// object headers, before rooftop sees anything it could check. So every file is read
+// twice: first in a child process that may die, under a memory and a time limit; then,
+// only if the child's read ended (with a result or with rooftop::Error), here, under the
+// same memory limit. Reading is deterministic, so the second read ends as the first did.
+// Every file, not only those without metadata checksums (superblock 0 or 1): a checksum
+// guards against accidental damage, not against a crafted file, and a file with a
+// version 2 superblock may still hold version 1 object headers, which carry none.
+// Private to this library.
 
 #include <functional>
 #include <string>
