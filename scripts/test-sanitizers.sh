@@ -16,7 +16,8 @@ sanitize="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit
 # build than -O2 with full debug information (CI builds this after the normal build).
 cmake -S "$root" -B "$root/build-asan" "${generator[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
       -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -g1" \
-      -DKokkos_ROOT="$kokkos_root" -DROOFTOP_BUILD_TESTS=ON -DROOFTOP_WITH_MPI=OFF -DROOFTOP_WITH_CUPTI=OFF \
+      -DKokkos_ROOT="$kokkos_root" -DROOFTOP_BUILD_TESTS=ON \
+      -DROOFTOP_WITH_MPI=OFF -DROOFTOP_WITH_CUPTI=OFF \
       -DCMAKE_CXX_FLAGS="$sanitize" -DCMAKE_C_FLAGS="$sanitize" \
       -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" \
       -DCMAKE_SHARED_LINKER_FLAGS="-fsanitize=address,undefined" >&2

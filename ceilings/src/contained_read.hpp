@@ -8,7 +8,9 @@
 // Every file, not only those without metadata checksums (superblock 0 or 1): a checksum
 // guards against accidental damage, not against a crafted file, and a file with a
 // version 2 superblock may still hold version 1 object headers, which carry none.
-// Private to this library.
+// The program reads its files before Kokkos starts, so the child is a copy of one thread;
+// where other threads exist (test programs), the child still runs nothing but the read,
+// and ends with _exit. Private to this library.
 
 #include <functional>
 #include <string>
