@@ -43,9 +43,10 @@ std::vector<std::string> split_list(const std::string& list) {
 // which its declared cost model reads from DRAM once.
 double memory_needed(const analyze::KernelList& kernels) {
   double most = 0.0;
-  for (const auto& k : kernels)
-    if (const ceilings::LevelBytes* b = k->declared().find_bytes("dram"))
-      most = std::max(most, b->bytes);
+  for (const auto& k : kernels) {
+    const ceilings::KernelRecord declared = k->declared();  // find_bytes points into it
+    if (const ceilings::LevelBytes* b = declared.find_bytes("dram")) most = std::max(most, b->bytes);
+  }
   return most;
 }
 

@@ -1,7 +1,10 @@
 // The ceilings file reader on arbitrary bytes, exactly as `rooftop show FILE` reads them:
 // the bytes are written to a file and read with rooftop::ceilings::read_file (HDF5's
 // default file driver; its in-memory driver behaves differently on damaged files). Any
-// outcome but a value or rooftop::Error is a bug.
+// outcome but a value or rooftop::Error is a bug. read_file first reads the file in a
+// child process: libhdf5's own crashes there (SIGSEGV, or a sanitizer report inside the
+// library) end as rooftop::Error, as they do for a user; everything rooftop reads is then
+// read again in this process, where the sanitizers and the coverage see it.
 
 #include <unistd.h>
 

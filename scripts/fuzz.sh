@@ -3,7 +3,8 @@
 # UndefinedBehaviorSanitizer) into build-fuzz/ and runs each, one after another, for
 # SECONDS seconds (default 60), niced, from seed corpora made of the repository's own
 # inputs (tests/fixtures, data/). Fails on any crash, sanitizer report, leak, input taking
-# over 10 s or using over 2 GiB; the failing input is kept in build-fuzz/artifacts/.
+# over 25 s (the ceilings reader gives the child it first reads a file in 10 s) or using
+# over 2 GiB; the failing input is kept in build-fuzz/artifacts/.
 # Prints the executions and coverage of each target. New inputs the fuzzer finds
 # accumulate in build-fuzz/corpus/ between runs. Targets after SECONDS run only those
 # (fuzz_ceilings_file, fuzz_profiler_csv, fuzz_ert_json). SECONDS = 0 replays the seeds
@@ -48,7 +49,7 @@ for target in "${targets[@]}"; do
   echo "fuzz: $target for ${seconds}s" >&2
   budget=(-max_total_time="$seconds")
   [ "$seconds" = 0 ] && budget=(-runs=0)
-  if ! nice -n 10 "$build/$target" "${budget[@]}" -timeout=10 -rss_limit_mb=2048 \
+  if ! nice -n 10 "$build/$target" "${budget[@]}" -timeout=25 -rss_limit_mb=2048 \
        -max_len=65536 -print_final_stats=1 -artifact_prefix="$build/artifacts/$target-" \
        "$corpus" "$seeds/$target" >"$log" 2>&1; then
     echo "fuzz: $target FAILED (see $log and $build/artifacts/)" >&2

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <string>
 
+#include "contained_read.hpp"
 #include "h5.hpp"
 #include "io_internal.hpp"
 #include "rooftop/ceilings/fleet.hpp"
@@ -231,7 +232,9 @@ void write_fleet_file(const std::string& path, const FleetFile& fleet) {
   });
 }
 
-FleetFile read_fleet_file(const std::string& path) {
+namespace {
+
+FleetFile read_fleet_here(const std::string& path) {
   h5::Handle file = h5::open_file_readonly(path);
   const hid_t root = file.get();
   try {
@@ -263,7 +266,7 @@ FleetFile read_fleet_file(const std::string& path) {
   }
 }
 
-bool is_fleet_file(const std::string& path) {
+bool is_fleet_here(const std::string& path) {
   h5::Handle file = h5::open_file_readonly(path);
   try {
     detail::read_ceilings_at(file.get());  // a ceilings file at all
@@ -271,6 +274,16 @@ bool is_fleet_file(const std::string& path) {
   } catch (const Error& e) {
     throw Error(path + ": " + e.what());
   }
+}
+
+}  // namespace
+
+FleetFile read_fleet_file(const std::string& path) {
+  return detail::read_contained(path, [&] { return read_fleet_here(path); });
+}
+
+bool is_fleet_file(const std::string& path) {
+  return detail::read_contained(path, [&] { return is_fleet_here(path); });
 }
 
 }  // namespace rooftop::ceilings

@@ -3,6 +3,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -186,8 +187,12 @@ void write_table(hid_t parent, const char* name, const Handle& type, const void*
 
 namespace {
 
-// No rooftop file comes near this many rows in one table (a sweep has thousands).
+// No rooftop file comes near this many rows in one table (a sweep has thousands), rows
+// this wide (a kernel's row, the widest, is under 2 KiB) or this many bytes in one table;
+// a damaged size would otherwise be allocated (a 4-byte change: 4 GiB) before HDF5 fails.
 constexpr hsize_t kMaxRows = hsize_t{1} << 24;
+constexpr std::size_t kMaxRowBytes = 64 << 10;
+constexpr std::size_t kMaxTableBytes = std::size_t{256} << 20;
 
 // The stored row type, checked before any H5Dread: libhdf5 converts compound rows
 // without checking that each column lies inside its row, and reads out of bounds
@@ -200,6 +205,9 @@ void check_row_type(hid_t type, const char* table) {
   const std::size_t row = H5Tget_size(type);
   const int n = H5Tget_nmembers(type);
   if (row == 0 || n <= 0) fail("has no columns");
+  if (row > kMaxRowBytes)
+    fail("rows of " + std::to_string(row) + " bytes, wider than the " +
+         std::to_string(kMaxRowBytes >> 10) + " KiB a rooftop row may have");
   for (int i = 0; i < n; ++i) {
     const unsigned u = static_cast<unsigned>(i);
     Handle member(H5Tget_member_type(type, u), H5Tclose, table);
@@ -261,6 +269,10 @@ std::size_t read_table(hid_t parent, const char* name, const Handle& type,
   Handle stored(H5Dget_type(set.get()), H5Tclose, name);
   check_row_type(stored.get(), name);
   check_columns_present(stored.get(), type.get(), name);
+  if (dims[0] * std::max(H5Tget_size(stored.get()), row_size) > kMaxTableBytes)
+    throw Error(std::string("table '") + name + "' has " + std::to_string(dims[0]) +
+                " rows, more than the " + std::to_string(kMaxTableBytes >> 20) +
+                " MiB a rooftop table may hold");
   buffer.assign(static_cast<std::size_t>(dims[0]) * row_size, 0);
   if (dims[0] > 0)
     check(H5Dread(set.get(), type.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, buffer.data()), name);

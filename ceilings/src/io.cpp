@@ -10,6 +10,7 @@
 #include <fstream>
 #include <limits>
 
+#include "contained_read.hpp"
 #include "h5.hpp"
 #include "io_internal.hpp"
 #include "output_file.hpp"
@@ -576,15 +577,17 @@ void write_file(const std::string& path, const CeilingsFile& data) {
 }
 
 CeilingsFile read_file(const std::string& path) {
-  h5::Handle file = h5::open_file_readonly(path);
-  try {
-    CeilingsFile out = detail::read_ceilings_at(file.get());
-    // A fleet's summary is empty when every rank failed, and still a record of why.
-    if (!h5::exists(file.get(), "fleet")) validate_ceilings_file(out);
-    return out;
-  } catch (const Error& e) {
-    throw Error(path + ": " + e.what());
-  }
+  return detail::read_contained(path, [&] {
+    h5::Handle file = h5::open_file_readonly(path);
+    try {
+      CeilingsFile out = detail::read_ceilings_at(file.get());
+      // A fleet's summary is empty when every rank failed, and still a record of why.
+      if (!h5::exists(file.get(), "fleet")) validate_ceilings_file(out);
+      return out;
+    } catch (const Error& e) {
+      throw Error(path + ": " + e.what());
+    }
+  });
 }
 
 Provenance current_provenance(const std::string& command_line) {

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 
 #include <chrono>
@@ -25,6 +26,7 @@ struct RunResult {
   std::string out;
   std::string err;
   double seconds = 0.0;
+  long max_rss_kib = 0;  // the largest resident set the program reached
 };
 
 // Starts rooftop with stdout and stderr going to files and stdin from /dev/null. The
@@ -74,8 +76,10 @@ inline RunResult run_rooftop(const std::vector<std::string>& args, const TempDir
   const auto t0 = std::chrono::steady_clock::now();
   const pid_t pid = spawn_rooftop(args, out_path, err_path);
   int status = 0;
-  if (waitpid(pid, &status, 0) != pid) throw std::runtime_error("waitpid failed");
+  rusage usage{};
+  if (wait4(pid, &status, 0, &usage) != pid) throw std::runtime_error("wait4 failed");
   RunResult r;
+  r.max_rss_kib = usage.ru_maxrss;
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   r.status = decode_wait_status(status);
   r.out = read_bytes(out_path);

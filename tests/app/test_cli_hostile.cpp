@@ -57,6 +57,26 @@ TEST(CliHostile, AColumnOutsideItsRowFailsInOneLineInsteadOfCrashing) {
   }
 }
 
+// Damaged sizes in old-format files (one to four bytes changed): a row of 4 GiB and a
+// sweep of millions of rows made the reader allocate 2.3 to 4.2 GB before HDF5 failed;
+// and object headers on which libhdf5 1.10 crashes in H5Aexists (SIGSEGV) in a process
+// that reads the file as `show` does. None may crash the program or take gigabytes.
+TEST(CliHostile, DamagedOldFormatFilesFailInOneLineWithinBoundedMemory) {
+  TempDir scratch;
+  for (const char* name : {"caches-row-4gib.h5", "compute-sweep-rows-damaged.h5",
+                           "object-header-segv-1.h5", "object-header-segv-2.h5"}) {
+    for (const std::vector<std::string>& args : {std::vector<std::string>{"show", kH5 + name},
+                                                 {"show", "--json", kH5 + name},
+                                                 {"export", kH5 + name, "--format", "csv"}}) {
+      const RunResult r = run_rooftop(args, scratch);
+      expect_one_line_failure(r);
+      EXPECT_EQ(r.err.rfind("rooftop: error: " + kH5 + name + ": ", 0), 0u) << r.err;
+      EXPECT_LT(r.max_rss_kib, 1L << 20) << name << ": " << r.max_rss_kib << " KiB";
+      EXPECT_LT(r.seconds, 10.0) << name;
+    }
+  }
+}
+
 TEST(CliHostile, ImplausibleCeilingsAndSweepsFailInOneLineInsteadOfHanging) {
   TempDir scratch;
   const std::string out = scratch.file("chart.svg");
