@@ -40,7 +40,7 @@ ceilings::CeilingsFile characterize(const MeasureOptions& options, const std::st
   std::vector<double> clocks{microbench::measure_host_clock_ghz(method)};
 
   microbench::SweepPlan plan = microbench::make_plan(file.machine, options.quick);
-  plan.timing.cancel = &interrupted();
+  plan.sampling.cancel = &interrupted();
   plan.before_confirm_pass = [&] { clocks.push_back(microbench::measure_host_clock_ghz(method)); };
   file.sweeps = microbench::run_sweeps<Kokkos::DefaultHostExecutionSpace>(
       plan, show_progress ? progress_printer() : microbench::Progress{});

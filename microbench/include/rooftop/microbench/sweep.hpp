@@ -9,9 +9,9 @@
 
 #include "rooftop/core/model.hpp"
 #include "rooftop/core/progress.hpp"
+#include "rooftop/core/sampling.hpp"
 #include "rooftop/microbench/measure.hpp"
 #include "rooftop/microbench/pattern.hpp"
-#include "rooftop/microbench/timing.hpp"
 
 namespace rooftop::microbench {
 
@@ -32,7 +32,7 @@ struct BandwidthRun {
 struct SweepPlan {
   std::vector<ComputeRun> compute;
   std::vector<BandwidthRun> bandwidth;
-  Timing timing;
+  core::Sampling sampling;
   // Re-measurement passes spread through the bandwidth sweep (the last at its end): each
   // measures again the point behind every ceiling known so far (ceilings::ceiling_sources
   // on `machine`'s level windows) and adds it as a point of its own. A ceiling then has
