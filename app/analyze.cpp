@@ -71,7 +71,7 @@ std::string gigabytes(double bytes) {
 
 int run_analyze(const AnalyzeOptions& options, const std::string& command_line) {
   const ceilings::CeilingsFile file = ceilings::read_file(options.ceilings);
-  const Outputs outputs{options.out, options.plot, options.json};
+  const Outputs outputs{options.out, options.plot, options.format};
   outputs.check();
   // The default size suits the build: a CPU benchmark on the host, the classic size
   // where kernels run on a GPU.
@@ -112,7 +112,7 @@ int run_analyze(const AnalyzeOptions& options, const std::string& command_line) 
 
 int run_import(const ImportOptions& options, const std::string& command_line) {
   const ceilings::CeilingsFile file = ceilings::read_file(options.ceilings);
-  const Outputs outputs{options.out, options.plot, options.json};
+  const Outputs outputs{options.out, options.plot, options.format};
   outputs.check();
   analyze::ImportBackend backend(options.report, options.timing);
   std::vector<std::string> notes;
