@@ -16,7 +16,6 @@
 #include "rooftop/analyze/host_backend.hpp"
 #include "rooftop/analyze/import_backend.hpp"
 #include "rooftop/ceilings/io.hpp"
-#include "rooftop/ceilings/report.hpp"
 #include "rooftop/config.hpp"
 #include "rooftop/core/error.hpp"
 #include "rooftop/kernels/kernel.hpp"

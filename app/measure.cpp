@@ -10,13 +10,13 @@
 #include "measure.hpp"
 #include "rooftop/ceilings/extract.hpp"
 #include "rooftop/ceilings/io.hpp"
-#include "rooftop/ceilings/report.hpp"
-#include "rooftop/core/terminal.hpp"
 #include "rooftop/config.hpp"
 #include "rooftop/core/error.hpp"
+#include "rooftop/core/terminal.hpp"
 #include "rooftop/microbench/device.hpp"
 #include "rooftop/microbench/host.hpp"
 #include "rooftop/microbench/sweep.hpp"
+#include "rooftop/report/ceilings_table.hpp"
 #include "rooftop/report/chart.hpp"
 
 namespace rooftop::app {
@@ -78,7 +78,7 @@ int run_measure(const MeasureOptions& options, const std::string& command_line) 
   ceilings::write_file(options.out, file);
   if (!options.plot.empty()) ceilings::write_text_file(options.plot, analyze::roofline_svg(file));
 
-  std::cout << ceilings::terminal_text(ceilings::format_table(file));
+  std::cout << ceilings::terminal_text(report::ceilings_table(file));
   for (const std::string& why : skipped) std::cout << "skipped " << why << "\n";
   std::cout << "\nwrote " << options.out << (options.plot.empty() ? "" : " and " + options.plot)
             << "\n";

@@ -6,7 +6,7 @@
 #include "output.hpp"
 #include "rooftop/ceilings/compare.hpp"
 #include "rooftop/ceilings/fleet.hpp"
-#include "rooftop/ceilings/report.hpp"
+#include "rooftop/report/ceilings_table.hpp"
 #include "rooftop/report/kernel_table.hpp"
 
 namespace rooftop::app {
@@ -21,7 +21,7 @@ class JsonWriter final : public Writer {
  public:
   void file(std::ostream& out, const ceilings::CeilingsFile& file, const std::string& path,
             const ceilings::FleetFile* fleet) const override {
-    nlohmann::json j = ceilings::to_json(file);
+    nlohmann::json j = report::ceilings_json(file);
     if (!file.kernels.empty()) j["kernels"] = analyze::kernels_json(file, path, {})["kernels"];
     if (fleet) j["fleet"] = ceilings::to_json(*fleet, ceilings::review(*fleet, 0.05), path);
     print(out, j);

@@ -4,8 +4,8 @@
 #include "output.hpp"
 #include "rooftop/ceilings/compare.hpp"
 #include "rooftop/ceilings/fleet.hpp"
-#include "rooftop/ceilings/report.hpp"
 #include "rooftop/core/terminal.hpp"
+#include "rooftop/report/ceilings_table.hpp"
 #include "rooftop/report/kernel_table.hpp"
 
 namespace rooftop::app {
@@ -23,7 +23,7 @@ class TableWriter final : public Writer {
  public:
   void file(std::ostream& out, const ceilings::CeilingsFile& file, const std::string&,
             const ceilings::FleetFile* fleet) const override {
-    out << ceilings::terminal_text(ceilings::format_table(file));
+    out << ceilings::terminal_text(report::ceilings_table(file));
     if (!file.kernels.empty())
       out << "\n" << ceilings::terminal_text(analyze::kernels_table(file, {}));
     if (fleet) out << "\n" << ceilings::terminal_text(ceilings::format_table(*fleet));

@@ -122,9 +122,7 @@ class CuptiBackend final : public Backend {
       core::throw_if_cancelled(sampling_);
       kernel.prepare();
 
-      const core::SampleSet runs =
-          time_runs(kernel, sampling_);  // un-instrumented, as the host backend
-      const ceilings::Summary s = ceilings::summarize(runs.per_rep());
+      const core::SampleSet runs = time_runs(kernel, sampling_);  // un-instrumented
 
       // One range per run, repeated once per pass; the labels are taken in the first.
       KernelTracker labels;
@@ -147,12 +145,7 @@ class CuptiBackend final : public Backend {
       const cupti::Evaluation e = cupti::evaluate(c.values);
       cupti::apply_counts(e, record);
       if (record.precision.empty()) record.precision = declared.precision;
-      record.time_s = s.median;
-      record.time_min = s.min;
-      record.time_max = s.max;
-      record.samples = s.count;
-      record.invocations = 1;
-      record.time_source = "wall clock, fenced, un-instrumented, " + median_of(runs);
+      set_times(record, runs, "wall clock, fenced, un-instrumented");
       std::string extra = std::to_string(c.passes) + " replay passes";
       if (c.dropped_ranges > 0)
         extra += ", " + std::to_string(c.dropped_ranges) + " ranges dropped";

@@ -12,10 +12,17 @@ core::SampleSet time_runs(Kernel& kernel, const core::Sampling& sampling) {
   });
 }
 
-std::string median_of(const core::SampleSet& runs) {
-  const std::size_t n = runs.seconds.size();
-  return "median of " + std::to_string(n) + (n == 1 ? " run" : " samples") +
-         (runs.reps > 1 ? " of " + std::to_string(runs.reps) + " runs" : "");
+void set_times(ceilings::KernelRecord& record, const core::SampleSet& runs,
+               const std::string& how) {
+  const ceilings::Summary s = ceilings::summarize(runs.per_rep());
+  record.time_s = s.median;
+  record.time_min = s.min;
+  record.time_max = s.max;
+  record.samples = s.count;
+  record.invocations = 1;
+  record.time_source = how + ", median of " + std::to_string(s.count) +
+                       (s.count == 1 ? " run" : " samples") +
+                       (runs.reps > 1 ? " of " + std::to_string(runs.reps) + " runs" : "");
 }
 
 HostBackend::HostBackend(KernelList kernels, core::Sampling sampling, core::Progress progress)
@@ -35,13 +42,7 @@ std::vector<ceilings::KernelRecord> HostBackend::collect(std::vector<std::string
     const std::string wrong = kernel.check();
     kernel.release();
 
-    const ceilings::Summary s = ceilings::summarize(runs.per_rep());
-    record.time_s = s.median;
-    record.time_min = s.min;
-    record.time_max = s.max;
-    record.samples = s.count;
-    record.invocations = 1;
-    record.time_source = "wall clock, fenced, " + median_of(runs);
+    set_times(record, runs, "wall clock, fenced");
     record.check = wrong.empty() ? "passed" : "failed";
     if (!wrong.empty()) {
       record.note = "WRONG ANSWER: " + wrong;

@@ -10,10 +10,10 @@
 #include <set>
 #include <utility>
 
-#include "rooftop/core/input_file.hpp"
-#include "rooftop/ceilings/report.hpp"
+#include "rooftop/ceilings/fields.hpp"
 #include "rooftop/ceilings/validate.hpp"
 #include "rooftop/core/error.hpp"
+#include "rooftop/core/input_file.hpp"
 
 namespace rooftop::ceilings {
 namespace {

@@ -24,8 +24,9 @@ constexpr core::Sampling kKernelSampling{
 // The samples of a prepared kernel, one sample being `reps` runs back to back.
 core::SampleSet time_runs(Kernel& kernel, const core::Sampling& sampling);
 
-// How the time was taken, for a record's time_source: "median of 5 samples of 12 runs".
-std::string median_of(const core::SampleSet& runs);
+// A record's times from the samples of its runs: the median, min and max of one run,
+// the count, and time_source, `how` they were taken then "median of 5 samples of 12 runs".
+void set_times(ceilings::KernelRecord& record, const core::SampleSet& runs, const std::string& how);
 
 class HostBackend final : public Backend {
  public:
