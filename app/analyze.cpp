@@ -16,7 +16,6 @@
 #include "rooftop/analyze/host_backend.hpp"
 #include "rooftop/analyze/import_backend.hpp"
 #include "rooftop/ceilings/io.hpp"
-#include "rooftop/ceilings/report.hpp"
 #include "rooftop/config.hpp"
 #include "rooftop/core/error.hpp"
 #include "rooftop/kernels/kernel.hpp"
@@ -72,7 +71,7 @@ std::string gigabytes(double bytes) {
 
 int run_analyze(const AnalyzeOptions& options, const std::string& command_line) {
   const ceilings::CeilingsFile file = ceilings::read_file(options.ceilings);
-  const Outputs outputs{options.out, options.plot, options.json};
+  const Outputs outputs{options.out, options.plot, options.format};
   outputs.check();
   // The default size suits the build: a CPU benchmark on the host, the classic size
   // where kernels run on a GPU.
@@ -92,8 +91,8 @@ int run_analyze(const AnalyzeOptions& options, const std::string& command_line) 
                  size.c_str(), gigabytes(needed).c_str());
 
   KokkosRun run;
-  analyze::HostTiming timing;
-  timing.cancel = &interrupted();
+  core::Sampling sampling = analyze::kKernelSampling;
+  sampling.cancel = &interrupted();
   std::vector<std::string> notes;
   if (file.machine.hostname != host_name())
     notes.push_back("the ceilings were measured on " + file.machine.hostname +
@@ -102,10 +101,10 @@ int run_analyze(const AnalyzeOptions& options, const std::string& command_line) 
   // counts are the kernels' own declarations.
   std::unique_ptr<analyze::Backend> backend;
   if (ROOFTOP_HAS_DEVICE && !options.no_cupti && analyze::cupti_backend_available())
-    backend = analyze::make_cupti_backend(std::move(kernels), timing, progress_printer());
+    backend = analyze::make_cupti_backend(std::move(kernels), sampling, progress_printer());
   else
     backend =
-        std::make_unique<analyze::HostBackend>(std::move(kernels), timing, progress_printer());
+        std::make_unique<analyze::HostBackend>(std::move(kernels), sampling, progress_printer());
   std::vector<ceilings::KernelRecord> records = backend->collect(notes);
   run.throw_if_interrupted();
   return place_and_report(file, options.ceilings, std::move(records), notes, outputs, command_line);
@@ -113,7 +112,7 @@ int run_analyze(const AnalyzeOptions& options, const std::string& command_line) 
 
 int run_import(const ImportOptions& options, const std::string& command_line) {
   const ceilings::CeilingsFile file = ceilings::read_file(options.ceilings);
-  const Outputs outputs{options.out, options.plot, options.json};
+  const Outputs outputs{options.out, options.plot, options.format};
   outputs.check();
   analyze::ImportBackend backend(options.report, options.timing);
   std::vector<std::string> notes;

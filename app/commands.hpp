@@ -4,6 +4,8 @@
 #include <string>
 #include <vector>
 
+#include "output.hpp"
+
 namespace rooftop::app {
 
 struct MeasureOptions {
@@ -17,14 +19,14 @@ int run_measure(const MeasureOptions& options, const std::string& command_line);
 
 struct ShowOptions {
   std::string file;
-  bool json = false;
+  OutputFormat format = OutputFormat::table;
 };
 int run_show(const ShowOptions& options);
 
 struct CompareOptions {
   std::vector<std::string> files;  // the first is the baseline; or one fleet file
   std::string plot;
-  bool json = false;
+  OutputFormat format = OutputFormat::table;
   double threshold = 0.05;  // fleet: a rank this fraction below the fleet median is slow
   bool threshold_given = false;
 };
@@ -50,7 +52,7 @@ struct AnalyzeOptions {
   std::string kernels = "gpp";
   std::string size;  // empty: the build's default (small on a host, classic on a GPU)
   std::string out, plot;
-  bool json = false;
+  OutputFormat format = OutputFormat::table;
   bool no_cupti = false;  // declared counts even in a CUDA build with CUPTI
 };
 int run_analyze(const AnalyzeOptions& options, const std::string& command_line);
@@ -60,7 +62,7 @@ struct ImportOptions {
   std::string timing;  // nvprof GPU-trace or summary CSV (optional)
   std::string ceilings;
   std::string out, plot;
-  bool json = false;
+  OutputFormat format = OutputFormat::table;
 };
 int run_import(const ImportOptions& options, const std::string& command_line);
 
@@ -69,7 +71,7 @@ struct ProfileOptions {
   std::string connector;             // empty: the one beside this program
   std::vector<std::string> command;  // the program and its arguments
   std::string out, plot;
-  bool json = false;
+  OutputFormat format = OutputFormat::table;
 };
 int run_profile(const ProfileOptions& options, const std::string& command_line);
 

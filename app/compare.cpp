@@ -5,13 +5,17 @@
 #include "rooftop/ceilings/compare.hpp"
 #include "rooftop/ceilings/fleet.hpp"
 #include "rooftop/ceilings/io.hpp"
-#include "rooftop/core/terminal.hpp"
 #include "rooftop/core/error.hpp"
 #include "rooftop/report/chart.hpp"
 
 namespace rooftop::app {
 
 namespace {
+
+std::vector<std::string> written(const CompareOptions& options) {
+  if (options.plot.empty()) return {};
+  return {options.plot};
+}
 
 // One fleet file: the ranks below the fleet median, and those that failed.
 int review_fleet(const CompareOptions& options) {
@@ -21,14 +25,7 @@ int review_fleet(const CompareOptions& options) {
   const ceilings::FleetReview review = ceilings::review(fleet, options.threshold);
   if (!options.plot.empty())
     ceilings::write_text_file(options.plot, analyze::fleet_spread_svg(fleet, review));
-  if (options.json)
-    std::cout << ceilings::to_json(fleet, review, path)
-                     .dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
-              << "\n";
-  else
-    std::cout << ceilings::terminal_text(path + ": " + ceilings::format_table(fleet)) << "\n"
-              << ceilings::format_review(review)
-              << (options.plot.empty() ? "" : "\nwrote " + options.plot + "\n");
+  writer_for(options.format).fleet_review(std::cout, fleet, review, path, written(options));
   return review.anything_found() ? kExitRanksFlagged : 0;
 }
 
@@ -63,13 +60,7 @@ int run_compare(const CompareOptions& options) {
 
   if (!options.plot.empty())
     ceilings::write_text_file(options.plot, analyze::comparison_svg(files, paths));
-  if (options.json)
-    std::cout << ceilings::to_json(comparison)
-                     .dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
-              << "\n";
-  else
-    std::cout << ceilings::terminal_text(ceilings::format_table(comparison))
-              << (options.plot.empty() ? "" : "\nwrote " + options.plot + "\n");
+  writer_for(options.format).comparison(std::cout, comparison, written(options));
   return 0;
 }
 

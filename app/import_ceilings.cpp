@@ -3,8 +3,8 @@
 #include "commands.hpp"
 #include "rooftop/ceilings/ert.hpp"
 #include "rooftop/ceilings/io.hpp"
-#include "rooftop/ceilings/report.hpp"
 #include "rooftop/core/terminal.hpp"
+#include "rooftop/report/ceilings_table.hpp"
 
 namespace rooftop::app {
 
@@ -14,7 +14,7 @@ int run_import_ceilings(const ImportCeilingsOptions& options, const std::string&
   ceilings::CeilingsFile file = ceilings::read_ert_file(options.file, &skipped);
   file.provenance = ceilings::current_provenance(command_line);
   ceilings::write_file(options.out, file);
-  std::cout << ceilings::terminal_text(ceilings::format_table(file));
+  std::cout << ceilings::terminal_text(report::ceilings_table(file));
   for (const std::string& why : skipped)
     std::cout << "skipped " << ceilings::terminal_text(why) << "\n";
   std::cout << "\nwrote " << options.out << "\n";

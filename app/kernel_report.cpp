@@ -3,10 +3,9 @@
 #include <iostream>
 
 #include "rooftop/ceilings/io.hpp"
-#include "rooftop/core/terminal.hpp"
 #include "rooftop/core/roofline.hpp"
+#include "rooftop/core/terminal.hpp"
 #include "rooftop/report/chart.hpp"
-#include "rooftop/report/kernel_table.hpp"
 
 namespace rooftop::app {
 
@@ -26,17 +25,10 @@ int place_and_report(ceilings::CeilingsFile file, const std::string& ceilings_pa
   if (!outputs.plot.empty())
     ceilings::write_text_file(outputs.plot,
                               analyze::kernels_svg(file, "Kernels on the measured roofline"));
-  if (outputs.json) {
-    std::cout << analyze::kernels_json(file, ceilings_path, notes)
-                     .dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
-              << "\n";
-  } else {
-    std::cout << ceilings::terminal_text(analyze::kernels_table(file, notes));
-    if (!outputs.out.empty() || !outputs.plot.empty())
-      std::cout << "\nwrote " << outputs.out
-                << (outputs.out.empty() || outputs.plot.empty() ? "" : " and ") << outputs.plot
-                << "\n";
-  }
+  std::vector<std::string> written;
+  for (const std::string& path : {outputs.out, outputs.plot})
+    if (!path.empty()) written.push_back(path);
+  writer_for(outputs.format).kernels(std::cout, file, ceilings_path, notes, written);
   for (const ceilings::KernelRecord& k : file.kernels)
     if (!k.above.empty())
       std::cerr << "rooftop: warning: " << ceilings::terminal_text(k.name) << " lies above "

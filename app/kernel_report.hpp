@@ -5,13 +5,14 @@
 #include <string>
 #include <vector>
 
+#include "output.hpp"
 #include "rooftop/core/model.hpp"
 
 namespace rooftop::app {
 
 struct Outputs {
   std::string out, plot;  // empty: not written
-  bool json = false;
+  OutputFormat format = OutputFormat::table;
   // Fails early (before any kernel runs) when an output could not be written later.
   void check() const;
 };

@@ -10,6 +10,7 @@
 #include <iostream>
 #include <iterator>
 #include <new>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,15 @@
 #include "rooftop/kernels/kernel.hpp"
 
 namespace {
+
+// One flag per output format but the default, the table's first row (--json); the last
+// given wins.
+void add_format_flags(CLI::App* command, rooftop::app::OutputFormat& format) {
+  for (const rooftop::app::OutputFormatEntry& entry :
+       std::span(rooftop::app::kOutputFormats).subspan(1))
+    command->add_flag_callback(
+        std::string("--") + entry.name, [&format, f = entry.format] { format = f; }, entry.help);
+}
 
 // "a, b, c" with `last` before the last name ("a, b or c").
 std::string listed(const std::vector<std::string>& names, const char* last) {
@@ -52,7 +62,7 @@ int main(int argc, char** argv) {
   rooftop::app::ShowOptions show;
   CLI::App* s = app.add_subcommand("show", "print a ceilings file as a table or JSON");
   s->add_option("file", show.file, "ceilings file (HDF5)")->required();
-  s->add_flag("--json", show.json, "machine-readable output");
+  add_format_flags(s, show.format);
 
   rooftop::app::CompareOptions compare;
   CLI::App* c = app.add_subcommand(
@@ -63,7 +73,7 @@ int main(int argc, char** argv) {
       ->required();
   c->add_option("--plot", compare.plot,
                 "SVG chart to write (the rooflines overlaid; a fleet: the spread of each ceiling)");
-  c->add_flag("--json", compare.json, "machine-readable output");
+  add_format_flags(c, compare.format);
   CLI::Option* threshold =
       c->add_option("--threshold", compare.threshold,
                     "fleet: a rank more than this fraction below the fleet median is slow "
@@ -97,7 +107,7 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember(rooftop::analyze::size_names()));
   a->add_option("--out", analyze.out, "file to write: the ceilings with the kernels (HDF5)");
   a->add_option("--plot", analyze.plot, "SVG chart to write (hierarchical roofline)");
-  a->add_flag("--json", analyze.json, "machine-readable output");
+  add_format_flags(a, analyze.format);
   a->add_flag("--no-cupti", analyze.no_cupti,
               "declared counts even where CUPTI is available (to run under Nsight Compute, "
               "which cannot share the profiler)");
@@ -111,7 +121,7 @@ int main(int argc, char** argv) {
   im->add_option("--ceilings", import.ceilings, "ceilings file (HDF5)")->required();
   im->add_option("--out", import.out, "file to write: the ceilings with the kernels (HDF5)");
   im->add_option("--plot", import.plot, "SVG chart to write (hierarchical roofline)");
-  im->add_flag("--json", import.json, "machine-readable output");
+  add_format_flags(im, import.format);
 
   rooftop::app::ProfileOptions profile;
   CLI::App* pr = app.add_subcommand(
@@ -121,7 +131,7 @@ int main(int argc, char** argv) {
                  "Kokkos Tools connector library (default: the one beside rooftop)");
   pr->add_option("--out", profile.out, "file to write: the ceilings with the kernels (HDF5)");
   pr->add_option("--plot", profile.plot, "SVG chart to write (hierarchical roofline)");
-  pr->add_flag("--json", profile.json, "machine-readable output");
+  add_format_flags(pr, profile.format);
   pr->add_option("command", profile.command, "-- the program and its arguments")->required();
 
   rooftop::app::PlotOptions plot;

@@ -10,13 +10,13 @@
 #include "measure.hpp"
 #include "rooftop/ceilings/extract.hpp"
 #include "rooftop/ceilings/io.hpp"
-#include "rooftop/ceilings/report.hpp"
-#include "rooftop/core/terminal.hpp"
 #include "rooftop/config.hpp"
 #include "rooftop/core/error.hpp"
+#include "rooftop/core/terminal.hpp"
 #include "rooftop/microbench/device.hpp"
 #include "rooftop/microbench/host.hpp"
 #include "rooftop/microbench/sweep.hpp"
+#include "rooftop/report/ceilings_table.hpp"
 #include "rooftop/report/chart.hpp"
 
 namespace rooftop::app {
@@ -40,7 +40,7 @@ ceilings::CeilingsFile characterize(const MeasureOptions& options, const std::st
   std::vector<double> clocks{microbench::measure_host_clock_ghz(method)};
 
   microbench::SweepPlan plan = microbench::make_plan(file.machine, options.quick);
-  plan.timing.cancel = &interrupted();
+  plan.sampling.cancel = &interrupted();
   plan.before_confirm_pass = [&] { clocks.push_back(microbench::measure_host_clock_ghz(method)); };
   plan.compute_clock = microbench::sample_clock_ghz;
   file.sweeps = microbench::run_sweeps<Kokkos::DefaultHostExecutionSpace>(
@@ -79,7 +79,7 @@ int run_measure(const MeasureOptions& options, const std::string& command_line) 
   ceilings::write_file(options.out, file);
   if (!options.plot.empty()) ceilings::write_text_file(options.plot, analyze::roofline_svg(file));
 
-  std::cout << ceilings::terminal_text(ceilings::format_table(file));
+  std::cout << ceilings::terminal_text(report::ceilings_table(file));
   for (const std::string& why : skipped) std::cout << "skipped " << why << "\n";
   std::cout << "\nwrote " << options.out << (options.plot.empty() ? "" : " and " + options.plot)
             << "\n";

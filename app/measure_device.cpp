@@ -21,7 +21,7 @@ ceilings::CeilingsFile characterize_device(const MeasureOptions& options,
   file.machine = microbench::describe_device();
   microbench::DevicePlan plan = microbench::make_device_plan(
       file.machine, Device().concurrency(), microbench::device_free_bytes(), options.quick);
-  plan.timing.cancel = &interrupted();
+  plan.sampling.cancel = &interrupted();
   file.machine.launch_geometry = microbench::launch_geometry(plan);
   file.sweeps = microbench::run_device_sweeps<Device>(plan, progress_printer());
 

@@ -233,7 +233,7 @@ int run_program(const std::vector<std::string>& command, std::vector<std::string
 int run_profile(const ProfileOptions& options, const std::string& command_line) {
   if (options.command.empty()) throw Error("profile needs a program to run after --");
   const ceilings::CeilingsFile file = ceilings::read_file(options.ceilings);
-  const Outputs outputs{options.out, options.plot, options.json};
+  const Outputs outputs{options.out, options.plot, options.format};
   outputs.check();
   const std::string connector = find_connector(options.connector);
 

@@ -97,8 +97,8 @@ void require_gpu() {
 
 class CuptiBackend final : public Backend {
  public:
-  CuptiBackend(KernelList kernels, HostTiming timing, core::Progress progress)
-      : kernels_(std::move(kernels)), timing_(timing), progress_(std::move(progress)) {}
+  CuptiBackend(KernelList kernels, core::Sampling sampling, core::Progress progress)
+      : kernels_(std::move(kernels)), sampling_(sampling), progress_(std::move(progress)) {}
 
   std::string name() const override { return "cupti"; }
 
@@ -119,12 +119,10 @@ class CuptiBackend final : public Backend {
       ceilings::KernelRecord record = kernel.declared();
       const ceilings::KernelRecord declared = record;
       if (progress_) progress_(i, kernels_.size(), record.name);
-      throw_if_cancelled(timing_);
+      core::throw_if_cancelled(sampling_);
       kernel.prepare();
 
-      const RunTimes times = time_runs(kernel, timing_);  // un-instrumented, as the host backend
-      const std::int64_t runs = times.runs_per_sample;
-      const ceilings::Summary s = ceilings::summarize(times.per_run);
+      const core::SampleSet runs = time_runs(kernel, sampling_);  // un-instrumented
 
       // One range per run, repeated once per pass; the labels are taken in the first.
       KernelTracker labels;
@@ -147,14 +145,7 @@ class CuptiBackend final : public Backend {
       const cupti::Evaluation e = cupti::evaluate(c.values);
       cupti::apply_counts(e, record);
       if (record.precision.empty()) record.precision = declared.precision;
-      record.time_s = s.median;
-      record.time_min = s.min;
-      record.time_max = s.max;
-      record.samples = s.count;
-      record.invocations = 1;
-      record.time_source = "wall clock, fenced, un-instrumented, median of " +
-                           std::to_string(s.count) + (s.count == 1 ? " run" : " samples") +
-                           (runs > 1 ? " of " + std::to_string(runs) + " runs" : "");
+      set_times(record, runs, "wall clock, fenced, un-instrumented");
       std::string extra = std::to_string(c.passes) + " replay passes";
       if (c.dropped_ranges > 0)
         extra += ", " + std::to_string(c.dropped_ranges) + " ranges dropped";
@@ -174,7 +165,7 @@ class CuptiBackend final : public Backend {
 
  private:
   KernelList kernels_;
-  HostTiming timing_;
+  core::Sampling sampling_;
   core::Progress progress_;
 };
 
@@ -182,9 +173,9 @@ class CuptiBackend final : public Backend {
 
 std::string cupti_backend_unavailable_reason() { return ""; }
 
-std::unique_ptr<Backend> make_cupti_backend(KernelList kernels, HostTiming timing,
+std::unique_ptr<Backend> make_cupti_backend(KernelList kernels, core::Sampling sampling,
                                             core::Progress progress) {
-  return std::make_unique<CuptiBackend>(std::move(kernels), timing, std::move(progress));
+  return std::make_unique<CuptiBackend>(std::move(kernels), sampling, std::move(progress));
 }
 
 }  // namespace rooftop::analyze

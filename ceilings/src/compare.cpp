@@ -4,7 +4,7 @@
 #include <cstdio>
 #include <sstream>
 
-#include "rooftop/ceilings/report.hpp"
+#include "rooftop/ceilings/fields.hpp"
 #include "rooftop/core/error.hpp"
 #include "rooftop/core/format.hpp"
 

@@ -12,10 +12,10 @@
 #include <utility>
 #include <vector>
 
-#include "rooftop/core/input_file.hpp"
-#include "rooftop/ceilings/report.hpp"
+#include "rooftop/ceilings/fields.hpp"
 #include "rooftop/ceilings/validate.hpp"
 #include "rooftop/core/error.hpp"
+#include "rooftop/core/input_file.hpp"
 #include "rooftop/core/vocabulary.hpp"
 
 namespace rooftop::ceilings {

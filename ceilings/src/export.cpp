@@ -5,7 +5,7 @@
 #include <sstream>
 
 #include "rooftop/ceilings/ert.hpp"
-#include "rooftop/ceilings/report.hpp"
+#include "rooftop/ceilings/fields.hpp"
 #include "rooftop/core/error.hpp"
 
 namespace rooftop::ceilings {

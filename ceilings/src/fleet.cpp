@@ -7,7 +7,7 @@
 #include <sstream>
 
 #include "rooftop/ceilings/compare.hpp"
-#include "rooftop/ceilings/report.hpp"
+#include "rooftop/ceilings/fields.hpp"
 #include "rooftop/core/error.hpp"
 #include "rooftop/core/format.hpp"
 #include "rooftop/core/statistics.hpp"

@@ -2,6 +2,7 @@
 #include <string>
 
 #include "bandwidth_kernel.hpp"
+#include "rooftop/core/error.hpp"
 #include "rooftop/microbench/measure.hpp"
 
 namespace rooftop::microbench {
@@ -34,7 +35,8 @@ void fill(const BandwidthKernel<Space, kPattern>& k) {
 
 // Every element (or per-item sum) is checked after timing.
 template <class Space, Pattern kPattern>
-void check(const BandwidthKernel<Space, kPattern>& k, const SampleSet& s, const std::string& label) {
+void check(const BandwidthKernel<Space, kPattern>& k, const core::SampleSet& s,
+           const std::string& label) {
   auto a = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), k.a);
   if constexpr (kPattern == Pattern::read) {
     auto sums = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), k.sums);
@@ -64,7 +66,7 @@ void check(const BandwidthKernel<Space, kPattern>& k, const SampleSet& s, const 
 }
 
 template <class Space, Pattern kPattern>
-ceilings::BandwidthPoint run(std::uint64_t working_set_bytes, const Timing& timing) {
+ceilings::BandwidthPoint run(std::uint64_t working_set_bytes, const core::Sampling& sampling) {
   using Kernel = BandwidthKernel<Space, kPattern>;
   using View = typename Kernel::View;
   Kernel k;
@@ -89,7 +91,7 @@ ceilings::BandwidthPoint run(std::uint64_t working_set_bytes, const Timing& timi
     Kokkos::parallel_for(label, Kokkos::RangePolicy<Space, Index>(0, k.items), k);
     Space().fence();
   };
-  const SampleSet samples = sample(timing, 1, launch);
+  const core::SampleSet samples = core::sample(sampling, 1, launch);
   check(k, samples, label);
 
   ceilings::BandwidthPoint p;
@@ -113,24 +115,29 @@ std::int64_t bandwidth_items() {
 
 template <class Space>
 ceilings::BandwidthPoint measure_bandwidth(Pattern pattern, std::uint64_t working_set_bytes,
-                                           const Timing& timing) {
+                                           const core::Sampling& sampling) {
   switch (pattern) {
-    case Pattern::read: return run<Space, Pattern::read>(working_set_bytes, timing);
-    case Pattern::write: return run<Space, Pattern::write>(working_set_bytes, timing);
-    case Pattern::copy: return run<Space, Pattern::copy>(working_set_bytes, timing);
-    case Pattern::triad: return run<Space, Pattern::triad>(working_set_bytes, timing);
-    case Pattern::rmw: return run<Space, Pattern::rmw>(working_set_bytes, timing);
+    case Pattern::read:
+      return run<Space, Pattern::read>(working_set_bytes, sampling);
+    case Pattern::write:
+      return run<Space, Pattern::write>(working_set_bytes, sampling);
+    case Pattern::copy:
+      return run<Space, Pattern::copy>(working_set_bytes, sampling);
+    case Pattern::triad:
+      return run<Space, Pattern::triad>(working_set_bytes, sampling);
+    case Pattern::rmw:
+      return run<Space, Pattern::rmw>(working_set_bytes, sampling);
   }
   throw Error("unknown access pattern");
 }
 
 template std::int64_t bandwidth_items<Kokkos::DefaultHostExecutionSpace>();
 template ceilings::BandwidthPoint measure_bandwidth<Kokkos::DefaultHostExecutionSpace>(
-    Pattern, std::uint64_t, const Timing&);
+    Pattern, std::uint64_t, const core::Sampling&);
 #if defined(KOKKOS_ENABLE_CUDA)
 template std::int64_t bandwidth_items<Kokkos::Cuda>();
 template ceilings::BandwidthPoint measure_bandwidth<Kokkos::Cuda>(Pattern, std::uint64_t,
-                                                                  const Timing&);
+                                                                  const core::Sampling&);
 #endif
 
 }  // namespace rooftop::microbench

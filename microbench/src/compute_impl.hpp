@@ -8,13 +8,14 @@
 #include <utility>
 
 #include "compute_kernel.hpp"
+#include "rooftop/core/error.hpp"
 #include "rooftop/microbench/measure.hpp"
 
 namespace rooftop::microbench::detail {
 
 template <class Space, class T, int kFlops, bool kFma, int kIlp>
-ceilings::ComputePoint run_compute(const std::string& precision,
-                                   std::uint64_t working_set_bytes, const Timing& timing) {
+ceilings::ComputePoint run_compute(const std::string& precision, std::uint64_t working_set_bytes,
+                                   const core::Sampling& sampling) {
   using Kernel = ComputeKernel<Space, T, kFlops, kFma, kIlp>;
   const std::int64_t group =
       Kernel::kChains * (kContiguousItems<Space> ? Space().concurrency() : 1024);
@@ -40,7 +41,7 @@ ceilings::ComputePoint run_compute(const std::string& precision,
         kernel);
     Space().fence();
   };
-  const SampleSet samples = sample(timing, 1, launch);
+  const core::SampleSet samples = core::sample(sampling, 1, launch);
 
   // Check every element after timing, so no compiler can delete the work.
   auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), x);
@@ -73,42 +74,41 @@ ceilings::ComputePoint run_compute(const std::string& precision,
 
 template <class Space, class T, bool kFma, int kIlp, int... kFlops>
 ceilings::ComputePoint dispatch(const std::string& precision, int flops,
-                                std::uint64_t working_set_bytes, const Timing& timing,
+                                std::uint64_t working_set_bytes, const core::Sampling& sampling,
                                 std::integer_sequence<int, kFlops...>) {
   ceilings::ComputePoint out;
-  const bool found =
-      ((flops == kFlops &&
-        (out = run_compute<Space, T, kFlops, kFma, kIlp>(precision, working_set_bytes, timing),
-         true)) ||
-       ...);
+  const bool found = ((flops == kFlops && (out = run_compute<Space, T, kFlops, kFma, kIlp>(
+                                               precision, working_set_bytes, sampling),
+                                           true)) ||
+                      ...);
   if (!found) throw Error("no compute kernel with " + std::to_string(flops) + " FLOPs per element");
   return out;
 }
 
 template <class Space, class T, bool kFma, int... kIlp>
 ceilings::ComputePoint dispatch(const std::string& precision, int flops, int ilp,
-                                std::uint64_t working_set_bytes, const Timing& timing,
+                                std::uint64_t working_set_bytes, const core::Sampling& sampling,
                                 std::integer_sequence<int, kIlp...>) {
   using Flops = std::integer_sequence<int, 1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024>;
   ceilings::ComputePoint out;
-  const bool found =
-      ((ilp == kIlp &&
-        (out = dispatch<Space, T, kFma, kIlp>(precision, flops, working_set_bytes, timing, Flops{}),
-         true)) ||
-       ...);
+  const bool found = ((ilp == kIlp && (out = dispatch<Space, T, kFma, kIlp>(
+                                           precision, flops, working_set_bytes, sampling, Flops{}),
+                                       true)) ||
+                      ...);
   if (!found) throw Error("no compute kernel with ILP " + std::to_string(ilp));
   return out;
 }
 
 template <class Space, bool kFma>
 ceilings::ComputePoint measure(const std::string& precision, int flops, int ilp,
-                               std::uint64_t working_set_bytes, const Timing& timing) {
+                               std::uint64_t working_set_bytes, const core::Sampling& sampling) {
   using Ilps = std::integer_sequence<int, kIlpChoices[0], kIlpChoices[1]>;
   static_assert(kIlpChoices.size() == 2, "every ILP choice is dispatched");
   if (precision == "fp64")
-    return dispatch<Space, double, kFma>(precision, flops, ilp, working_set_bytes, timing, Ilps{});
+    return dispatch<Space, double, kFma>(precision, flops, ilp, working_set_bytes, sampling,
+                                         Ilps{});
   if (precision == "fp32")
-    return dispatch<Space, float, kFma>(precision, flops, ilp, working_set_bytes, timing, Ilps{});
+    return dispatch<Space, float, kFma>(precision, flops, ilp, working_set_bytes, sampling, Ilps{});
   throw Error("unknown precision '" + precision + "' (fp64 or fp32)");
 }
 

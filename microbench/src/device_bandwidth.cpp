@@ -45,7 +45,7 @@ ceilings::BandwidthPoint point(const std::string& level, const char* pattern,
 
 template <class Space, Pattern kPattern, bool kBypassL1>
 ceilings::BandwidthPoint run_stream(const std::string& level, std::uint64_t bytes_per_array,
-                                    std::int64_t passes, const Timing& timing) {
+                                    std::int64_t passes, const core::Sampling& sampling) {
   using Memory = typename Space::memory_space;
   using Kernel = DeviceStreamKernel<Space, kPattern, kBypassL1>;
   const std::int64_t chunks = std::max<std::int64_t>(
@@ -81,7 +81,7 @@ ceilings::BandwidthPoint run_stream(const std::string& level, std::uint64_t byte
 
   const std::string label = "rooftop::device_" + level + "<" + pattern_name(kPattern) + ">";
   const std::int64_t items = passes * k.items_per_pass;
-  const ClockedSamples s = sample_with_clock<Space>(timing, [&](std::int64_t reps) {
+  const ClockedSamples s = sample_with_clock<Space>(sampling, [&](std::int64_t reps) {
     for (std::int64_t r = 0; r < reps; ++r) {
       ++k.stamp;
       Kokkos::parallel_for(label, StreamPolicy<Space>(0, items), k);
@@ -124,14 +124,14 @@ ceilings::BandwidthPoint run_stream(const std::string& level, std::uint64_t byte
 
 template <class Space>
 ceilings::BandwidthPoint measure_device_l1(std::int64_t threads, std::int64_t inner,
-                                           const Timing& timing) {
+                                           const core::Sampling& sampling) {
   using Memory = typename Space::memory_space;
   if (threads <= 0 || inner <= 0) throw Error("device l1: threads and inner must be positive");
   DeviceL1Kernel<Space> k;
   k.buffer = filled_packs<Memory>("rooftop::device_l1_buffer", kL1Packs);
   k.sums = Kokkos::View<std::uint32_t*, Memory>("rooftop::device_l1_sums", threads);
   k.inner = inner;
-  const ClockedSamples s = sample_with_clock<Space>(timing, [&](std::int64_t reps) {
+  const ClockedSamples s = sample_with_clock<Space>(sampling, [&](std::int64_t reps) {
     for (std::int64_t r = 0; r < reps; ++r)
       Kokkos::parallel_for("rooftop::device_l1<read>", StreamPolicy<Space>(0, threads), k);
   });
@@ -147,7 +147,7 @@ ceilings::BandwidthPoint measure_device_l1(std::int64_t threads, std::int64_t in
 
 template <class Space>
 ceilings::BandwidthPoint measure_device_shared(int teams, int team_size, std::int64_t inner,
-                                               const Timing& timing) {
+                                               const core::Sampling& sampling) {
   using Kernel = DeviceSharedKernel<Space>;
   if (teams <= 0 || team_size <= 0 || inner <= 0)
     throw Error("device shared: teams, team size and inner must be positive");
@@ -158,7 +158,7 @@ ceilings::BandwidthPoint measure_device_shared(int teams, int team_size, std::in
   k.inner = inner;
   const auto policy = typename Kernel::Policy(teams, team_size)
                           .set_scratch_size(0, Kokkos::PerTeam(Kernel::scratch_bytes()));
-  const ClockedSamples s = sample_with_clock<Space>(timing, [&](std::int64_t reps) {
+  const ClockedSamples s = sample_with_clock<Space>(sampling, [&](std::int64_t reps) {
     for (std::int64_t r = 0; r < reps; ++r)
       Kokkos::parallel_for("rooftop::device_shared<read>", policy, k);
   });
@@ -175,22 +175,22 @@ ceilings::BandwidthPoint measure_device_shared(int teams, int team_size, std::in
 template <class Space>
 ceilings::BandwidthPoint measure_device_stream(const std::string& level, Pattern pattern,
                                                std::uint64_t bytes_per_array, std::int64_t passes,
-                                               const Timing& timing) {
+                                               const core::Sampling& sampling) {
   if (passes <= 0) throw Error("device stream: passes must be positive");
   if (level == "l2" || level == "l2-far") {
     if (pattern != Pattern::read) throw Error("device " + level + ": only the read pattern");
-    return run_stream<Space, Pattern::read, true>(level, bytes_per_array, passes, timing);
+    return run_stream<Space, Pattern::read, true>(level, bytes_per_array, passes, sampling);
   }
   if (level != "dram") throw Error("unknown device level '" + level + "'");
   switch (pattern) {
     case Pattern::read:
-      return run_stream<Space, Pattern::read, false>(level, bytes_per_array, passes, timing);
+      return run_stream<Space, Pattern::read, false>(level, bytes_per_array, passes, sampling);
     case Pattern::write:
-      return run_stream<Space, Pattern::write, false>(level, bytes_per_array, passes, timing);
+      return run_stream<Space, Pattern::write, false>(level, bytes_per_array, passes, sampling);
     case Pattern::copy:
-      return run_stream<Space, Pattern::copy, false>(level, bytes_per_array, passes, timing);
+      return run_stream<Space, Pattern::copy, false>(level, bytes_per_array, passes, sampling);
     case Pattern::triad:
-      return run_stream<Space, Pattern::triad, false>(level, bytes_per_array, passes, timing);
+      return run_stream<Space, Pattern::triad, false>(level, bytes_per_array, passes, sampling);
     case Pattern::rmw:
       break;
   }
@@ -199,7 +199,7 @@ ceilings::BandwidthPoint measure_device_stream(const std::string& level, Pattern
 
 template <class Space>
 double measure_device_clock_ghz(std::int64_t threads, std::int64_t inner, double seconds) {
-  Timing once;
+  core::Sampling once;
   once.samples = 1;
   once.min_sample_seconds = seconds;
   const ceilings::ComputePoint p = measure_device_compute_fma<Space>("fp32", threads, inner, once);
@@ -208,11 +208,11 @@ double measure_device_clock_ghz(std::int64_t threads, std::int64_t inner, double
 
 #define ROOFTOP_DEVICE_BANDWIDTH(Space)                                                  \
   template ceilings::BandwidthPoint measure_device_l1<Space>(std::int64_t, std::int64_t, \
-                                                             const Timing&);             \
+                                                             const core::Sampling&);     \
   template ceilings::BandwidthPoint measure_device_shared<Space>(int, int, std::int64_t, \
-                                                                 const Timing&);         \
+                                                                 const core::Sampling&); \
   template ceilings::BandwidthPoint measure_device_stream<Space>(                        \
-      const std::string&, Pattern, std::uint64_t, std::int64_t, const Timing&);          \
+      const std::string&, Pattern, std::uint64_t, std::int64_t, const core::Sampling&);  \
   template double measure_device_clock_ghz<Space>(std::int64_t, std::int64_t, double);
 ROOFTOP_DEVICE_BANDWIDTH(Kokkos::DefaultHostExecutionSpace)
 #if defined(KOKKOS_ENABLE_CUDA)

@@ -16,7 +16,7 @@ namespace rooftop::microbench::device {
 
 template <class Space, class T, bool kFma>
 ceilings::ComputePoint run_compute(const std::string& precision, std::int64_t threads,
-                                   std::int64_t inner, const Timing& timing) {
+                                   std::int64_t inner, const core::Sampling& sampling) {
   using Kernel = DeviceComputeKernel<Space, T, kFma>;
   const std::int64_t n = kComputeChains * threads;
   Kokkos::View<T*, typename Space::memory_space> x(
@@ -31,7 +31,7 @@ ceilings::ComputePoint run_compute(const std::string& precision, std::int64_t th
   kernel.inner = inner;
   const std::string label =
       "rooftop::device_compute<" + precision + "," + (kFma ? "fma" : "nofma") + ">";
-  const ClockedSamples s = sample_with_clock<Space>(timing, [&](std::int64_t reps) {
+  const ClockedSamples s = sample_with_clock<Space>(sampling, [&](std::int64_t reps) {
     for (std::int64_t r = 0; r < reps; ++r)
       Kokkos::parallel_for(label, WavePolicy<Space>(0, threads), kernel);
   });
@@ -69,12 +69,12 @@ ceilings::ComputePoint run_compute(const std::string& precision, std::int64_t th
 
 template <class Space, bool kFma>
 ceilings::ComputePoint measure_compute(const std::string& precision, std::int64_t threads,
-                                       std::int64_t inner, const Timing& timing) {
+                                       std::int64_t inner, const core::Sampling& sampling) {
   if (threads <= 0 || inner <= 0) throw Error("device compute: threads and inner must be positive");
   if (precision == "fp64")
-    return run_compute<Space, double, kFma>(precision, threads, inner, timing);
+    return run_compute<Space, double, kFma>(precision, threads, inner, sampling);
   if (precision == "fp32")
-    return run_compute<Space, float, kFma>(precision, threads, inner, timing);
+    return run_compute<Space, float, kFma>(precision, threads, inner, sampling);
   throw Error("unknown precision '" + precision + "' (fp64 or fp32)");
 }
 

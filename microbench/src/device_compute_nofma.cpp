@@ -8,8 +8,8 @@ namespace rooftop::microbench {
 template <class Space>
 ceilings::ComputePoint measure_device_compute_nofma(const std::string& precision,
                                                     std::int64_t threads, std::int64_t inner,
-                                                    const Timing& timing) {
-  return device::measure_compute<Space, false>(precision, threads, inner, timing);
+                                                    const core::Sampling& sampling) {
+  return device::measure_compute<Space, false>(precision, threads, inner, sampling);
 }
 
 template <class Space>
@@ -18,13 +18,13 @@ double fusion_probe_unfused_unit(const std::string& precision) {
 }
 
 template ceilings::ComputePoint measure_device_compute_nofma<Kokkos::DefaultHostExecutionSpace>(
-    const std::string&, std::int64_t, std::int64_t, const Timing&);
+    const std::string&, std::int64_t, std::int64_t, const core::Sampling&);
 template double fusion_probe_unfused_unit<Kokkos::DefaultHostExecutionSpace>(const std::string&);
 #if defined(KOKKOS_ENABLE_CUDA)
 template ceilings::ComputePoint measure_device_compute_nofma<Kokkos::Cuda>(const std::string&,
                                                                            std::int64_t,
                                                                            std::int64_t,
-                                                                           const Timing&);
+                                                                           const core::Sampling&);
 template double fusion_probe_unfused_unit<Kokkos::Cuda>(const std::string&);
 #endif
 

@@ -38,8 +38,8 @@ DevicePlan make_device_plan(const ceilings::Machine& m, std::int64_t threads,
   plan.team_size = static_cast<int>(std::min<std::int64_t>(kSharedTeam, plan.threads));
   plan.teams = static_cast<int>(std::max<std::int64_t>(1, plan.threads / plan.team_size));
   plan.samples = quick ? 3 : 5;
-  plan.timing.samples = plan.samples;
-  plan.timing.min_sample_seconds = quick ? 0.02 : 0.05;
+  plan.sampling.samples = plan.samples;
+  plan.sampling.min_sample_seconds = quick ? 0.02 : 0.05;
 
   const double f = m.nominal_clock_ghz * 1e9;
   for (int i = 0; i < 2; ++i) {
@@ -112,31 +112,31 @@ ceilings::Sweeps run_device_sweeps(const DevicePlan& plan, const Progress& progr
   // module: a warm-up brings the clock up before anything is timed.
   step("warm-up (clock)");
   measure_device_clock_ghz<Space>(plan.threads, plan.compute_inner[1],
-                                  4.0 * plan.timing.min_sample_seconds);
+                                  4.0 * plan.sampling.min_sample_seconds);
   for (const char* precision : {"fp64", "fp32"}) {
     const std::int64_t inner = plan.compute_inner[precision[2] == '6' ? 0 : 1];
     step(std::string("device ") + precision + " fma");
     out.compute.push_back(
-        measure_device_compute_fma<Space>(precision, plan.threads, inner, plan.timing));
+        measure_device_compute_fma<Space>(precision, plan.threads, inner, plan.sampling));
     step(std::string("device ") + precision + " nofma");
     out.compute.push_back(
-        measure_device_compute_nofma<Space>(precision, plan.threads, inner, plan.timing));
+        measure_device_compute_nofma<Space>(precision, plan.threads, inner, plan.sampling));
   }
   step("device l1");
-  out.bandwidth.push_back(measure_device_l1<Space>(plan.threads, plan.l1_inner, plan.timing));
+  out.bandwidth.push_back(measure_device_l1<Space>(plan.threads, plan.l1_inner, plan.sampling));
   step("device shared");
   out.bandwidth.push_back(
-      measure_device_shared<Space>(plan.teams, plan.team_size, plan.shared_inner, plan.timing));
+      measure_device_shared<Space>(plan.teams, plan.team_size, plan.shared_inner, plan.sampling));
   step("device l2 read");
   out.bandwidth.push_back(measure_device_stream<Space>("l2", Pattern::read, plan.l2_bytes,
-                                                       plan.l2_passes, plan.timing));
+                                                       plan.l2_passes, plan.sampling));
   step("device l2 read across partitions");
   out.bandwidth.push_back(measure_device_stream<Space>("l2-far", Pattern::read, plan.l2_far_bytes,
-                                                       plan.l2_passes, plan.timing));
+                                                       plan.l2_passes, plan.sampling));
   for (Pattern p : plan.dram_patterns) {
     step(std::string("device dram ") + pattern_name(p));
     out.bandwidth.push_back(
-        measure_device_stream<Space>("dram", p, plan.dram_bytes, plan.dram_passes, plan.timing));
+        measure_device_stream<Space>("dram", p, plan.dram_bytes, plan.dram_passes, plan.sampling));
   }
   if (progress) progress(total, total, "done");
   return out;

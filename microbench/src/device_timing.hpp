@@ -1,5 +1,5 @@
 #pragma once
-// Sampling of the device kernels: the shared sampling loop (timing.hpp) with the SM
+// Sampling of the device kernels: the one sampling loop (core/sampling.hpp) with the SM
 // clock probe around the timed launches of every sample.
 
 #include <Kokkos_Core.hpp>
@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "device_kernels.hpp"
-#include "rooftop/microbench/timing.hpp"
+#include "rooftop/core/sampling.hpp"
 
 namespace rooftop::microbench::device {
 
@@ -21,14 +21,14 @@ template <class Space>
 using StreamPolicy = Kokkos::RangePolicy<Space, Kokkos::LaunchBounds<256, 4>, Index>;
 
 struct ClockedSamples {
-  SampleSet samples;
+  core::SampleSet samples;
   std::vector<double> clock_ghz;  // one per sample
 };
 
 // `kernels(reps)` launches the timed kernels reps times without fencing; the probe
 // runs before and after them in the same stream, and the fence follows.
 template <class Space, class Kernels>
-ClockedSamples sample_with_clock(const Timing& timing, Kernels&& kernels) {
+ClockedSamples sample_with_clock(const core::Sampling& sampling, Kernels&& kernels) {
   Kokkos::View<std::int64_t[4], typename Space::memory_space> stamps("rooftop::clock_stamps");
   auto host = Kokkos::create_mirror_view(stamps);
   const std::int64_t probe_threads = Space().concurrency();
@@ -45,7 +45,7 @@ ClockedSamples sample_with_clock(const Timing& timing, Kernels&& kernels) {
     per_launch.push_back(ns > 0.0 ? static_cast<double>(host(2) - host(0)) / ns : 0.0);
   };
   ClockedSamples out;
-  out.samples = sample(timing, 1, launch);
+  out.samples = core::sample(sampling, 1, launch);
   // The samples are the last launches (the calibration run included when it counts).
   out.clock_ghz.assign(per_launch.end() - static_cast<std::ptrdiff_t>(out.samples.seconds.size()),
                        per_launch.end());

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "rooftop/ceilings/extract.hpp"
+#include "rooftop/core/error.hpp"
 #include "rooftop/core/vocabulary.hpp"
 #include "rooftop/microbench/measure.hpp"
 
@@ -62,8 +63,8 @@ void confirmation_runs(const SweepPlan& plan, const ceilings::Sweeps& sweeps,
 
 SweepPlan make_plan(const ceilings::Machine& machine, bool quick) {
   SweepPlan plan;
-  plan.timing.samples = 3;
-  plan.timing.min_sample_seconds = quick ? 0.01 : 0.05;
+  plan.sampling.samples = 3;
+  plan.sampling.min_sample_seconds = quick ? 0.01 : 0.05;
   plan.confirm_passes = quick ? 1 : 4;
   plan.machine = machine;
 
@@ -112,16 +113,17 @@ ceilings::Sweeps run_sweeps(const SweepPlan& plan, const Progress& progress) {
   std::size_t done = 0;
   auto compute = [&](const ComputeRun& r, const char* why) {
     if (progress) progress(done, total, why + describe(r));
-    Timing timing = plan.timing;
-    if (r.samples > 0) timing.samples = r.samples;
-    timing.clock = plan.compute_clock;
+    core::Sampling sampling = plan.sampling;
+    if (r.samples > 0) sampling.samples = r.samples;
+    sampling.clock = plan.compute_clock;
     out.compute.push_back(measure_compute<Space>(r.precision, r.fma, r.flops_per_element, r.ilp,
-                                                 r.working_set_bytes, timing));
+                                                 r.working_set_bytes, sampling));
     ++done;
   };
   auto bandwidth = [&](const BandwidthRun& r, const char* why) {
     if (progress) progress(done, total, why + describe(r));
-    out.bandwidth.push_back(measure_bandwidth<Space>(r.pattern, r.working_set_bytes, plan.timing));
+    out.bandwidth.push_back(
+        measure_bandwidth<Space>(r.pattern, r.working_set_bytes, plan.sampling));
     ++done;
   };
   // Bandwidth first, so a pass's compute points run right before what follows it (at

@@ -10,12 +10,12 @@
 #include <set>
 #include <sstream>
 
-#include "rooftop/core/roofline.hpp"
 #include "rooftop/ceilings/device_peaks.hpp"
-#include "rooftop/core/error.hpp"
 #include "rooftop/ceilings/extract.hpp"
-#include "rooftop/ceilings/report.hpp"
+#include "rooftop/ceilings/fields.hpp"
+#include "rooftop/core/error.hpp"
 #include "rooftop/core/format.hpp"
+#include "rooftop/core/roofline.hpp"
 #include "rooftop/core/statistics.hpp"
 #include "rooftop/core/vocabulary.hpp"
 

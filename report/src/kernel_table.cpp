@@ -3,7 +3,7 @@
 #include <cstdio>
 #include <sstream>
 
-#include "rooftop/ceilings/report.hpp"
+#include "rooftop/ceilings/fields.hpp"
 #include "rooftop/core/format.hpp"
 #include "rooftop/core/roofline.hpp"
 #include "rooftop/core/vocabulary.hpp"

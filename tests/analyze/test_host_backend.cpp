@@ -14,8 +14,8 @@
 namespace rooftop::analyze {
 namespace {
 
-HostTiming quick_timing() {
-  HostTiming t;
+core::Sampling quick_sampling() {
+  core::Sampling t;
   t.samples = 2;
   t.min_sample_seconds = 1e-3;
   t.budget_seconds = 1.0;
@@ -53,7 +53,7 @@ TEST(HostBackend, SamplesChecksAndRecordsEachKernel) {
   ks.push_back(std::make_unique<FakeKernel>(true));
   ks.push_back(std::make_unique<FakeKernel>(false));
   const FakeKernel* right = static_cast<const FakeKernel*>(ks[0].get());
-  HostBackend backend(std::move(ks), quick_timing());
+  HostBackend backend(std::move(ks), quick_sampling());
   std::vector<std::string> notes;
   const std::vector<ceilings::KernelRecord> records = backend.collect(notes);
   ASSERT_EQ(records.size(), 2u);
@@ -77,7 +77,7 @@ TEST(HostBackend, SamplesChecksAndRecordsEachKernel) {
 
 TEST(HostBackend, ACancelledRunStops) {
   std::atomic<bool> cancel{true};
-  HostTiming t = quick_timing();
+  core::Sampling t = quick_sampling();
   t.cancel = &cancel;
   KernelList ks;
   ks.push_back(std::make_unique<FakeKernel>(true));

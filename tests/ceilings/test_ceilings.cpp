@@ -1,6 +1,6 @@
 // rooftop_ceilings: statistics, level windows, extraction from synthetic sweeps,
-// theoretical peaks, the HDF5 file (round trip, atomic writes, rejection) and reports.
-// No Kokkos here: everything is built from plain values.
+// theoretical peaks, the HDF5 file (round trip, atomic writes, rejection) and the fields views
+// share. No Kokkos here: everything is built from plain values.
 
 #include <gtest/gtest.h>
 
@@ -13,10 +13,10 @@
 #include <vector>
 
 #include "h5_files.hpp"
-#include "rooftop/core/error.hpp"
 #include "rooftop/ceilings/extract.hpp"
+#include "rooftop/ceilings/fields.hpp"
 #include "rooftop/ceilings/io.hpp"
-#include "rooftop/ceilings/report.hpp"
+#include "rooftop/core/error.hpp"
 #include "rooftop/core/model.hpp"
 #include "rooftop/core/statistics.hpp"
 #include "support.hpp"
@@ -906,75 +906,7 @@ TEST(CeilingsFileRejection, NewerMinorVersionIsStillRead) {
 }
 
 // ---------------------------------------------------------------------------------------
-// reports
-
-TEST(ToJson, HasTheKeysTheDesignPromises) {
-  const nlohmann::json j = to_json(rooftop::testing::sample_ceilings_file());
-  ASSERT_TRUE(j.contains("schema_version"));
-  EXPECT_TRUE(j["schema_version"].is_string());
-  ASSERT_TRUE(j.contains("machine"));
-  EXPECT_TRUE(j["machine"].is_object());
-  ASSERT_TRUE(j.contains("ceilings"));
-  ASSERT_TRUE(j["ceilings"].is_array());
-  ASSERT_EQ(j["ceilings"].size(), 2u);
-  for (const nlohmann::json& c : j["ceilings"]) {
-    for (const char* key : {"name", "kind", "value", "units", "median", "min", "max", "samples",
-                            "measured", "theoretical", "fraction_of_theoretical"})
-      EXPECT_TRUE(c.contains(key)) << "missing key " << key << " in " << c.dump();
-  }
-  const nlohmann::json& fma = j["ceilings"][0];
-  EXPECT_EQ(fma["name"], "fp64_fma");
-  EXPECT_EQ(fma["kind"], "compute");
-  EXPECT_EQ(fma["units"], "GFLOP/s");
-  EXPECT_DOUBLE_EQ(fma["value"].get<double>(), 101.5);
-  EXPECT_EQ(fma["samples"], 5);
-}
-
-TEST(ToJson, TheoreticalAndFractionAreNumbersWhereKnownAndNullWhereNot) {
-  const nlohmann::json j = to_json(rooftop::testing::sample_ceilings_file());
-  const nlohmann::json& known = j["ceilings"][0];
-  const nlohmann::json& unknown = j["ceilings"][1];
-  ASSERT_TRUE(known["theoretical"].is_number());
-  EXPECT_DOUBLE_EQ(known["theoretical"].get<double>(), 136.0);
-  ASSERT_TRUE(known["fraction_of_theoretical"].is_number());
-  EXPECT_DOUBLE_EQ(known["fraction_of_theoretical"].get<double>(), 101.5 / 136.0);
-  EXPECT_TRUE(unknown["theoretical"].is_null());
-  EXPECT_TRUE(unknown["fraction_of_theoretical"].is_null());
-}
-
-TEST(ToJson, MachineListsCachesWithSizesAndSharing) {
-  const nlohmann::json j = to_json(rooftop::testing::sample_ceilings_file());
-  const nlohmann::json& m = j["machine"];
-  EXPECT_EQ(m["cpu_model"], "Test CPU 9000");
-  EXPECT_EQ(m["threads"], 4);
-  ASSERT_TRUE(m["caches"].is_array());
-  ASSERT_EQ(m["caches"].size(), 3u);
-  EXPECT_EQ(m["caches"][2]["level"], "l3");
-  EXPECT_EQ(m["caches"][2]["bytes"], 105 * MiB);
-  EXPECT_EQ(m["caches"][2]["shared_by"], 4);
-}
-
-TEST(FormatTable, MeasuredMachineLineCachesClockAndNotes) {
-  const std::string text = format_table(rooftop::testing::sample_ceilings_file());
-  EXPECT_NE(text.find("machine: Test GPU on node017; OpenMP, 4 threads on 2 SMs\n"),
-            std::string::npos)
-      << text;
-  EXPECT_NE(text.find("caches: l1 48 KiB"), std::string::npos) << text;
-  EXPECT_NE(text.find("clock: 2.125 GHz"), std::string::npos) << text;
-  EXPECT_NE(text.find("notes:\n  dram: measured with another job running\n"), std::string::npos)
-      << text;
-}
-
-TEST(FormatTable, FactsAFileDoesNotHaveAreLeftOut) {
-  CeilingsFile f;
-  f.machine.gpu_name = "Imported GPU";
-  f.ceilings = {rooftop::testing::make_ceiling("dram", 800.0, 800.0, 800.0, 1)};
-  const std::string text = format_table(f);
-  EXPECT_NE(text.find("machine: Imported GPU\n"), std::string::npos) << text;
-  EXPECT_EQ(text.find("caches:"), std::string::npos) << text;
-  EXPECT_EQ(text.find("clock:"), std::string::npos) << text;
-  EXPECT_EQ(text.find("notes:"), std::string::npos) << text;
-}
+// fields
 
 TEST(FormatBytes, WholeUnitsHaveNoDecimals) {
   EXPECT_EQ(format_bytes(0), "0 B");

@@ -766,7 +766,7 @@ TEST(CuptiBackend, BuildsWithoutItSayWhy) {
   const std::string why = cupti_backend_unavailable_reason();
   EXPECT_TRUE(why.find("GPU counters need") == 0) << why;
   try {
-    make_cupti_backend({}, HostTiming{});
+    make_cupti_backend({}, kKernelSampling);
     ADD_FAILURE() << "no error";
   } catch (const Error& e) {
     EXPECT_EQ(std::string(e.what()), why);

@@ -27,8 +27,8 @@ constexpr bool kOnDevice = false;
 using Memory = Space::memory_space;
 using namespace device;
 
-Timing tiny() {
-  Timing t;
+core::Sampling tiny() {
+  core::Sampling t;
   t.samples = 2;
   t.min_sample_seconds = 0.001;
   return t;
@@ -210,7 +210,7 @@ TEST(DeviceSweeps, TinyPlanGivesEveryDeviceCeiling) {
   plan.teams = 2;
   plan.l2_bytes = plan.l2_far_bytes = plan.dram_bytes = kChunkPacks * sizeof(Pack16);
   plan.dram_patterns = {Pattern::read, Pattern::write, Pattern::copy, Pattern::triad};
-  plan.timing = tiny();
+  plan.sampling = tiny();
   std::size_t last_total = 0, calls = 0;
   const ceilings::Sweeps s =
       run_device_sweeps<Space>(plan, [&](std::size_t, std::size_t total, const std::string&) {
@@ -261,7 +261,7 @@ TEST(DevicePlan, SizedFromTheGpuProperties) {
   EXPECT_EQ(p.dram_bytes, 2 * GiB);              // max(8 x L2, 2 GiB)
   EXPECT_EQ(p.dram_passes, 4);                   // 2 ms at 3.35 TB/s
   EXPECT_EQ(p.dram_patterns.size(), 4u);
-  EXPECT_EQ(p.timing.samples, 5);
+  EXPECT_EQ(p.sampling.samples, 5);
   const std::string g = launch_geometry(p);
   EXPECT_NE(g.find("270336 threads"), std::string::npos) << g;
   EXPECT_NE(g.find("528 teams x 512 threads"), std::string::npos) << g;
@@ -270,7 +270,7 @@ TEST(DevicePlan, SizedFromTheGpuProperties) {
   const DevicePlan q = make_device_plan(m, 132 * 2048, 8 * GiB, true);
   EXPECT_EQ(q.dram_bytes, 1 * GiB);
   EXPECT_EQ(q.dram_patterns.size(), 2u);
-  EXPECT_EQ(q.timing.samples, 3);
+  EXPECT_EQ(q.sampling.samples, 3);
 }
 
 #if ROOFTOP_TEST_ON_DEVICE

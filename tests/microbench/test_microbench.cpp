@@ -1,12 +1,11 @@
 // rooftop_microbench: every kernel at a tiny size with its result checked, hardware
-// discovery on a fake sysfs tree, the sweep plan, and the sampling discipline.
+// discovery on a fake sysfs tree and the sweep plan.
 
 #include <gtest/gtest.h>
 
 #include <Kokkos_Core.hpp>
 #include <algorithm>
 #include <atomic>
-#include <chrono>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -15,10 +14,10 @@
 
 #include "rooftop/ceilings/extract.hpp"
 #include "rooftop/core/error.hpp"
+#include "rooftop/core/sampling.hpp"
 #include "rooftop/microbench/host.hpp"
 #include "rooftop/microbench/measure.hpp"
 #include "rooftop/microbench/sweep.hpp"
-#include "rooftop/microbench/timing.hpp"
 #include "support.hpp"
 
 namespace rooftop::microbench {
@@ -30,8 +29,8 @@ using rooftop::testing::MiB;
 using rooftop::testing::TempDir;
 
 // Short samples: these tests check results and bookkeeping, not speed.
-Timing tiny_timing() {
-  Timing t;
+core::Sampling tiny_sampling() {
+  core::Sampling t;
   t.samples = 2;
   t.min_sample_seconds = 1e-4;
   return t;
@@ -80,7 +79,7 @@ TEST_P(ComputeKernels, ResultCheckedAndRatesPositive) {
   const std::uint64_t requested = 64 * KiB;
   ceilings::ComputePoint p;
   ASSERT_NO_THROW(
-      p = measure_compute<Host>(k.precision, k.fma, k.flops, k.ilp, requested, tiny_timing()));
+      p = measure_compute<Host>(k.precision, k.fma, k.flops, k.ilp, requested, tiny_sampling()));
   EXPECT_EQ(p.precision, k.precision);
   EXPECT_EQ(p.ilp, k.ilp);
   EXPECT_EQ(p.mode, k.fma ? "fma" : "nofma");
@@ -107,16 +106,17 @@ INSTANTIATE_TEST_SUITE_P(
     });
 
 TEST(MeasureCompute, UnsupportedFlopsPerElementThrows) {
-  EXPECT_THROW(measure_compute<Host>("fp64", true, 3, kDefaultIlp, 64 * KiB, tiny_timing()),
+  EXPECT_THROW(measure_compute<Host>("fp64", true, 3, kDefaultIlp, 64 * KiB, tiny_sampling()),
                rooftop::Error);
 }
 
 TEST(MeasureCompute, UnsupportedIlpThrows) {
-  EXPECT_THROW(measure_compute<Host>("fp64", true, 8, 5, 64 * KiB, tiny_timing()), rooftop::Error);
+  EXPECT_THROW(measure_compute<Host>("fp64", true, 8, 5, 64 * KiB, tiny_sampling()),
+               rooftop::Error);
 }
 
 TEST(MeasureCompute, UnknownPrecisionThrows) {
-  EXPECT_THROW(measure_compute<Host>("fp16", false, 8, kDefaultIlp, 64 * KiB, tiny_timing()),
+  EXPECT_THROW(measure_compute<Host>("fp16", false, 8, kDefaultIlp, 64 * KiB, tiny_sampling()),
                rooftop::Error);
 }
 
@@ -140,7 +140,7 @@ class BandwidthKernels : public ::testing::TestWithParam<BandwidthCase> {};
 TEST_P(BandwidthKernels, ResultCheckedAndRatesPositive) {
   const BandwidthCase& k = GetParam();
   ceilings::BandwidthPoint p;
-  ASSERT_NO_THROW(p = measure_bandwidth<Host>(k.pattern, k.working_set, tiny_timing()));
+  ASSERT_NO_THROW(p = measure_bandwidth<Host>(k.pattern, k.working_set, tiny_sampling()));
   EXPECT_EQ(p.pattern, pattern_name(k.pattern));
   EXPECT_GT(p.working_set_bytes, 0u);
   EXPECT_LE(p.working_set_bytes, k.working_set);
@@ -286,7 +286,7 @@ TEST(MakePlan, QuickPlanIsSmallerAndShorter) {
   const SweepPlan quick = make_plan(m, true);
   EXPECT_LT(quick.compute.size(), full.compute.size());
   EXPECT_LT(quick.bandwidth.size(), full.bandwidth.size());
-  EXPECT_LT(quick.timing.min_sample_seconds, full.timing.min_sample_seconds);
+  EXPECT_LT(quick.sampling.min_sample_seconds, full.sampling.min_sample_seconds);
 }
 
 TEST(MakePlan, EveryComputeCeilingIsPlannedAtEveryIlp) {
@@ -312,7 +312,7 @@ TEST(MakePlan, EveryComputeCeilingIsPlannedAtEveryIlp) {
 
 TEST(RunSweeps, MeasuresEveryPlannedPointAndReportsProgress) {
   SweepPlan plan;
-  plan.timing = tiny_timing();
+  plan.sampling = tiny_sampling();
   plan.compute.push_back({"fp64", true, 8, kDefaultIlp, 64 * KiB});
   plan.bandwidth.push_back({Pattern::triad, 96 * KiB});
   std::vector<std::pair<std::size_t, std::size_t>> calls;
@@ -332,8 +332,8 @@ TEST(RunSweeps, MeasuresEveryPlannedPointAndReportsProgress) {
 TEST(RunSweeps, CancelledRunThrowsInterrupted) {
   const std::atomic<bool> cancel{true};
   SweepPlan plan;
-  plan.timing = tiny_timing();
-  plan.timing.cancel = &cancel;
+  plan.sampling = tiny_sampling();
+  plan.sampling.cancel = &cancel;
   plan.compute.push_back({"fp64", true, 8, kDefaultIlp, 64 * KiB});
   EXPECT_THROW(run_sweeps<Host>(plan, {}), rooftop::Interrupted);
 }
@@ -341,7 +341,7 @@ TEST(RunSweeps, CancelledRunThrowsInterrupted) {
 TEST(RunSweeps, ConfirmationPassesMeasureEachCeilingsSourceAgainComputeLast) {
   SweepPlan plan;  // plan.machine knows no caches: every bandwidth point is dram
   plan.machine.cores = plan.machine.threads = 2;
-  plan.timing = tiny_timing();
+  plan.sampling = tiny_sampling();
   plan.compute.push_back({"fp64", true, 8, 8, 64 * KiB});
   plan.compute.push_back({"fp64", true, 8, 16, 64 * KiB});
   plan.bandwidth.push_back({Pattern::read, 96 * KiB});
@@ -373,161 +373,6 @@ TEST(RunSweeps, ConfirmationPassesMeasureEachCeilingsSourceAgainComputeLast) {
   }
   EXPECT_EQ(s.bandwidth[1].pattern, "read") << "only read was measured before the first pass";
   EXPECT_EQ(s.bandwidth[1].working_set_bytes, s.bandwidth[0].working_set_bytes);
-}
-
-// ---------------------------------------------------------------------------------------
-// sample(): calibration and cancellation
-
-// A stand-in for a kernel launch: work proportional to `reps`, timed from inside. The
-// first call can carry extra work, as if the thread had been preempted during it.
-struct FakeLaunch {
-  struct Call {
-    std::int64_t reps;
-    double seconds;
-  };
-  std::vector<Call>* calls;
-  int steps_per_rep = 100;
-  std::int64_t extra_reps_first_call = 0;
-  void operator()(std::int64_t reps) const {
-    const auto t0 = std::chrono::steady_clock::now();
-    const std::int64_t work = reps + (calls->empty() ? extra_reps_first_call : 0);
-    volatile double x = 1.0;
-    for (std::int64_t r = 0; r < work; ++r)
-      for (int i = 0; i < steps_per_rep; ++i) x = x * 0.5 + 0.5;
-    const auto t1 = std::chrono::steady_clock::now();
-    calls->push_back({reps, std::chrono::duration<double>(t1 - t0).count()});
-  }
-};
-
-// Calibration is the run of launches with strictly growing counts before the first
-// launch repeated at the same count (the warm-up and the first sample share a count).
-std::size_t calibration_launches(const std::vector<FakeLaunch::Call>& calls) {
-  for (std::size_t i = 1; i < calls.size(); ++i)
-    if (calls[i].reps == calls[i - 1].reps) return i;
-  return calls.size();
-}
-
-void expect_consistent_bookkeeping(const std::vector<FakeLaunch::Call>& calls, const SampleSet& s,
-                                   const Timing& timing) {
-  const std::size_t n = static_cast<std::size_t>(timing.samples);
-  ASSERT_EQ(s.seconds.size(), n);
-  ASSERT_GE(calls.size(), n + 1) << "no warm-up launch";
-  for (std::size_t i = 1; i < calls.size(); ++i)
-    EXPECT_GE(calls[i].reps, calls[i - 1].reps) << "the count went down at launch " << i;
-  for (std::size_t i = calls.size() - n; i < calls.size(); ++i)
-    EXPECT_EQ(calls[i].reps, s.reps) << "the reported samples ran another count";
-  std::int64_t total = 0;
-  for (const auto& c : calls) total += c.reps;
-  EXPECT_EQ(s.total_reps, total);
-  for (double sec : s.seconds) EXPECT_GT(sec, 0.0);
-}
-
-TEST(Sample, GrowsRepetitionsUntilASampleLastsLongEnough) {
-  Timing timing;
-  timing.samples = 3;
-  timing.min_sample_seconds = 0.02;
-  std::vector<FakeLaunch::Call> calls;
-  const SampleSet s = sample(timing, 1, FakeLaunch{&calls});
-
-  expect_consistent_bookkeeping(calls, s, timing);
-  EXPECT_EQ(calls.front().reps, 1);
-  EXPECT_GT(s.reps, 1) << "one repetition of a tiny launch cannot last 20 ms";
-  const std::size_t calibration = calibration_launches(calls);
-  ASSERT_GE(calibration, 2u) << "the count never grew";
-  // Calibration went on only after launches too short to count.
-  for (std::size_t i = 0; i + 1 < calibration; ++i)
-    EXPECT_LT(calls[i].seconds, timing.min_sample_seconds) << "launch " << i;
-}
-
-TEST(Sample, EverySampleCarriesTheHigherClockReadAroundIt) {
-  // The clock reads 3.0, 3.1, 3.2, ... GHz, one step per reading: read right before and
-  // right after each timed launch, a sample's clock is the later (higher) reading.
-  Timing timing;
-  timing.samples = 4;
-  timing.min_sample_seconds = 0.005;
-  int readings = 0;
-  std::vector<double> read;
-  timing.clock = [&] {
-    read.push_back(3.0 + 0.1 * readings++);
-    return read.back();
-  };
-  std::vector<FakeLaunch::Call> calls;
-  const SampleSet s = sample(timing, 1, FakeLaunch{&calls});
-
-  ASSERT_EQ(s.clock_ghz.size(), s.seconds.size());
-  EXPECT_EQ(read.size(), 2 * calls.size()) << "not one reading before and after every launch";
-  // The samples are the last launches; each one's clock is its closing reading.
-  for (std::size_t i = 0; i < s.clock_ghz.size(); ++i)
-    EXPECT_DOUBLE_EQ(s.clock_ghz[i], read[read.size() - 2 * (s.clock_ghz.size() - i) + 1]);
-}
-
-TEST(Sample, NoClockNoClockReadings) {
-  Timing timing;
-  timing.min_sample_seconds = 0.002;
-  std::vector<FakeLaunch::Call> calls;
-  EXPECT_TRUE(sample(timing, 1, FakeLaunch{&calls}).clock_ghz.empty());
-}
-
-TEST(Sample, CalibrationSlowedDownOnceIsCorrectedBeforeReporting) {
-  // The first launch is long (as if preempted), so calibration stops at one repetition
-  // and the samples that follow are far too short: they must be redone at a higher count.
-  Timing timing;
-  timing.samples = 3;
-  timing.min_sample_seconds = 0.005;
-  std::vector<FakeLaunch::Call> calls;
-  FakeLaunch launch{&calls, 10000, 2000};
-  const SampleSet s = sample(timing, 1, launch);
-
-  ASSERT_GE(calls.front().seconds, timing.min_sample_seconds)
-      << "the simulated preemption was too short to test anything";
-  EXPECT_EQ(calibration_launches(calls), 1u);
-  expect_consistent_bookkeeping(calls, s, timing);
-  EXPECT_GT(s.reps, 1) << "short samples were reported as they were";
-  EXPECT_GE(*std::min_element(s.seconds.begin(), s.seconds.end()),
-            0.5 * timing.min_sample_seconds);
-}
-
-TEST(Sample, StartsFromTheCallersGuess) {
-  Timing timing;
-  timing.samples = 1;
-  timing.min_sample_seconds = 1e-9;  // any launch is long enough
-  std::vector<FakeLaunch::Call> calls;
-  const SampleSet s = sample(timing, 7, FakeLaunch{&calls});
-  ASSERT_EQ(calls.size(), 2u);  // one warm-up, one sample
-  EXPECT_EQ(calls[0].reps, 7);
-  EXPECT_EQ(s.reps, 7);
-  EXPECT_EQ(s.total_reps, 14);
-}
-
-TEST(Sample, AlreadySetCancelFlagThrowsBeforeAnyLaunch) {
-  const std::atomic<bool> cancel{true};
-  Timing timing = tiny_timing();
-  timing.cancel = &cancel;
-  std::vector<FakeLaunch::Call> calls;
-  EXPECT_THROW(sample(timing, 1, FakeLaunch{&calls}), rooftop::Interrupted);
-  EXPECT_TRUE(calls.empty());
-}
-
-TEST(Sample, CancelSetDuringALaunchStopsBeforeTheNext) {
-  std::atomic<bool> cancel{false};
-  Timing timing;
-  timing.samples = 5;
-  timing.min_sample_seconds = 1e-9;
-  timing.cancel = &cancel;
-  int launches = 0;
-  auto launch = [&](std::int64_t) {
-    ++launches;
-    cancel = true;  // as if Ctrl-C arrived during this launch
-  };
-  EXPECT_THROW(sample(timing, 1, launch), rooftop::Interrupted);
-  EXPECT_EQ(launches, 1);
-}
-
-TEST(Sample, InterruptedIsARooftopError) {
-  const std::atomic<bool> cancel{true};
-  Timing timing;
-  timing.cancel = &cancel;
-  EXPECT_THROW(throw_if_cancelled(timing), rooftop::Error);
 }
 
 }  // namespace

@@ -10,9 +10,9 @@
 #include <vector>
 
 #include "rooftop/core/model.hpp"
+#include "rooftop/core/sampling.hpp"
 #include "rooftop/microbench/pattern.hpp"
 #include "rooftop/microbench/sweep.hpp"
-#include "rooftop/microbench/timing.hpp"
 
 namespace rooftop::microbench {
 
@@ -44,7 +44,7 @@ struct DevicePlan {
   std::int64_t dram_passes = 1;
   std::vector<Pattern> dram_patterns;
   int samples = 5;
-  Timing timing;
+  core::Sampling sampling;
 };
 
 // The plan for `machine` (describe_device) with `threads` = the device space's
@@ -61,23 +61,23 @@ std::string launch_geometry(const DevicePlan& plan);
 template <class Space>
 ceilings::ComputePoint measure_device_compute_fma(const std::string& precision,
                                                   std::int64_t threads, std::int64_t inner,
-                                                  const Timing& timing);
+                                                  const core::Sampling& sampling);
 template <class Space>
 ceilings::ComputePoint measure_device_compute_nofma(const std::string& precision,
                                                     std::int64_t threads, std::int64_t inner,
-                                                    const Timing& timing);
+                                                    const core::Sampling& sampling);
 template <class Space>
 ceilings::BandwidthPoint measure_device_l1(std::int64_t threads, std::int64_t inner,
-                                           const Timing& timing);
+                                           const core::Sampling& sampling);
 template <class Space>
 ceilings::BandwidthPoint measure_device_shared(int teams, int team_size, std::int64_t inner,
-                                               const Timing& timing);
+                                               const core::Sampling& sampling);
 // level: "l2" (L1-bypassing loads), "l2-far" (the same across both partitions), or
 // "dram"; pattern: read (any level), write, copy, triad (dram).
 template <class Space>
 ceilings::BandwidthPoint measure_device_stream(const std::string& level, Pattern pattern,
                                                std::uint64_t bytes_per_array, std::int64_t passes,
-                                               const Timing& timing);
+                                               const core::Sampling& sampling);
 
 // a * a + c with plain operators, in the fused (kernels of the FMA ceilings) or the
 // unfused translation unit; see FusionProbe in device_kernels.hpp for the values.

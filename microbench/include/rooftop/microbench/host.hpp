@@ -22,7 +22,7 @@ double measure_host_clock_ghz(std::string& method);
 
 // The clock around one timed sample: the same chain, shorter (about 1.5 ms in all), and
 // the mean over the threads, as every core contributes its own clock to the sample's
-// rate. What Timing::clock is set to for the compute points.
+// rate. What core::Sampling::clock is set to for the compute points.
 double sample_clock_ghz();
 
 }  // namespace rooftop::microbench

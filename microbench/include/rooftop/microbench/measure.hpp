@@ -7,8 +7,8 @@
 #include <string>
 
 #include "rooftop/core/model.hpp"
+#include "rooftop/core/sampling.hpp"
 #include "rooftop/microbench/pattern.hpp"
-#include "rooftop/microbench/timing.hpp"
 
 namespace rooftop::microbench {
 
@@ -27,25 +27,26 @@ inline constexpr int kDefaultIlp = 8;
 template <class Space>
 ceilings::ComputePoint measure_compute_fma(const std::string& precision, int flops_per_element,
                                            int ilp, std::uint64_t working_set_bytes,
-                                           const Timing& timing);
+                                           const core::Sampling& sampling);
 template <class Space>
 ceilings::ComputePoint measure_compute_nofma(const std::string& precision, int flops_per_element,
                                              int ilp, std::uint64_t working_set_bytes,
-                                             const Timing& timing);
+                                             const core::Sampling& sampling);
 
 template <class Space>
 ceilings::ComputePoint measure_compute(const std::string& precision, bool fma,
                                        int flops_per_element, int ilp,
-                                       std::uint64_t working_set_bytes, const Timing& timing) {
+                                       std::uint64_t working_set_bytes,
+                                       const core::Sampling& sampling) {
   return fma ? measure_compute_fma<Space>(precision, flops_per_element, ilp, working_set_bytes,
-                                          timing)
+                                          sampling)
              : measure_compute_nofma<Space>(precision, flops_per_element, ilp, working_set_bytes,
-                                            timing);
+                                            sampling);
 }
 
 template <class Space>
 ceilings::BandwidthPoint measure_bandwidth(Pattern pattern, std::uint64_t working_set_bytes,
-                                           const Timing& timing);
+                                           const core::Sampling& sampling);
 
 // Parallelism each space's kernels use (work items for bandwidth kernels).
 template <class Space>

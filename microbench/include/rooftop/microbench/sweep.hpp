@@ -9,9 +9,9 @@
 
 #include "rooftop/core/model.hpp"
 #include "rooftop/core/progress.hpp"
+#include "rooftop/core/sampling.hpp"
 #include "rooftop/microbench/measure.hpp"
 #include "rooftop/microbench/pattern.hpp"
-#include "rooftop/microbench/timing.hpp"
 
 namespace rooftop::microbench {
 
@@ -32,7 +32,7 @@ struct BandwidthRun {
 struct SweepPlan {
   std::vector<ComputeRun> compute;
   std::vector<BandwidthRun> bandwidth;
-  Timing timing;
+  core::Sampling sampling;
   // Re-measurement passes spread through the bandwidth sweep (the last at its end): each
   // measures again the point behind every ceiling known so far (ceilings::ceiling_sources
   // on `machine`'s level windows) and adds it as a point of its own. A ceiling then has
@@ -43,9 +43,9 @@ struct SweepPlan {
   // Called before each re-measurement pass; the host measure reads the clock there, so
   // the theoretical peak sees the clock of the moments the ceilings come from.
   std::function<void()> before_confirm_pass;
-  // Read around every compute sample (Timing::clock): each compute ceiling's peak is then
+  // Read around every compute sample (core::Sampling::clock): each compute ceiling's peak is then
   // taken at the clock its own samples ran at. Unset: the points carry no clock.
-  std::function<double()> compute_clock;
+  double (*compute_clock)() = nullptr;
 };
 
 // The default plan for a machine: compute ceilings at 1024 FLOPs per element on a

@@ -1,6 +1,7 @@
 #pragma once
-// Readable and machine-readable views of a ceilings file. The JSON form is a
-// contract for scripts (see the design document): add keys freely, never rename.
+// The fields of a ceilings file as every view names them (the exports, the comparison,
+// the fleet review, and rooftop_report's tables and charts). The JSON keys are a contract
+// for scripts (see the design document): add keys freely, never rename.
 
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -12,12 +13,11 @@
 
 namespace rooftop::ceilings {
 
-nlohmann::json to_json(const CeilingsFile& file);
-nlohmann::json to_json(const Machine& machine);  // the "machine" object of to_json(file)
+// The "machine" object of every JSON form (show --json, the exports).
+nlohmann::json to_json(const Machine& machine);
 // Every field of one ceiling, in the schema's order (null where unknown); the
-// "ceilings" objects of to_json(file) and the exported tables are built from it.
+// "ceilings" objects of show --json and the exported tables are built from it.
 std::vector<std::pair<std::string, nlohmann::json>> ceiling_fields(const Ceiling& ceiling);
-std::string format_table(const CeilingsFile& file);
 std::string format_bytes(double bytes);  // "48 KiB", "1.5 MiB"
 
 // A number, or JSON null where it is unknown.

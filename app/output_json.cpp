@@ -1,0 +1,55 @@
+// --json: one JSON document on stdout, for scripts (the keys are a contract: add freely,
+// never rename). Files written besides stdout are not mentioned: stdout is the document.
+
+#include <nlohmann/json.hpp>
+
+#include "output.hpp"
+#include "rooftop/ceilings/compare.hpp"
+#include "rooftop/ceilings/fleet.hpp"
+#include "rooftop/report/ceilings_table.hpp"
+#include "rooftop/report/kernel_table.hpp"
+
+namespace rooftop::app {
+namespace {
+
+// Invalid UTF-8 in a name from a file becomes U+FFFD rather than an exception.
+void print(std::ostream& out, const nlohmann::json& j) {
+  out << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+}
+
+class JsonWriter final : public Writer {
+ public:
+  void file(std::ostream& out, const ceilings::CeilingsFile& file, const std::string& path,
+            const ceilings::FleetFile* fleet) const override {
+    nlohmann::json j = report::ceilings_json(file);
+    if (!file.kernels.empty()) j["kernels"] = analyze::kernels_json(file, path, {})["kernels"];
+    if (fleet) j["fleet"] = ceilings::to_json(*fleet, ceilings::review(*fleet, 0.05), path);
+    print(out, j);
+  }
+
+  void comparison(std::ostream& out, const ceilings::Comparison& comparison,
+                  const std::vector<std::string>&) const override {
+    print(out, ceilings::to_json(comparison));
+  }
+
+  void fleet_review(std::ostream& out, const ceilings::FleetFile& fleet,
+                    const ceilings::FleetReview& review, const std::string& path,
+                    const std::vector<std::string>&) const override {
+    print(out, ceilings::to_json(fleet, review, path));
+  }
+
+  void kernels(std::ostream& out, const ceilings::CeilingsFile& file,
+               const std::string& ceilings_path, const std::vector<std::string>& notes,
+               const std::vector<std::string>&) const override {
+    print(out, analyze::kernels_json(file, ceilings_path, notes));
+  }
+};
+
+}  // namespace
+
+const Writer& json_writer() {
+  static const JsonWriter writer;
+  return writer;
+}
+
+}  // namespace rooftop::app

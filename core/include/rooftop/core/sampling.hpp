@@ -1,0 +1,53 @@
+#pragma once
+// The one sampling loop every measurement shares (the microbenchmarks, the kernels the
+// analyzer runs, on the host or on a GPU): calibrate the repetition count until one
+// sample lasts long enough to swamp timer and launch noise, then take several samples.
+// The launch is a callable, so this knows nothing of Kokkos: `launch(reps)` runs the
+// work `reps` times and must be blocking (it fences before returning).
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <vector>
+
+namespace rooftop::core {
+
+struct Sampling {
+  int samples = 3;                   // at most; fewer only when the budget runs out
+  double min_sample_seconds = 0.05;  // shorter launches are repeated inside one sample
+  // Per measurement, calibration included: no sample starts that would end past it,
+  // once there is one.
+  double budget_seconds = std::numeric_limits<double>::infinity();
+  const std::atomic<bool>* cancel = nullptr;  // set asynchronously (Ctrl-C)
+  // When set, the clock in GHz, read right before and right after every timed launch
+  // (outside the timed interval): a sample's peak is only known at the clock it ran at.
+  double (*clock)() = nullptr;
+};
+
+struct SampleSet {
+  std::int64_t reps = 1;        // repetitions inside one sample
+  std::int64_t total_reps = 0;  // all repetitions run, warm-up and calibration included
+  std::vector<double> seconds;  // one per sample
+  // One per sample when Sampling::clock is set: the higher of the readings before and
+  // after it, so that a peak taken at it stays an upper bound.
+  std::vector<double> clock_ghz;
+
+  // The seconds of one repetition, one per sample.
+  std::vector<double> per_rep() const;
+};
+
+using Launch = std::function<void(std::int64_t reps)>;
+
+// `reps` starts from the caller's guess and grows until one launch lasts
+// min_sample_seconds. That last calibration launch counts as the first sample when an
+// earlier launch has already brought caches and page tables to their steady state, or
+// when it alone lasts a quarter of the budget (a cold start is nothing against seconds
+// of work); otherwise it is the warm-up. Throws rooftop::Interrupted before any launch
+// once the cancel flag is set.
+SampleSet sample(const Sampling& sampling, std::int64_t reps, const Launch& launch);
+
+// Throws rooftop::Interrupted once the cancel flag is set.
+void throw_if_cancelled(const Sampling& sampling);
+
+}  // namespace rooftop::core

@@ -1,0 +1,100 @@
+#include "rooftop/core/sampling.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
+#include "rooftop/core/error.hpp"
+
+namespace rooftop::core {
+namespace {
+
+struct Timed {
+  double seconds = 0.0;
+  double clock_ghz = 0.0;  // 0 without Sampling::clock
+};
+
+Timed timed(const Sampling& sampling, const Launch& launch, std::int64_t reps) {
+  Timed run;
+  const double before = sampling.clock ? sampling.clock() : 0.0;
+  const auto t0 = std::chrono::steady_clock::now();
+  launch(reps);
+  const auto t1 = std::chrono::steady_clock::now();
+  run.seconds = std::chrono::duration<double>(t1 - t0).count();
+  if (sampling.clock) run.clock_ghz = std::max(before, sampling.clock());
+  return run;
+}
+
+// The count that makes a launch of `seconds` at `reps` last min_sample_seconds, with a
+// margin; at most 64 times more at once.
+std::int64_t grown(const Sampling& sampling, std::int64_t reps, double seconds) {
+  const double grow = seconds > 0.0 ? 1.15 * sampling.min_sample_seconds / seconds : 16.0;
+  return static_cast<std::int64_t>(std::ceil(static_cast<double>(reps) * std::min(grow, 64.0)));
+}
+
+}  // namespace
+
+std::vector<double> SampleSet::per_rep() const {
+  std::vector<double> out;
+  out.reserve(seconds.size());
+  for (double s : seconds) out.push_back(s / static_cast<double>(reps));
+  return out;
+}
+
+void throw_if_cancelled(const Sampling& sampling) {
+  if (sampling.cancel && sampling.cancel->load()) throw Interrupted();
+}
+
+SampleSet sample(const Sampling& sampling, std::int64_t reps, const Launch& launch) {
+  SampleSet out;
+  reps = std::max<std::int64_t>(1, reps);
+  const int samples = std::max(1, sampling.samples);
+  double spent = 0.0;        // seconds of every launch so far, against the budget
+  Timed calibrated;          // the last calibration launch, if it is a sample
+  double rep_seconds = 0.0;  // one repetition in the last launch: the next one's estimate
+  for (bool warm = false;; warm = true) {
+    throw_if_cancelled(sampling);
+    const Timed run = timed(sampling, launch, reps);
+    const double t = run.seconds;
+    spent += t;
+    rep_seconds = t / static_cast<double>(reps);
+    out.total_reps += reps;
+    if (t >= sampling.min_sample_seconds) {
+      if (warm || t >= sampling.budget_seconds / 4) calibrated = run;
+      break;
+    }
+    reps = grown(sampling, reps, t);
+  }
+  const auto keep = [&](const Timed& run) {
+    out.seconds.push_back(run.seconds);
+    if (sampling.clock) out.clock_ghz.push_back(run.clock_ghz);
+  };
+  // Preemption only ever makes a launch slower, so a calibration launch that was slowed
+  // down leaves samples far shorter than asked for; then grow and sample again.
+  for (int attempt = 0;; ++attempt) {
+    out.reps = reps;
+    out.seconds.clear();
+    out.clock_ghz.clear();
+    if (calibrated.seconds > 0.0) keep(calibrated);
+    calibrated = {};
+    while (static_cast<int>(out.seconds.size()) < samples) {
+      if (!out.seconds.empty() &&
+          spent + rep_seconds * static_cast<double>(reps) > sampling.budget_seconds)
+        break;
+      throw_if_cancelled(sampling);
+      const Timed run = timed(sampling, launch, reps);
+      spent += run.seconds;
+      rep_seconds = run.seconds / static_cast<double>(reps);
+      keep(run);
+      out.total_reps += reps;
+    }
+    const double shortest = *std::min_element(out.seconds.begin(), out.seconds.end());
+    if (attempt == 3 || shortest >= 0.5 * sampling.min_sample_seconds ||
+        spent >= sampling.budget_seconds)
+      break;
+    reps = grown(sampling, reps, shortest);
+  }
+  return out;
+}
+
+}  // namespace rooftop::core

@@ -1,0 +1,21 @@
+#pragma once
+// A ceilings file for people (the table `show` and `measure` print) and for scripts (the
+// JSON of `show --json`: a contract, see the design document; add keys freely, never
+// rename).
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "rooftop/core/model.hpp"
+
+namespace rooftop::report {
+
+// {"schema_version", "tool_version", "git_revision", "created_utc", "machine": {...},
+//  "ceilings": [{every field of ceilings::ceiling_fields}]}
+nlohmann::json ceilings_json(const ceilings::CeilingsFile& file);
+
+// The provenance and machine lines, one row per ceiling, then the theoretical peaks'
+// bases and the notes.
+std::string ceilings_table(const ceilings::CeilingsFile& file);
+
+}  // namespace rooftop::report

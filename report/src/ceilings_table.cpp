@@ -1,0 +1,109 @@
+#include "rooftop/report/ceilings_table.hpp"
+
+#include <cstdio>
+#include <sstream>
+
+#include "rooftop/ceilings/fields.hpp"
+
+namespace rooftop::report {
+namespace {
+
+using ceilings::CacheLevel;
+using ceilings::Ceiling;
+using ceilings::CeilingsFile;
+using ceilings::format_bytes;
+using ceilings::Machine;
+using ceilings::machine_name;
+using ceilings::Provenance;
+
+// "title:" and one "  name: text" line per ceiling whose text is not empty; nothing
+// when every ceiling's text is empty.
+void text_section(std::ostringstream& out, const CeilingsFile& f, const char* title,
+                  std::string Ceiling::*text) {
+  bool any = false;
+  for (const Ceiling& c : f.ceilings) {
+    if ((c.*text).empty()) continue;
+    if (!any) out << "\n" << title << ":\n";
+    any = true;
+    out << "  " << c.name << ": " << c.*text << "\n";
+  }
+}
+
+}  // namespace
+
+nlohmann::json ceilings_json(const CeilingsFile& f) {
+  nlohmann::json rows = nlohmann::json::array();
+  for (const Ceiling& c : f.ceilings) {
+    nlohmann::json object = nlohmann::json::object();
+    for (auto& [key, value] : ceilings::ceiling_fields(c)) object[key] = std::move(value);
+    rows.push_back(std::move(object));
+  }
+  const Provenance& p = f.provenance;
+  return {{"schema_version", p.schema_version},      {"tool_version", p.tool_version},
+          {"git_revision", p.git_revision},          {"created_utc", p.created_utc},
+          {"machine", ceilings::to_json(f.machine)}, {"ceilings", rows}};
+}
+
+std::string ceilings_table(const CeilingsFile& f) {
+  std::ostringstream out;
+  const Machine& m = f.machine;
+  char line[512];
+  out << "rooftop ceilings (schema " << f.provenance.schema_version << ", rooftop "
+      << f.provenance.tool_version << " " << f.provenance.git_revision << ", "
+      << f.provenance.created_utc << ")\n";
+  // Facts an imported file does not have (host, threads, caches, clock) are left out.
+  out << "machine: " << machine_name(m);
+  if (!m.hostname.empty() && m.hostname != machine_name(m)) out << " on " << m.hostname;
+  std::string run = m.execution_space;
+  if (m.threads > 0) run += (run.empty() ? "" : ", ") + std::to_string(m.threads) + " threads";
+  if (m.cores > 0)
+    run += (m.threads > 0 ? " on "
+            : run.empty() ? ""
+                          : ", ") +
+           std::to_string(m.cores) + (m.gpu_name.empty() ? " cores" : " SMs");
+  out << (run.empty() ? "" : "; " + run) << "\n";
+  if (!m.caches.empty()) {
+    out << "caches:";
+    for (const CacheLevel& c : m.caches)
+      out << " " << c.name << " " << format_bytes(static_cast<double>(c.bytes))
+          << (c.shared_by > 1 ? " (shared by " + std::to_string(c.shared_by) + ")" : "");
+    out << "\n";
+  }
+  if (!m.compute_capability.empty()) {
+    std::snprintf(line, sizeof line,
+                  "gpu: compute capability %s, %s memory, %.3f GHz memory clock x %d-bit bus; "
+                  "driver %s, CUDA runtime %s; compiled for %s\n",
+                  m.compute_capability.c_str(),
+                  format_bytes(static_cast<double>(m.memory_bytes)).c_str(), m.memory_clock_ghz,
+                  m.memory_bus_bits, m.driver_version.c_str(), m.cuda_version.c_str(),
+                  m.device_arch.c_str());
+    out << line;
+  }
+  if (m.clock_ghz > 0.0) {
+    std::snprintf(line, sizeof line, "clock: %.3f GHz (%s)\n", m.clock_ghz, m.clock_method.c_str());
+    out << line;
+  }
+  out << "\n";
+  std::snprintf(line, sizeof line, "%-11s %10s %-8s %10s %10s %10s %4s  %-8s %10s %12s %7s\n",
+                "ceiling", "value", "units", "median", "min", "max", "n", "pattern", "work set",
+                "theoretical", "frac");
+  out << line;
+  for (const Ceiling& c : f.ceilings) {
+    char theo[32] = "-", frac[32] = "-";
+    if (c.theoretical) std::snprintf(theo, sizeof theo, "%.1f", *c.theoretical);
+    if (auto fr = c.fraction_of_theoretical()) std::snprintf(frac, sizeof frac, "%.3f", *fr);
+    const std::string ws =
+        c.working_set_bytes ? format_bytes(static_cast<double>(c.working_set_bytes)) : "-";
+    std::snprintf(line, sizeof line,
+                  "%-11s %10.1f %-8s %10.1f %10.1f %10.1f %4d  %-8s %10s %12s %7s%s\n",
+                  c.name.c_str(), c.value, c.units.c_str(), c.median, c.min, c.max, c.samples,
+                  c.pattern.c_str(), ws.c_str(), theo, frac,
+                  c.above_theoretical() ? "  ABOVE THEORETICAL" : "");
+    out << line;
+  }
+  text_section(out, f, "theoretical peaks", &Ceiling::theoretical_basis);
+  text_section(out, f, "notes", &Ceiling::note);
+  return out.str();
+}
+
+}  // namespace rooftop::report
