@@ -9,6 +9,7 @@
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 out="${ROOFTOP_OUT_DIR:-$PWD}"
+mkdir -p "$out"  # a folder named for the results is made, as the writers expect it to exist
 command -v nvcc >/dev/null || export PATH="$PATH:/usr/local/cuda/bin"
 if command -v nvidia-smi >/dev/null && nvidia-smi -L >/dev/null 2>&1 && command -v nvcc >/dev/null; then
   "$root/scripts/check-cuda-build.sh" >&2
