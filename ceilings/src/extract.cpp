@@ -102,12 +102,21 @@ std::vector<LevelWindow> level_windows(const Machine& machine,
   return windows;
 }
 
+namespace {
+
+struct PeakClock {
+  double ghz = 0.0;
+  const char* basis = "";  // how it was chosen, for the theoretical basis
+};
+
 PeakClock peak_clock(const Machine& m, const std::vector<double>& sample_clocks) {
   if (sample_clocks.empty())
     return {m.clock_ghz, is_device(m) ? "the measured SM clock" : "the measured clock"};
   return {*std::max_element(sample_clocks.begin(), sample_clocks.end()),
           "the highest clock read around this ceiling's samples"};
 }
+
+}  // namespace
 
 void attach_theoretical(const Machine& m, Ceiling& c, const std::vector<double>& sample_clocks) {
   const PeakClock clock = peak_clock(m, sample_clocks);

@@ -30,12 +30,12 @@ Kokkos::View<Pack16*, Memory> filled_packs(const char* name, std::int64_t packs)
 
 ceilings::BandwidthPoint point(const std::string& level, const char* pattern,
                                std::uint64_t working_set, double bytes_per_launch,
-                               const ClockedSamples& s) {
+                               const core::SampleSet& s) {
   ceilings::BandwidthPoint p;
   p.pattern = level + ":" + pattern;
   p.working_set_bytes = working_set;
-  const double bytes = bytes_per_launch * static_cast<double>(s.samples.reps);
-  for (double t : s.samples.seconds) {
+  const double bytes = bytes_per_launch * static_cast<double>(s.reps);
+  for (double t : s.seconds) {
     p.seconds.push_back(t);
     p.rates.push_back(bytes / t * 1e-9);
   }
@@ -81,7 +81,7 @@ ceilings::BandwidthPoint run_stream(const std::string& level, std::uint64_t byte
 
   const std::string label = "rooftop::device_" + level + "<" + pattern_name(kPattern) + ">";
   const std::int64_t items = passes * k.items_per_pass;
-  const ClockedSamples s = sample_with_clock<Space>(sampling, [&](std::int64_t reps) {
+  const core::SampleSet s = sample_with_clock<Space>(sampling, [&](std::int64_t reps) {
     for (std::int64_t r = 0; r < reps; ++r) {
       ++k.stamp;
       Kokkos::parallel_for(label, StreamPolicy<Space>(0, items), k);
@@ -131,7 +131,7 @@ ceilings::BandwidthPoint measure_device_l1(std::int64_t threads, std::int64_t in
   k.buffer = filled_packs<Memory>("rooftop::device_l1_buffer", kL1Packs);
   k.sums = Kokkos::View<std::uint32_t*, Memory>("rooftop::device_l1_sums", threads);
   k.inner = inner;
-  const ClockedSamples s = sample_with_clock<Space>(sampling, [&](std::int64_t reps) {
+  const core::SampleSet s = sample_with_clock<Space>(sampling, [&](std::int64_t reps) {
     for (std::int64_t r = 0; r < reps; ++r)
       Kokkos::parallel_for("rooftop::device_l1<read>", StreamPolicy<Space>(0, threads), k);
   });
@@ -158,7 +158,7 @@ ceilings::BandwidthPoint measure_device_shared(int teams, int team_size, std::in
   k.inner = inner;
   const auto policy = typename Kernel::Policy(teams, team_size)
                           .set_scratch_size(0, Kokkos::PerTeam(Kernel::scratch_bytes()));
-  const ClockedSamples s = sample_with_clock<Space>(sampling, [&](std::int64_t reps) {
+  const core::SampleSet s = sample_with_clock<Space>(sampling, [&](std::int64_t reps) {
     for (std::int64_t r = 0; r < reps; ++r)
       Kokkos::parallel_for("rooftop::device_shared<read>", policy, k);
   });

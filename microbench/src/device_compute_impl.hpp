@@ -31,14 +31,14 @@ ceilings::ComputePoint run_compute(const std::string& precision, std::int64_t th
   kernel.inner = inner;
   const std::string label =
       "rooftop::device_compute<" + precision + "," + (kFma ? "fma" : "nofma") + ">";
-  const ClockedSamples s = sample_with_clock<Space>(sampling, [&](std::int64_t reps) {
+  const core::SampleSet s = sample_with_clock<Space>(sampling, [&](std::int64_t reps) {
     for (std::int64_t r = 0; r < reps; ++r)
       Kokkos::parallel_for(label, WavePolicy<Space>(0, threads), kernel);
   });
 
   // Every value against its closed form (compute_kernel.hpp), after timing.
   auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), x);
-  const std::int64_t steps = s.samples.total_reps * inner * kComputeSteps;
+  const std::int64_t steps = s.total_reps * inner * kComputeSteps;
   const double tol = 8.0 * std::numeric_limits<T>::epsilon();
   for (std::int64_t i = 0; i < n; ++i) {
     // Two FLOPs per step, so the closed form of the even-FLOPs kernels.
@@ -58,8 +58,8 @@ ceilings::ComputePoint run_compute(const std::string& precision, std::int64_t th
   p.ilp = kComputeChains;
   p.working_set_bytes = static_cast<std::uint64_t>(n) * sizeof(T);
   const double flops = static_cast<double>(n) * 2.0 * kComputeSteps * static_cast<double>(inner) *
-                       static_cast<double>(s.samples.reps);
-  for (double t : s.samples.seconds) {
+                       static_cast<double>(s.reps);
+  for (double t : s.seconds) {
     p.seconds.push_back(t);
     p.rates.push_back(flops / t * 1e-9);
   }

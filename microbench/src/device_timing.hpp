@@ -20,15 +20,11 @@ using WavePolicy = Kokkos::RangePolicy<Space, Kokkos::LaunchBounds<256, 8>, Inde
 template <class Space>
 using StreamPolicy = Kokkos::RangePolicy<Space, Kokkos::LaunchBounds<256, 4>, Index>;
 
-struct ClockedSamples {
-  core::SampleSet samples;
-  std::vector<double> clock_ghz;  // one per sample
-};
-
 // `kernels(reps)` launches the timed kernels reps times without fencing; the probe
-// runs before and after them in the same stream, and the fence follows.
+// runs before and after them in the same stream, and the fence follows. The SM clock
+// during each sample goes in the sample set's clock_ghz, as the host's does.
 template <class Space, class Kernels>
-ClockedSamples sample_with_clock(const core::Sampling& sampling, Kernels&& kernels) {
+core::SampleSet sample_with_clock(const core::Sampling& sampling, Kernels&& kernels) {
   Kokkos::View<std::int64_t[4], typename Space::memory_space> stamps("rooftop::clock_stamps");
   auto host = Kokkos::create_mirror_view(stamps);
   const std::int64_t probe_threads = Space().concurrency();
@@ -44,10 +40,9 @@ ClockedSamples sample_with_clock(const core::Sampling& sampling, Kernels&& kerne
     const double ns = static_cast<double>(host(3) - host(1));
     per_launch.push_back(ns > 0.0 ? static_cast<double>(host(2) - host(0)) / ns : 0.0);
   };
-  ClockedSamples out;
-  out.samples = core::sample(sampling, 1, launch);
+  core::SampleSet out = core::sample(sampling, 1, launch);
   // The samples are the last launches (the calibration run included when it counts).
-  out.clock_ghz.assign(per_launch.end() - static_cast<std::ptrdiff_t>(out.samples.seconds.size()),
+  out.clock_ghz.assign(per_launch.end() - static_cast<std::ptrdiff_t>(out.seconds.size()),
                        per_launch.end());
   return out;
 }

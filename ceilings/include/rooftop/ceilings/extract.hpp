@@ -31,17 +31,10 @@ std::uint64_t capacity_for_threads(const CacheLevel& level, int threads,
 std::vector<LevelWindow> level_windows(const Machine& machine,
                                        std::vector<std::string>* skipped = nullptr);
 
-// The clock a ceiling's peak is taken at: the highest reading around the samples of the
-// point behind it where that point recorded them (the peak is then an upper bound for
-// every sample, at the clock the samples really ran at), else the machine's clock.
-struct PeakClock {
-  double ghz = 0.0;
-  const char* basis = "";  // how it was chosen, for the theoretical basis
-};
-PeakClock peak_clock(const Machine& machine, const std::vector<double>& sample_clocks);
-
-// Theoretical peaks where the hardware model knows enough (zero/empty otherwise), at
-// peak_clock(machine, sample_clocks).
+// Theoretical peaks where the hardware model knows enough (zero/empty otherwise), at the
+// highest clock in `sample_clocks` (read around the samples of the point behind the
+// ceiling: the peak is then an upper bound for every sample, at the clock the samples
+// really ran at), or at the machine's clock where the point recorded none.
 void attach_theoretical(const Machine& machine, Ceiling& ceiling,
                         const std::vector<double>& sample_clocks = {});
 
