@@ -18,6 +18,7 @@
 #include "rooftop/ceilings/io.hpp"
 #include "rooftop/config.hpp"
 #include "rooftop/core/error.hpp"
+#include "rooftop/core/format.hpp"
 #include "rooftop/kernels/kernel.hpp"
 #include "rooftop/report/chart.hpp"
 
@@ -40,11 +41,11 @@ std::vector<std::string> split_list(const std::string& list) {
 
 // The memory the largest kernel holds while it runs (they run one at a time): its arrays,
 // which its declared cost model reads from DRAM once.
-double memory_needed(const analyze::KernelList& kernels) {
+double memory_needed(const kernels::KernelList& kernels) {
   double most = 0.0;
   for (const auto& k : kernels) {
-    const ceilings::KernelRecord declared = k->declared();  // find_bytes points into it
-    if (const ceilings::LevelBytes* b = declared.find_bytes("dram")) most = std::max(most, b->bytes);
+    const core::KernelRecord declared = k->declared();  // find_bytes points into it
+    if (const core::LevelBytes* b = declared.find_bytes("dram")) most = std::max(most, b->bytes);
   }
   return most;
 }
@@ -61,16 +62,12 @@ double memory_available() {
   return 0.0;
 }
 
-std::string gigabytes(double bytes) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f GB", bytes * 1e-9);
-  return buf;
-}
+std::string gigabytes(double bytes) { return core::format_number("%.1f GB", bytes * 1e-9); }
 
 }  // namespace
 
 int run_analyze(const AnalyzeOptions& options, const std::string& command_line) {
-  const ceilings::CeilingsFile file = ceilings::read_file(options.ceilings);
+  const core::CeilingsFile file = ceilings::read_file(options.ceilings);
   const Outputs outputs{options.out, options.plot, options.format};
   outputs.check();
   // The default size suits the build: a CPU benchmark on the host, the classic size
@@ -78,7 +75,7 @@ int run_analyze(const AnalyzeOptions& options, const std::string& command_line) 
   const std::string size = !options.size.empty() ? options.size
                            : ROOFTOP_HAS_DEVICE  ? "classic"
                                                  : "small";
-  analyze::KernelList kernels = analyze::make_kernels(split_list(options.kernels), size);
+  kernels::KernelList kernels = kernels::make_kernels(split_list(options.kernels), size);
   const double needed = memory_needed(kernels);
   if (!ROOFTOP_HAS_DEVICE) {
     const double available = memory_available();
@@ -105,33 +102,33 @@ int run_analyze(const AnalyzeOptions& options, const std::string& command_line) 
   else
     backend =
         std::make_unique<analyze::HostBackend>(std::move(kernels), sampling, progress_printer());
-  std::vector<ceilings::KernelRecord> records = backend->collect(notes);
+  std::vector<core::KernelRecord> records = backend->collect(notes);
   run.throw_if_interrupted();
   return place_and_report(file, options.ceilings, std::move(records), notes, outputs, command_line);
 }
 
 int run_import(const ImportOptions& options, const std::string& command_line) {
-  const ceilings::CeilingsFile file = ceilings::read_file(options.ceilings);
+  const core::CeilingsFile file = ceilings::read_file(options.ceilings);
   const Outputs outputs{options.out, options.plot, options.format};
   outputs.check();
   analyze::ImportBackend backend(options.report, options.timing);
   std::vector<std::string> notes;
-  std::vector<ceilings::KernelRecord> records = backend.collect(notes);
+  std::vector<core::KernelRecord> records = backend.collect(notes);
   if (records.empty()) throw Error(options.report + ": no kernel found");
   return place_and_report(file, options.ceilings, std::move(records), notes, outputs, command_line);
 }
 
 int run_plot(const PlotOptions& options) {
   ceilings::check_writable(options.out);
-  std::vector<ceilings::CeilingsFile> files;
+  std::vector<core::CeilingsFile> files;
   for (const std::string& path : options.files) files.push_back(ceilings::read_file(path));
   std::string svg;
   if (files.size() > 1)
-    svg = analyze::comparison_svg(files, options.files);
+    svg = report::comparison_svg(files, options.files);
   else if (!files[0].kernels.empty())
-    svg = analyze::kernels_svg(files[0], "Kernels on the measured roofline");
+    svg = report::kernels_svg(files[0], "Kernels on the measured roofline");
   else
-    svg = analyze::roofline_svg(files[0]);
+    svg = report::roofline_svg(files[0]);
   ceilings::write_text_file(options.out, svg);
   std::cout << "wrote " << options.out << "\n";
   return 0;

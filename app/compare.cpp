@@ -24,7 +24,7 @@ int review_fleet(const CompareOptions& options) {
   const ceilings::FleetFile fleet = ceilings::read_fleet_file(path);
   const ceilings::FleetReview review = ceilings::review(fleet, options.threshold);
   if (!options.plot.empty())
-    ceilings::write_text_file(options.plot, analyze::fleet_spread_svg(fleet, review));
+    ceilings::write_text_file(options.plot, report::fleet_spread_svg(fleet, review));
   writer_for(options.format).fleet_review(std::cout, fleet, review, path, written(options));
   return review.anything_found() ? kExitRanksFlagged : 0;
 }
@@ -53,13 +53,13 @@ int run_compare(const CompareOptions& options) {
     }
   if (!options.plot.empty()) ceilings::check_writable(options.plot);
 
-  std::vector<ceilings::CeilingsFile> files;
+  std::vector<core::CeilingsFile> files;
   files.reserve(paths.size());
   for (const std::string& path : paths) files.push_back(ceilings::read_file(path));
   const ceilings::Comparison comparison = ceilings::compare(files, paths);
 
   if (!options.plot.empty())
-    ceilings::write_text_file(options.plot, analyze::comparison_svg(files, paths));
+    ceilings::write_text_file(options.plot, report::comparison_svg(files, paths));
   writer_for(options.format).comparison(std::cout, comparison, written(options));
   return 0;
 }

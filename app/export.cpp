@@ -8,7 +8,7 @@
 namespace rooftop::app {
 
 int run_export(const ExportOptions& options) {
-  const ceilings::CeilingsFile file = ceilings::read_file(options.file);
+  const core::CeilingsFile file = ceilings::read_file(options.file);
   std::vector<std::string> skipped;
   const std::string text = ceilings::export_text(file, options.format, &skipped);
   if (options.out.empty())
@@ -17,7 +17,7 @@ int run_export(const ExportOptions& options) {
     ceilings::write_text_file(options.out, text);
   // stdout may be the export itself: notes go to stderr.
   for (const std::string& why : skipped)
-    std::cerr << "rooftop: note: " << ceilings::terminal_text(why) << "\n";
+    std::cerr << "rooftop: note: " << core::terminal_text(why) << "\n";
   return 0;
 }
 

@@ -11,12 +11,12 @@ namespace rooftop::app {
 int run_import_ceilings(const ImportCeilingsOptions& options, const std::string& command_line) {
   ceilings::check_writable(options.out);
   std::vector<std::string> skipped;
-  ceilings::CeilingsFile file = ceilings::read_ert_file(options.file, &skipped);
+  core::CeilingsFile file = ceilings::read_ert_file(options.file, &skipped);
   file.provenance = ceilings::current_provenance(command_line);
   ceilings::write_file(options.out, file);
-  std::cout << ceilings::terminal_text(report::ceilings_table(file));
+  std::cout << core::terminal_text(report::ceilings_table(file));
   for (const std::string& why : skipped)
-    std::cout << "skipped " << ceilings::terminal_text(why) << "\n";
+    std::cout << "skipped " << core::terminal_text(why) << "\n";
   std::cout << "\nwrote " << options.out << "\n";
   return 0;
 }

@@ -112,8 +112,7 @@ const std::atomic<bool>& interrupted() { return g_interrupted; }
 core::Progress progress_printer() {
   if (!isatty(fileno(stderr))) return {};
   return [](std::size_t done, std::size_t total, const std::string& what) {
-    std::fprintf(stderr, "\r\033[K[%3zu/%zu] %s", done, total,
-                 ceilings::terminal_text(what).c_str());
+    std::fprintf(stderr, "\r\033[K[%3zu/%zu] %s", done, total, core::terminal_text(what).c_str());
     if (done == total) std::fprintf(stderr, "\r\033[K");
     std::fflush(stderr);
   };

@@ -14,26 +14,25 @@ void Outputs::check() const {
   if (!plot.empty()) ceilings::check_writable(plot);
 }
 
-int place_and_report(ceilings::CeilingsFile file, const std::string& ceilings_path,
-                     std::vector<ceilings::KernelRecord> records,
-                     const std::vector<std::string>& notes, const Outputs& outputs,
-                     const std::string& command_line) {
-  for (ceilings::KernelRecord& r : records) analyze::apply(analyze::place(r, file), r);
+int place_and_report(core::CeilingsFile file, const std::string& ceilings_path,
+                     std::vector<core::KernelRecord> records, const std::vector<std::string>& notes,
+                     const Outputs& outputs, const std::string& command_line) {
+  for (core::KernelRecord& r : records) core::apply(core::place(r, file), r);
   file.kernels = std::move(records);
   file.provenance = ceilings::current_provenance(command_line);
   if (!outputs.out.empty()) ceilings::write_file(outputs.out, file);
   if (!outputs.plot.empty())
     ceilings::write_text_file(outputs.plot,
-                              analyze::kernels_svg(file, "Kernels on the measured roofline"));
+                              report::kernels_svg(file, "Kernels on the measured roofline"));
   std::vector<std::string> written;
   for (const std::string& path : {outputs.out, outputs.plot})
     if (!path.empty()) written.push_back(path);
   writer_for(outputs.format).kernels(std::cout, file, ceilings_path, notes, written);
-  for (const ceilings::KernelRecord& k : file.kernels)
+  for (const core::KernelRecord& k : file.kernels)
     if (!k.above.empty())
-      std::cerr << "rooftop: warning: " << ceilings::terminal_text(k.name) << " lies above "
-                << k.above << ": its counts or the ceilings are wrong\n";
-  for (const ceilings::KernelRecord& k : file.kernels)
+      std::cerr << "rooftop: warning: " << core::terminal_text(k.name) << " lies above " << k.above
+                << ": its counts or the ceilings are wrong\n";
+  for (const core::KernelRecord& k : file.kernels)
     if (k.check == "failed") return 1;
   return 0;
 }

@@ -18,9 +18,8 @@ struct Outputs {
 };
 
 // Returns the exit status: 1 when a kernel's answer check failed, else 0.
-int place_and_report(ceilings::CeilingsFile file, const std::string& ceilings_path,
-                     std::vector<ceilings::KernelRecord> records,
-                     const std::vector<std::string>& notes, const Outputs& outputs,
-                     const std::string& command_line);
+int place_and_report(core::CeilingsFile file, const std::string& ceilings_path,
+                     std::vector<core::KernelRecord> records, const std::vector<std::string>& notes,
+                     const Outputs& outputs, const std::string& command_line);
 
 }  // namespace rooftop::app

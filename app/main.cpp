@@ -100,11 +100,11 @@ int main(int argc, char** argv) {
       "analyze", "run kernels here (GPP ladder, reference kernels) and place them on the ceilings");
   a->add_option("--ceilings", analyze.ceilings, "ceilings file (HDF5) of this machine")->required();
   a->add_option("--kernels", analyze.kernels,
-                "comma-separated: " + listed(rooftop::analyze::kernel_names(), ", "));
+                "comma-separated: " + listed(rooftop::kernels::kernel_names(), ", "));
   a->add_option("--size", analyze.size,
-                listed(rooftop::analyze::size_names(), " or ") +
+                listed(rooftop::kernels::size_names(), " or ") +
                     " (default: small on a CPU, classic on a GPU)")
-      ->check(CLI::IsMember(rooftop::analyze::size_names()));
+      ->check(CLI::IsMember(rooftop::kernels::size_names()));
   a->add_option("--out", analyze.out, "file to write: the ceilings with the kernels (HDF5)");
   a->add_option("--plot", analyze.plot, "SVG chart to write (hierarchical roofline)");
   add_format_flags(a, analyze.format);
@@ -181,7 +181,7 @@ int main(int argc, char** argv) {
     std::string message = e.what();
     for (char& c : message)
       if (c == '\n' || c == '\r') c = ' ';
-    message = rooftop::ceilings::terminal_text(message);
+    message = rooftop::core::terminal_text(message);
     std::fprintf(stderr, "rooftop: error: %s\n", message.c_str());
     return 1;
   }

@@ -1,6 +1,5 @@
 #include <unistd.h>
 
-#include <cstdio>
 #include <cstdlib>
 #include <iostream>
 
@@ -12,6 +11,7 @@
 #include "rooftop/ceilings/io.hpp"
 #include "rooftop/config.hpp"
 #include "rooftop/core/error.hpp"
+#include "rooftop/core/format.hpp"
 #include "rooftop/core/terminal.hpp"
 #include "rooftop/microbench/device.hpp"
 #include "rooftop/microbench/host.hpp"
@@ -26,11 +26,11 @@ void check_space(const MeasureOptions& options) {
   if (options.space == "device") microbench::check_device(options.device);
 }
 
-ceilings::CeilingsFile characterize(const MeasureOptions& options, const std::string& command_line,
-                                    const KokkosRun& run, bool show_progress,
-                                    std::vector<std::string>& skipped) {
+core::CeilingsFile characterize(const MeasureOptions& options, const std::string& command_line,
+                                const KokkosRun& run, bool show_progress,
+                                std::vector<std::string>& skipped) {
   if (options.space == "device") return characterize_device(options, command_line, run, skipped);
-  ceilings::CeilingsFile file;
+  core::CeilingsFile file;
   file.provenance = ceilings::current_provenance(command_line);
   file.machine = microbench::describe_host();
   // The theoretical peak must be an upper bound, and the clock drifts on a shared
@@ -49,11 +49,8 @@ ceilings::CeilingsFile characterize(const MeasureOptions& options, const std::st
 
   file.machine.clock_ghz = *std::max_element(clocks.begin(), clocks.end());
   std::string readings;
-  for (double c : clocks) {
-    char buf[16];
-    std::snprintf(buf, sizeof buf, "%s%.3f", readings.empty() ? "" : ", ", c);
-    readings += buf;
-  }
+  for (double c : clocks)
+    readings += (readings.empty() ? "" : ", ") + core::format_number("%.3f", c);
   file.machine.clock_method = method + "; highest of the readings before, during and after " +
                               "the sweeps (" + readings + " GHz)";
 
@@ -74,12 +71,12 @@ int run_measure(const MeasureOptions& options, const std::string& command_line) 
 
   KokkosRun run(options.space == "device" ? options.device : -1);
   std::vector<std::string> skipped;
-  const ceilings::CeilingsFile file = characterize(options, command_line, run, true, skipped);
+  const core::CeilingsFile file = characterize(options, command_line, run, true, skipped);
 
   ceilings::write_file(options.out, file);
-  if (!options.plot.empty()) ceilings::write_text_file(options.plot, analyze::roofline_svg(file));
+  if (!options.plot.empty()) ceilings::write_text_file(options.plot, report::roofline_svg(file));
 
-  std::cout << ceilings::terminal_text(report::ceilings_table(file));
+  std::cout << core::terminal_text(report::ceilings_table(file));
   for (const std::string& why : skipped) std::cout << "skipped " << why << "\n";
   std::cout << "\nwrote " << options.out << (options.plot.empty() ? "" : " and " + options.plot)
             << "\n";

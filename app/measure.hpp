@@ -15,15 +15,15 @@ namespace rooftop::app {
 void check_space(const MeasureOptions& options);
 
 // Characterizes the GPU options.device (Kokkos's default device space).
-ceilings::CeilingsFile characterize_device(const MeasureOptions& options,
-                                           const std::string& command_line, const KokkosRun& run,
-                                           std::vector<std::string>& skipped);
+core::CeilingsFile characterize_device(const MeasureOptions& options,
+                                       const std::string& command_line, const KokkosRun& run,
+                                       std::vector<std::string>& skipped);
 
 // Characterizes `options.space` (the host space, or the GPU through characterize_device;
 // Kokkos is running: `run`); progress on stderr when `show_progress` and stderr is a terminal.
 // Ceilings that could not be extracted are added to `skipped` with their reason.
-ceilings::CeilingsFile characterize(const MeasureOptions& options, const std::string& command_line,
-                                    const KokkosRun& run, bool show_progress,
-                                    std::vector<std::string>& skipped);
+core::CeilingsFile characterize(const MeasureOptions& options, const std::string& command_line,
+                                const KokkosRun& run, bool show_progress,
+                                std::vector<std::string>& skipped);
 
 }  // namespace rooftop::app

@@ -12,11 +12,11 @@
 
 namespace rooftop::app {
 
-ceilings::CeilingsFile characterize_device(const MeasureOptions& options,
-                                           const std::string& command_line, const KokkosRun& run,
-                                           std::vector<std::string>& skipped) {
+core::CeilingsFile characterize_device(const MeasureOptions& options,
+                                       const std::string& command_line, const KokkosRun& run,
+                                       std::vector<std::string>& skipped) {
   using Device = Kokkos::DefaultExecutionSpace;
-  ceilings::CeilingsFile file;
+  core::CeilingsFile file;
   file.provenance = ceilings::current_provenance(command_line);
   file.machine = microbench::describe_device();
   microbench::DevicePlan plan = microbench::make_device_plan(
@@ -32,7 +32,7 @@ ceilings::CeilingsFile characterize_device(const MeasureOptions& options,
   for (const auto& p : file.sweeps.bandwidth)
     clocks.insert(clocks.end(), p.clock_ghz.begin(), p.clock_ghz.end());
   if (!clocks.empty()) {
-    const ceilings::Summary s = ceilings::summarize(clocks);
+    const core::Summary s = core::summarize(clocks);
     file.machine.clock_ghz = s.max;
     char buf[320];
     std::snprintf(buf, sizeof buf,

@@ -17,9 +17,10 @@
 #include "mpi_session.hpp"
 #include "rooftop/ceilings/fleet.hpp"
 #include "rooftop/ceilings/io.hpp"
-#include "rooftop/core/terminal.hpp"
 #include "rooftop/core/error.hpp"
+#include "rooftop/core/terminal.hpp"
 #include "rooftop/report/chart.hpp"
+#include "rooftop/report/fleet_table.hpp"
 
 namespace rooftop::app {
 namespace {
@@ -157,10 +158,10 @@ int run_measure_fleet(const MeasureOptions& options, const std::string& command_
   ceilings::write_fleet_file(options.out, fleet);
   if (!options.plot.empty())
     ceilings::write_text_file(options.plot,
-                              analyze::fleet_spread_svg(fleet, ceilings::review(fleet, 0.05)));
+                              report::fleet_spread_svg(fleet, ceilings::review(fleet, 0.05)));
   const double write_seconds = seconds_since(write_start);
 
-  std::cout << ceilings::terminal_text(ceilings::format_table(fleet));
+  std::cout << core::terminal_text(report::fleet_table(fleet));
   char line[256];
   std::snprintf(line, sizeof line,
                 "\nMPI: start %.3f s; one gather of %.1f KiB %.3f s (waiting for the slowest rank "
@@ -177,8 +178,8 @@ int run_measure_fleet(const MeasureOptions& options, const std::string& command_
   }
   for (const ceilings::RankRecord& k : fleet.ranks)
     if (!k.ok())
-      std::cerr << "rooftop: warning: "
-                << ceilings::terminal_text(k.label() + ": failed: " + k.reason) << "\n";
+      std::cerr << "rooftop: warning: " << core::terminal_text(k.label() + ": failed: " + k.reason)
+                << "\n";
   return 0;
 }
 

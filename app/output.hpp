@@ -8,8 +8,10 @@
 #include <string>
 #include <vector>
 
-namespace rooftop::ceilings {
+namespace rooftop::core {
 struct CeilingsFile;
+}
+namespace rooftop::ceilings {
 struct Comparison;
 struct FleetFile;
 struct FleetReview;
@@ -24,7 +26,7 @@ class Writer {
  public:
   virtual ~Writer() = default;
   // show: a ceilings file, the kernels it holds, and a fleet file's ranks (else null).
-  virtual void file(std::ostream& out, const ceilings::CeilingsFile& file, const std::string& path,
+  virtual void file(std::ostream& out, const core::CeilingsFile& file, const std::string& path,
                     const ceilings::FleetFile* fleet) const = 0;
   // compare: several files side by side.
   virtual void comparison(std::ostream& out, const ceilings::Comparison& comparison,
@@ -34,7 +36,7 @@ class Writer {
                             const ceilings::FleetReview& review, const std::string& path,
                             const std::vector<std::string>& written) const = 0;
   // analyze, import, profile: the kernels placed on the ceilings of `ceilings_path`.
-  virtual void kernels(std::ostream& out, const ceilings::CeilingsFile& file,
+  virtual void kernels(std::ostream& out, const core::CeilingsFile& file,
                        const std::string& ceilings_path, const std::vector<std::string>& notes,
                        const std::vector<std::string>& written) const = 0;
 };

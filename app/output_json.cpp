@@ -4,9 +4,9 @@
 #include <nlohmann/json.hpp>
 
 #include "output.hpp"
-#include "rooftop/ceilings/compare.hpp"
-#include "rooftop/ceilings/fleet.hpp"
 #include "rooftop/report/ceilings_table.hpp"
+#include "rooftop/report/comparison_table.hpp"
+#include "rooftop/report/fleet_table.hpp"
 #include "rooftop/report/kernel_table.hpp"
 
 namespace rooftop::app {
@@ -19,29 +19,29 @@ void print(std::ostream& out, const nlohmann::json& j) {
 
 class JsonWriter final : public Writer {
  public:
-  void file(std::ostream& out, const ceilings::CeilingsFile& file, const std::string& path,
+  void file(std::ostream& out, const core::CeilingsFile& file, const std::string& path,
             const ceilings::FleetFile* fleet) const override {
     nlohmann::json j = report::ceilings_json(file);
-    if (!file.kernels.empty()) j["kernels"] = analyze::kernels_json(file, path, {})["kernels"];
-    if (fleet) j["fleet"] = ceilings::to_json(*fleet, ceilings::review(*fleet, 0.05), path);
+    if (!file.kernels.empty()) j["kernels"] = report::kernels_json(file, path, {})["kernels"];
+    if (fleet) j["fleet"] = report::fleet_json(*fleet, ceilings::review(*fleet, 0.05), path);
     print(out, j);
   }
 
   void comparison(std::ostream& out, const ceilings::Comparison& comparison,
                   const std::vector<std::string>&) const override {
-    print(out, ceilings::to_json(comparison));
+    print(out, report::comparison_json(comparison));
   }
 
   void fleet_review(std::ostream& out, const ceilings::FleetFile& fleet,
                     const ceilings::FleetReview& review, const std::string& path,
                     const std::vector<std::string>&) const override {
-    print(out, ceilings::to_json(fleet, review, path));
+    print(out, report::fleet_json(fleet, review, path));
   }
 
-  void kernels(std::ostream& out, const ceilings::CeilingsFile& file,
-               const std::string& ceilings_path, const std::vector<std::string>& notes,
+  void kernels(std::ostream& out, const core::CeilingsFile& file, const std::string& ceilings_path,
+               const std::vector<std::string>& notes,
                const std::vector<std::string>&) const override {
-    print(out, analyze::kernels_json(file, ceilings_path, notes));
+    print(out, report::kernels_json(file, ceilings_path, notes));
   }
 };
 

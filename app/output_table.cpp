@@ -2,10 +2,10 @@
 // terminal, and what was written besides stdout said last.
 
 #include "output.hpp"
-#include "rooftop/ceilings/compare.hpp"
-#include "rooftop/ceilings/fleet.hpp"
 #include "rooftop/core/terminal.hpp"
 #include "rooftop/report/ceilings_table.hpp"
+#include "rooftop/report/comparison_table.hpp"
+#include "rooftop/report/fleet_table.hpp"
 #include "rooftop/report/kernel_table.hpp"
 
 namespace rooftop::app {
@@ -21,30 +21,29 @@ std::string wrote(const std::vector<std::string>& written) {
 
 class TableWriter final : public Writer {
  public:
-  void file(std::ostream& out, const ceilings::CeilingsFile& file, const std::string&,
+  void file(std::ostream& out, const core::CeilingsFile& file, const std::string&,
             const ceilings::FleetFile* fleet) const override {
-    out << ceilings::terminal_text(report::ceilings_table(file));
-    if (!file.kernels.empty())
-      out << "\n" << ceilings::terminal_text(analyze::kernels_table(file, {}));
-    if (fleet) out << "\n" << ceilings::terminal_text(ceilings::format_table(*fleet));
+    out << core::terminal_text(report::ceilings_table(file));
+    if (!file.kernels.empty()) out << "\n" << core::terminal_text(report::kernels_table(file, {}));
+    if (fleet) out << "\n" << core::terminal_text(report::fleet_table(*fleet));
   }
 
   void comparison(std::ostream& out, const ceilings::Comparison& comparison,
                   const std::vector<std::string>& written) const override {
-    out << ceilings::terminal_text(ceilings::format_table(comparison)) << wrote(written);
+    out << core::terminal_text(report::comparison_table(comparison)) << wrote(written);
   }
 
   void fleet_review(std::ostream& out, const ceilings::FleetFile& fleet,
                     const ceilings::FleetReview& review, const std::string& path,
                     const std::vector<std::string>& written) const override {
-    out << ceilings::terminal_text(path + ": " + ceilings::format_table(fleet)) << "\n"
-        << ceilings::format_review(review) << wrote(written);
+    out << core::terminal_text(path + ": " + report::fleet_table(fleet)) << "\n"
+        << report::fleet_review_table(review) << wrote(written);
   }
 
-  void kernels(std::ostream& out, const ceilings::CeilingsFile& file, const std::string&,
+  void kernels(std::ostream& out, const core::CeilingsFile& file, const std::string&,
                const std::vector<std::string>& notes,
                const std::vector<std::string>& written) const override {
-    out << ceilings::terminal_text(analyze::kernels_table(file, notes)) << wrote(written);
+    out << core::terminal_text(report::kernels_table(file, notes)) << wrote(written);
   }
 };
 

@@ -18,9 +18,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       const std::size_t split = text.find('\f');
       const std::string report = text.substr(0, split);
       const std::string timing = split == std::string::npos ? "" : text.substr(split + 1);
-      rooftop::analyze::parse_report(report, "report.csv", timing, "timing.csv");
+      rooftop::counters::parse_report(report, "report.csv", timing, "timing.csv");
     } else {
-      rooftop::analyze::parse_report(text, "report.csv");
+      rooftop::counters::parse_report(text, "report.csv");
     }
   } catch (const rooftop::Error&) {
   }

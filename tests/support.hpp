@@ -93,9 +93,9 @@ inline void write_truncated_copy(const std::string& from, const std::string& to,
 
 // A ceiling named as rooftop names them (fp… compute, the rest bandwidth) with the
 // units that go with its kind; `samples` 0 means never measured.
-inline ceilings::Ceiling make_ceiling(const std::string& name, double value, double min,
-                                      double max, int samples) {
-  ceilings::Ceiling c;
+inline core::Ceiling make_ceiling(const std::string& name, double value, double min, double max,
+                                  int samples) {
+  core::Ceiling c;
   c.name = name;
   c.kind = name.rfind("fp", 0) == 0 ? "compute" : "bandwidth";
   c.units = c.kind == "compute" ? "GFLOP/s" : "GB/s";
@@ -106,7 +106,7 @@ inline ceilings::Ceiling make_ceiling(const std::string& name, double value, dou
   return c;
 }
 
-inline void expect_same_machine(const ceilings::Machine& a, const ceilings::Machine& b) {
+inline void expect_same_machine(const core::Machine& a, const core::Machine& b) {
   EXPECT_EQ(a.hostname, b.hostname);
   EXPECT_EQ(a.execution_space, b.execution_space);
   EXPECT_EQ(a.cpu_model, b.cpu_model);
@@ -143,7 +143,7 @@ inline void expect_same_machine(const ceilings::Machine& a, const ceilings::Mach
   EXPECT_EQ(a.launch_geometry, b.launch_geometry);
 }
 
-inline void expect_same_ceiling(const ceilings::Ceiling& a, const ceilings::Ceiling& b) {
+inline void expect_same_ceiling(const core::Ceiling& a, const core::Ceiling& b) {
   SCOPED_TRACE(a.name);
   EXPECT_EQ(a.name, b.name);
   EXPECT_EQ(a.kind, b.kind);
@@ -163,15 +163,15 @@ inline void expect_same_ceiling(const ceilings::Ceiling& a, const ceilings::Ceil
 
 // A complete, plausible ceilings file: every machine field set, three cache levels,
 // ceilings with and without a theoretical peak, sweeps with several points and samples.
-inline ceilings::CeilingsFile sample_ceilings_file() {
-  ceilings::CeilingsFile f;
+inline core::CeilingsFile sample_ceilings_file() {
+  core::CeilingsFile f;
   f.provenance.schema_version = "1.0";
   f.provenance.tool_version = "0.1.0";
   f.provenance.git_revision = "0123456789ab";
   f.provenance.created_utc = "2026-11-21T12:34:56Z";
   f.provenance.command_line = "rooftop measure --quick --out ceilings.h5";
 
-  ceilings::Machine& m = f.machine;
+  core::Machine& m = f.machine;
   m.hostname = "node017";
   m.execution_space = "OpenMP";
   m.cpu_model = "Test CPU 9000";
@@ -200,7 +200,7 @@ inline ceilings::CeilingsFile sample_ceilings_file() {
   m.nominal_clock_ghz = 1.98;
   m.launch_geometry = "compute: one wave\nl1: one wave";
 
-  ceilings::Ceiling fma;
+  core::Ceiling fma;
   fma.name = "fp64_fma";
   fma.kind = "compute";
   fma.value = fma.median = 101.5;
@@ -215,7 +215,7 @@ inline ceilings::CeilingsFile sample_ceilings_file() {
   fma.theoretical_basis = "2 cores x 8 lanes x 4 FLOP/cycle/lane x 2.125 GHz";
   fma.note = "";
 
-  ceilings::Ceiling dram;
+  core::Ceiling dram;
   dram.name = "dram";
   dram.kind = "bandwidth";
   dram.value = dram.median = 11.5;
@@ -228,7 +228,7 @@ inline ceilings::CeilingsFile sample_ceilings_file() {
   dram.note = "measured with another job running";
   f.ceilings = {fma, dram};
 
-  ceilings::ComputePoint c1;
+  core::ComputePoint c1;
   c1.precision = "fp64";
   c1.mode = "fma";
   c1.flops_per_element = 1024;
@@ -238,7 +238,7 @@ inline ceilings::CeilingsFile sample_ceilings_file() {
   c1.seconds = {0.051, 0.052, 0.0505};
   c1.rates = {101.5, 99.25, 102.75};
   c1.clock_ghz = {1.98, 1.965, 1.98};
-  ceilings::ComputePoint c2 = c1;
+  core::ComputePoint c2 = c1;
   c2.precision = "fp32";
   c2.mode = "nofma";
   c2.flops_per_element = 1;
@@ -248,18 +248,18 @@ inline ceilings::CeilingsFile sample_ceilings_file() {
   c2.clock_ghz = {1.5, 1.25};
   f.sweeps.compute = {c1, c2};
 
-  ceilings::BandwidthPoint b1;
+  core::BandwidthPoint b1;
   b1.pattern = "read";
   b1.working_set_bytes = 16 * KiB;
   b1.seconds = {0.05, 0.0501};
   b1.rates = {300.5, 299.0};
   b1.clock_ghz = {1.755, 1.98};
-  ceilings::BandwidthPoint b2;
+  core::BandwidthPoint b2;
   b2.pattern = "triad";
   b2.working_set_bytes = 512 * MiB;
   b2.seconds = {0.2, 0.21, 0.205};
   b2.rates = {11.5, 11.0, 12.25};
-  ceilings::BandwidthPoint b3;
+  core::BandwidthPoint b3;
   b3.pattern = "rmw";
   b3.working_set_bytes = 1 * MiB;
   b3.seconds = {0.07};

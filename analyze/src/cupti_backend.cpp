@@ -97,27 +97,27 @@ void require_gpu() {
 
 class CuptiBackend final : public Backend {
  public:
-  CuptiBackend(KernelList kernels, core::Sampling sampling, core::Progress progress)
+  CuptiBackend(kernels::KernelList kernels, core::Sampling sampling, core::Progress progress)
       : kernels_(std::move(kernels)), sampling_(sampling), progress_(std::move(progress)) {}
 
   std::string name() const override { return "cupti"; }
 
-  std::vector<ceilings::KernelRecord> collect(std::vector<std::string>& notes) override {
+  std::vector<core::KernelRecord> collect(std::vector<std::string>& notes) override {
     require_gpu();
-    cupti::RangeProfiler profiler;
+    counters::cupti::RangeProfiler profiler;
     std::string setup = "cupti: " + profiler.chip() + ", " +
                         std::to_string(profiler.metrics().size()) + " metrics in " +
                         std::to_string(profiler.passes()) +
                         " replay passes per kernel run (user ranges, user replay)";
     notes.push_back(setup);
-    for (const cupti::SkippedMetric& m : profiler.skipped())
+    for (const counters::cupti::SkippedMetric& m : profiler.skipped())
       notes.push_back("cupti: " + m.name + " not collected: " + m.reason);
 
-    std::vector<ceilings::KernelRecord> out;
+    std::vector<core::KernelRecord> out;
     for (std::size_t i = 0; i < kernels_.size(); ++i) {
-      Kernel& kernel = *kernels_[i];
-      ceilings::KernelRecord record = kernel.declared();
-      const ceilings::KernelRecord declared = record;
+      kernels::Kernel& kernel = *kernels_[i];
+      core::KernelRecord record = kernel.declared();
+      const core::KernelRecord declared = record;
       if (progress_) progress_(i, kernels_.size(), record.name);
       core::throw_if_cancelled(sampling_);
       kernel.prepare();
@@ -128,7 +128,7 @@ class CuptiBackend final : public Backend {
       KernelTracker labels;
       std::size_t pass = 0;
       bool captured = false;
-      const cupti::Collection c = profiler.collect_user_range(record.name, [&] {
+      const counters::cupti::Collection c = profiler.collect_user_range(record.name, [&] {
         if (pass++ == 0) {
           LabelCapture capture(labels);
           captured = capture.active();
@@ -142,8 +142,8 @@ class CuptiBackend final : public Backend {
 
       record.source = "cupti";
       record.note.clear();
-      const cupti::Evaluation e = cupti::evaluate(c.values);
-      cupti::apply_counts(e, record);
+      const counters::cupti::Evaluation e = counters::cupti::evaluate(c.values);
+      counters::cupti::apply_counts(e, record);
       if (record.precision.empty()) record.precision = declared.precision;
       set_times(record, runs, "wall clock, fenced, un-instrumented");
       std::string extra = std::to_string(c.passes) + " replay passes";
@@ -164,7 +164,7 @@ class CuptiBackend final : public Backend {
   }
 
  private:
-  KernelList kernels_;
+  kernels::KernelList kernels_;
   core::Sampling sampling_;
   core::Progress progress_;
 };
@@ -173,7 +173,7 @@ class CuptiBackend final : public Backend {
 
 std::string cupti_backend_unavailable_reason() { return ""; }
 
-std::unique_ptr<Backend> make_cupti_backend(KernelList kernels, core::Sampling sampling,
+std::unique_ptr<Backend> make_cupti_backend(kernels::KernelList kernels, core::Sampling sampling,
                                             core::Progress progress) {
   return std::make_unique<CuptiBackend>(std::move(kernels), sampling, std::move(progress));
 }

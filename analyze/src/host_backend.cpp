@@ -6,15 +6,14 @@
 
 namespace rooftop::analyze {
 
-core::SampleSet time_runs(Kernel& kernel, const core::Sampling& sampling) {
+core::SampleSet time_runs(kernels::Kernel& kernel, const core::Sampling& sampling) {
   return core::sample(sampling, 1, [&kernel](std::int64_t runs) {
     for (std::int64_t r = 0; r < runs; ++r) kernel.run();
   });
 }
 
-void set_times(ceilings::KernelRecord& record, const core::SampleSet& runs,
-               const std::string& how) {
-  const ceilings::Summary s = ceilings::summarize(runs.per_rep());
+void set_times(core::KernelRecord& record, const core::SampleSet& runs, const std::string& how) {
+  const core::Summary s = core::summarize(runs.per_rep());
   record.time_s = s.median;
   record.time_min = s.min;
   record.time_max = s.max;
@@ -25,14 +24,15 @@ void set_times(ceilings::KernelRecord& record, const core::SampleSet& runs,
                        (runs.reps > 1 ? " of " + std::to_string(runs.reps) + " runs" : "");
 }
 
-HostBackend::HostBackend(KernelList kernels, core::Sampling sampling, core::Progress progress)
+HostBackend::HostBackend(kernels::KernelList kernels, core::Sampling sampling,
+                         core::Progress progress)
     : kernels_(std::move(kernels)), sampling_(sampling), progress_(std::move(progress)) {}
 
-std::vector<ceilings::KernelRecord> HostBackend::collect(std::vector<std::string>& notes) {
-  std::vector<ceilings::KernelRecord> out;
+std::vector<core::KernelRecord> HostBackend::collect(std::vector<std::string>& notes) {
+  std::vector<core::KernelRecord> out;
   for (std::size_t i = 0; i < kernels_.size(); ++i) {
-    Kernel& kernel = *kernels_[i];
-    ceilings::KernelRecord record = kernel.declared();
+    kernels::Kernel& kernel = *kernels_[i];
+    core::KernelRecord record = kernel.declared();
     record.source = "declared";  // no counters here: the kernel's own cost model
     if (progress_) progress_(i, kernels_.size(), record.name);
     core::throw_if_cancelled(sampling_);

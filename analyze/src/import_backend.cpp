@@ -12,7 +12,7 @@ namespace {
 constexpr std::size_t kMaxReportBytes = std::size_t{256} << 20;
 
 std::string read_file(const std::string& path) {
-  return ceilings::read_input_file(path, kMaxReportBytes, "profiler report");
+  return core::read_input_file(path, kMaxReportBytes, "profiler report");
 }
 
 }  // namespace
@@ -22,10 +22,11 @@ ImportBackend::ImportBackend(std::string report_path, std::string timing_path)
 
 std::string ImportBackend::name() const { return "import"; }
 
-std::vector<ceilings::KernelRecord> ImportBackend::collect(std::vector<std::string>& notes) {
+std::vector<core::KernelRecord> ImportBackend::collect(std::vector<std::string>& notes) {
   const std::string report = read_file(report_path_);
   const std::string timing = timing_path_.empty() ? std::string() : read_file(timing_path_);
-  ImportResult result = parse_report(report, report_path_, timing, timing_path_);
+  counters::ImportResult result =
+      counters::parse_report(report, report_path_, timing, timing_path_);
   format_ = result.format;
   notes.insert(notes.end(), result.notes.begin(), result.notes.end());
   return std::move(result.kernels);

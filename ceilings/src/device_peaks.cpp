@@ -27,7 +27,7 @@ std::pair<std::string, std::string> split_device_pattern(const std::string& patt
   return {pattern.substr(0, colon), pattern.substr(colon + 1)};
 }
 
-void attach_device_theoretical(const Machine& m, Ceiling& c, double clock_ghz,
+void attach_device_theoretical(const core::Machine& m, core::Ceiling& c, double clock_ghz,
                                const char* clock_basis) {
   c.theoretical.reset();
   c.theoretical_basis.clear();

@@ -38,9 +38,9 @@ const std::vector<ErtName>& written_names() {
     std::vector<ErtName> out;
     for (const core::Precision& p : core::kPrecisions)
       if (p.ceilings)
-        for (std::string_view mode : core::kComputeModes)
-          out.push_back({std::string(p.label) + (mode == "fma" ? "" : " no-FMA") + " GFLOPs",
-                         core::compute_ceiling_name(p.name, mode), true});
+        for (const core::ComputeMode& mode : core::kComputeModes)
+          out.push_back({std::string(p.label) + (mode.name == "fma" ? "" : " no-FMA") + " GFLOPs",
+                         core::compute_ceiling_name(p.name, mode.name), true});
     for (const core::Level& l : core::kLevels)
       if (l.name != "shared") out.push_back({std::string(l.label), std::string(l.name), false});
     return out;
@@ -130,44 +130,44 @@ std::string joined_strings(const json& list) {
   return out;
 }
 
-// The "machine" object rooftop writes (report.hpp's to_json(Machine)), read back.
-void read_rooftop_machine(const json& j, Machine& m) {
+// The "machine" object rooftop writes (fields.hpp's to_json(Machine)), read back.
+void read_rooftop_machine(const json& j, core::Machine& m) {
   if (!j.is_object()) return;
-  const std::pair<const char*, std::string Machine::*> strings[] = {
-      {"hostname", &Machine::hostname},
-      {"execution_space", &Machine::execution_space},
-      {"cpu_model", &Machine::cpu_model},
-      {"gpu_name", &Machine::gpu_name},
-      {"compute_capability", &Machine::compute_capability},
-      {"hardware_model", &Machine::hardware_model},
-      {"clock_method", &Machine::clock_method},
-      {"compiler", &Machine::compiler},
-      {"compile_flags", &Machine::compile_flags},
-      {"kokkos_version", &Machine::kokkos_version},
-      {"device_arch", &Machine::device_arch},
-      {"cuda_version", &Machine::cuda_version},
-      {"driver_version", &Machine::driver_version},
-      {"launch_geometry", &Machine::launch_geometry}};
+  const std::pair<const char*, std::string core::Machine::*> strings[] = {
+      {"hostname", &core::Machine::hostname},
+      {"execution_space", &core::Machine::execution_space},
+      {"cpu_model", &core::Machine::cpu_model},
+      {"gpu_name", &core::Machine::gpu_name},
+      {"compute_capability", &core::Machine::compute_capability},
+      {"hardware_model", &core::Machine::hardware_model},
+      {"clock_method", &core::Machine::clock_method},
+      {"compiler", &core::Machine::compiler},
+      {"compile_flags", &core::Machine::compile_flags},
+      {"kokkos_version", &core::Machine::kokkos_version},
+      {"device_arch", &core::Machine::device_arch},
+      {"cuda_version", &core::Machine::cuda_version},
+      {"driver_version", &core::Machine::driver_version},
+      {"launch_geometry", &core::Machine::launch_geometry}};
   for (const auto& [key, member] : strings)
     if (const auto it = j.find(key); it != j.end() && it->is_string())
       m.*member = it->get<std::string>();
-  const std::pair<const char*, int Machine::*> ints[] = {
-      {"cores", &Machine::cores},
-      {"threads", &Machine::threads},
-      {"hardware_threads", &Machine::hardware_threads},
-      {"simd_bits", &Machine::simd_bits},
-      {"fma_pipes", &Machine::fma_pipes},
-      {"add_pipes", &Machine::add_pipes},
-      {"load_ports", &Machine::load_ports},
-      {"memory_bus_bits", &Machine::memory_bus_bits}};
+  const std::pair<const char*, int core::Machine::*> ints[] = {
+      {"cores", &core::Machine::cores},
+      {"threads", &core::Machine::threads},
+      {"hardware_threads", &core::Machine::hardware_threads},
+      {"simd_bits", &core::Machine::simd_bits},
+      {"fma_pipes", &core::Machine::fma_pipes},
+      {"add_pipes", &core::Machine::add_pipes},
+      {"load_ports", &core::Machine::load_ports},
+      {"memory_bus_bits", &core::Machine::memory_bus_bits}};
   for (const auto& [key, member] : ints)
     if (const auto it = j.find(key); it != j.end() && it->is_number_integer())
       m.*member = it->get<int>();
-  const std::pair<const char*, double Machine::*> doubles[] = {
-      {"store_bytes_per_cycle", &Machine::store_bytes_per_cycle},
-      {"clock_ghz", &Machine::clock_ghz},
-      {"memory_clock_ghz", &Machine::memory_clock_ghz},
-      {"nominal_clock_ghz", &Machine::nominal_clock_ghz}};
+  const std::pair<const char*, double core::Machine::*> doubles[] = {
+      {"store_bytes_per_cycle", &core::Machine::store_bytes_per_cycle},
+      {"clock_ghz", &core::Machine::clock_ghz},
+      {"memory_clock_ghz", &core::Machine::memory_clock_ghz},
+      {"nominal_clock_ghz", &core::Machine::nominal_clock_ghz}};
   for (const auto& [key, member] : doubles)
     if (const auto it = j.find(key); it != j.end() && it->is_number())
       m.*member = it->get<double>();
@@ -182,8 +182,8 @@ void read_rooftop_machine(const json& j, Machine& m) {
   }
 }
 
-Machine machine_from_metadata(const json& empirical) {
-  Machine m;
+core::Machine machine_from_metadata(const json& empirical) {
+  core::Machine m;
   const auto md = empirical.find("metadata");
   if (md == empirical.end() || !md->is_object()) return m;
   if (const auto h = md->find("HOSTNAME"); h != md->end()) {
@@ -202,9 +202,9 @@ Machine machine_from_metadata(const json& empirical) {
 }
 
 // The ceiling `n` from its empirical entry, its spec entry, or both (never neither).
-Ceiling imported_ceiling(const ErtName& n, const Entry* measured, const Entry* spec) {
+core::Ceiling imported_ceiling(const ErtName& n, const Entry* measured, const Entry* spec) {
   ROOFTOP_REQUIRE(measured || spec, "a ceiling needs a value");
-  Ceiling c;
+  core::Ceiling c;
   c.name = n.ceiling;
   c.kind = n.compute ? "compute" : "bandwidth";
   c.units = n.compute ? "GFLOP/s" : "GB/s";
@@ -216,7 +216,8 @@ Ceiling imported_ceiling(const ErtName& n, const Entry* measured, const Entry* s
   if (measured) {
     c.value = c.median = c.min = c.max = measured->value;
     c.samples = 1;
-    c.pattern = !n.compute ? "rmw" : fma ? "fma" : "mul+add";  // ERT's kernels
+    // ERT's kernels: read-modify-write, and FMAs or separate multiplies and adds.
+    c.pattern = !n.compute ? "rmw" : core::find_compute_mode(fma ? "fma" : "nofma")->pattern;
     c.note = "imported from ERT roofline.json (empirical " + in_quotes(measured->label) +
              "): measured, one value, no spread";
     if (n.compute)
@@ -232,11 +233,11 @@ Ceiling imported_ceiling(const ErtName& n, const Entry* measured, const Entry* s
 
 }  // namespace
 
-json to_ert_json(const CeilingsFile& f, std::vector<std::string>* skipped) {
+json to_ert_json(const core::CeilingsFile& f, std::vector<std::string>* skipped) {
   json lists[2][2] = {{json::array(), json::array()}, {json::array(), json::array()}};
   enum { kEmpirical, kSpec };
   for (const ErtName& n : written_names()) {
-    const Ceiling* c = f.find(n.ceiling);
+    const core::Ceiling* c = f.find(n.ceiling);
     if (!c) continue;
     const int group = n.compute ? 0 : 1;
     if (c->measured()) {
@@ -246,11 +247,11 @@ json to_ert_json(const CeilingsFile& f, std::vector<std::string>* skipped) {
       lists[kSpec][group].push_back(json::array({n.label, c->theoretical.value_or(c->value)}));
     }
   }
-  for (const Ceiling& c : f.ceilings)
+  for (const core::Ceiling& c : f.ceilings)
     if (!by_ceiling(c.name) && skipped)
       skipped->push_back(c.name + ": ERT has no name for it; left out");
 
-  const Provenance& p = f.provenance;
+  const core::Provenance& p = f.provenance;
   const json rooftop = {{"schema_version", p.schema_version}, {"tool_version", p.tool_version},
                         {"git_revision", p.git_revision},     {"created_utc", p.created_utc},
                         {"command_line", p.command_line},     {"machine", to_json(f.machine)}};
@@ -265,7 +266,7 @@ json to_ert_json(const CeilingsFile& f, std::vector<std::string>* skipped) {
       {"spec", {{"gflops", {{"data", lists[kSpec][0]}}}, {"gbytes", {{"data", lists[kSpec][1]}}}}}};
 }
 
-CeilingsFile from_ert_json(const json& ert, std::vector<std::string>* skipped) {
+core::CeilingsFile from_ert_json(const json& ert, std::vector<std::string>* skipped) {
   if (!ert.is_object()) throw Error("not an ERT roofline.json (the top level is not an object)");
   const json& empirical = child(ert, "", "empirical");
   std::map<std::string, Entry> measured, spec;
@@ -281,7 +282,7 @@ CeilingsFile from_ert_json(const json& ert, std::vector<std::string>* skipped) {
         "no measured ceiling rooftop knows in empirical.gflops.data or "
         "empirical.gbytes.data");
 
-  CeilingsFile out;
+  core::CeilingsFile out;
   out.machine = machine_from_metadata(empirical);
   for (const ErtName& n : written_names()) {
     const auto m = measured.find(n.ceiling);
@@ -293,17 +294,17 @@ CeilingsFile from_ert_json(const json& ert, std::vector<std::string>* skipped) {
   return out;
 }
 
-CeilingsFile read_ert_file(const std::string& path, std::vector<std::string>* skipped) {
+core::CeilingsFile read_ert_file(const std::string& path, std::vector<std::string>* skipped) {
   std::error_code ec;
   if (!std::filesystem::exists(path, ec)) throw Error(path + ": no such file");
   if (!std::filesystem::is_regular_file(path, ec)) throw Error(path + ": not a regular file");
   // An ERT roofline.json is a few kilobytes.
-  return parse_ert_text(read_input_file(path, std::size_t{64} << 20, "roofline.json"), path,
+  return parse_ert_text(core::read_input_file(path, std::size_t{64} << 20, "roofline.json"), path,
                         skipped);
 }
 
-CeilingsFile parse_ert_text(const std::string& text, const std::string& path,
-                            std::vector<std::string>* skipped) {
+core::CeilingsFile parse_ert_text(const std::string& text, const std::string& path,
+                                  std::vector<std::string>* skipped) {
   json ert;
   try {
     // A key given twice in one object is ambiguous (parsers keep the first or the last).
@@ -324,7 +325,7 @@ CeilingsFile parse_ert_text(const std::string& text, const std::string& path,
     throw Error(path + ": " + e.what());
   }
   try {
-    CeilingsFile out = from_ert_json(ert, skipped);
+    core::CeilingsFile out = from_ert_json(ert, skipped);
     validate_ceilings_file(out);
     return out;
   } catch (const Error& e) {

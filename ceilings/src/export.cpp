@@ -17,7 +17,7 @@ using nlohmann::json;
 // ceiling, in order, as JSON values. CSV and JSON are both written from this.
 using Row = std::vector<std::pair<std::string, json>>;
 
-Row table_row(const CeilingsFile& f, const Ceiling& c) {
+Row table_row(const core::CeilingsFile& f, const core::Ceiling& c) {
   Row row = {{"machine", machine_name(f.machine)},
              {"hostname", f.machine.hostname},
              {"created_utc", f.provenance.created_utc}};
@@ -27,7 +27,8 @@ Row table_row(const CeilingsFile& f, const Ceiling& c) {
 
 std::vector<std::string> column_names() {
   std::vector<std::string> names;
-  for (const auto& [name, cell] : table_row(CeilingsFile{}, Ceiling{})) names.push_back(name);
+  for (const auto& [name, cell] : table_row(core::CeilingsFile{}, core::Ceiling{}))
+    names.push_back(name);
   return names;
 }
 
@@ -49,11 +50,11 @@ void csv_line(std::ostringstream& out, const std::vector<json>& cells) {
 
 }  // namespace
 
-std::string to_csv(const CeilingsFile& f) {
+std::string to_csv(const core::CeilingsFile& f) {
   std::ostringstream out;
   const std::vector<std::string> names = column_names();
   csv_line(out, std::vector<json>(names.begin(), names.end()));
-  for (const Ceiling& c : f.ceilings) {
+  for (const core::Ceiling& c : f.ceilings) {
     std::vector<json> cells;
     for (auto& [name, cell] : table_row(f, c)) cells.push_back(std::move(cell));
     csv_line(out, cells);
@@ -61,9 +62,9 @@ std::string to_csv(const CeilingsFile& f) {
   return out.str();
 }
 
-json to_table_json(const CeilingsFile& f) {
+json to_table_json(const core::CeilingsFile& f) {
   json rows = json::array();
-  for (const Ceiling& c : f.ceilings) {
+  for (const core::Ceiling& c : f.ceilings) {
     json object = json::object();
     for (auto& [name, cell] : table_row(f, c)) object[name] = std::move(cell);
     rows.push_back(std::move(object));
@@ -74,7 +75,7 @@ json to_table_json(const CeilingsFile& f) {
           {"rows", rows}};
 }
 
-std::string export_text(const CeilingsFile& f, const std::string& format,
+std::string export_text(const core::CeilingsFile& f, const std::string& format,
                         std::vector<std::string>* skipped) {
   if (format == "ert-json")
     return to_ert_json(f, skipped).dump(2, ' ', false, json::error_handler_t::replace) + "\n";

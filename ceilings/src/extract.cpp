@@ -41,7 +41,7 @@ std::optional<std::size_t> best_point(const std::vector<Point>& points, Accept a
   for (std::size_t i = 0; i < points.size(); ++i) {
     const Point& p = points[i];
     if (p.rates.empty() || !accept(p)) continue;
-    const double median = summarize(p.rates).median;
+    const double median = core::summarize(p.rates).median;
     if (!best || median > best_median) {
       best = i;
       best_median = median;
@@ -52,10 +52,10 @@ std::optional<std::size_t> best_point(const std::vector<Point>& points, Accept a
 
 // A ceiling is the sustained (median) rate of its best point, with that point's spread.
 template <class Point>
-Ceiling ceiling_from(const std::string& name, const char* kind, const char* units,
-                     const Point& p) {
-  const Summary s = summarize(p.rates);
-  Ceiling c;
+core::Ceiling ceiling_from(const std::string& name, const char* kind, const char* units,
+                           const Point& p) {
+  const core::Summary s = core::summarize(p.rates);
+  core::Ceiling c;
   c.name = name;
   c.kind = kind;
   c.units = units;
@@ -69,7 +69,8 @@ Ceiling ceiling_from(const std::string& name, const char* kind, const char* unit
 
 }  // namespace
 
-std::uint64_t capacity_for_threads(const CacheLevel& level, int threads, int hardware_threads) {
+std::uint64_t capacity_for_threads(const core::CacheLevel& level, int threads,
+                                   int hardware_threads) {
   const int shared_by = std::max(1, level.shared_by);
   threads = std::max(1, threads);
   int instances = (threads + shared_by - 1) / shared_by;
@@ -78,11 +79,11 @@ std::uint64_t capacity_for_threads(const CacheLevel& level, int threads, int har
   return level.bytes * static_cast<std::uint64_t>(std::max(1, instances));
 }
 
-std::vector<LevelWindow> level_windows(const Machine& machine,
+std::vector<LevelWindow> level_windows(const core::Machine& machine,
                                        std::vector<std::string>* skipped) {
   std::vector<LevelWindow> windows;
   std::uint64_t below = 0;  // capacity of the level below, for all threads
-  for (const CacheLevel& level : machine.caches) {
+  for (const core::CacheLevel& level : machine.caches) {
     LevelWindow w;
     w.name = level.name;
     w.capacity = capacity_for_threads(level, machine.threads, machine.hardware_threads);
@@ -109,7 +110,7 @@ struct PeakClock {
   const char* basis = "";  // how it was chosen, for the theoretical basis
 };
 
-PeakClock peak_clock(const Machine& m, const std::vector<double>& sample_clocks) {
+PeakClock peak_clock(const core::Machine& m, const std::vector<double>& sample_clocks) {
   if (sample_clocks.empty())
     return {m.clock_ghz, is_device(m) ? "the measured SM clock" : "the measured clock"};
   return {*std::max_element(sample_clocks.begin(), sample_clocks.end()),
@@ -118,7 +119,8 @@ PeakClock peak_clock(const Machine& m, const std::vector<double>& sample_clocks)
 
 }  // namespace
 
-void attach_theoretical(const Machine& m, Ceiling& c, const std::vector<double>& sample_clocks) {
+void attach_theoretical(const core::Machine& m, core::Ceiling& c,
+                        const std::vector<double>& sample_clocks) {
   const PeakClock clock = peak_clock(m, sample_clocks);
   if (is_device(m)) return attach_device_theoretical(m, c, clock.ghz, clock.basis);
   c.theoretical.reset();
@@ -161,16 +163,16 @@ void attach_theoretical(const Machine& m, Ceiling& c, const std::vector<double>&
   }
 }
 
-std::vector<CeilingSource> ceiling_sources(const Machine& machine, const Sweeps& sweeps,
+std::vector<CeilingSource> ceiling_sources(const core::Machine& machine, const core::Sweeps& sweeps,
                                            std::vector<std::string>* skipped) {
   std::vector<CeilingSource> out;
   // Compute: the best sustained point of each precision and mode, at any ILP.
   for (const core::Precision& precision : core::kPrecisions) {
     if (!precision.ceilings) continue;
-    for (std::string_view mode : core::kComputeModes) {
-      const std::string name = core::compute_ceiling_name(precision.name, mode);
-      const auto best = best_point(sweeps.compute, [&](const ComputePoint& p) {
-        return p.precision == precision.name && p.mode == mode;
+    for (const core::ComputeMode& mode : core::kComputeModes) {
+      const std::string name = core::compute_ceiling_name(precision.name, mode.name);
+      const auto best = best_point(sweeps.compute, [&](const core::ComputePoint& p) {
+        return p.precision == precision.name && p.mode == mode.name;
       });
       if (best)
         out.push_back({name, true, *best});
@@ -182,7 +184,7 @@ std::vector<CeilingSource> ceiling_sources(const Machine& machine, const Sweeps&
   // its best sustained pattern.
   if (is_device(machine)) {
     for (const char* level : {"l1", "shared", "l2", "dram"}) {
-      const auto best = best_point(sweeps.bandwidth, [&](const BandwidthPoint& p) {
+      const auto best = best_point(sweeps.bandwidth, [&](const core::BandwidthPoint& p) {
         return split_device_pattern(p.pattern).first == level;
       });
       if (best)
@@ -195,7 +197,7 @@ std::vector<CeilingSource> ceiling_sources(const Machine& machine, const Sweeps&
   // Bandwidth: per level, the best sustained point of any pattern inside the level's
   // window.
   for (const LevelWindow& w : level_windows(machine, skipped)) {
-    const auto best = best_point(sweeps.bandwidth, [&](const BandwidthPoint& p) {
+    const auto best = best_point(sweeps.bandwidth, [&](const core::BandwidthPoint& p) {
       return p.working_set_bytes >= w.lo && p.working_set_bytes <= w.hi;
     });
     if (best)
@@ -206,19 +208,21 @@ std::vector<CeilingSource> ceiling_sources(const Machine& machine, const Sweeps&
   return out;
 }
 
-std::vector<Ceiling> extract_ceilings(const Machine& machine, const Sweeps& sweeps,
-                                      std::vector<std::string>* skipped) {
-  std::vector<Ceiling> out;
+std::vector<core::Ceiling> extract_ceilings(const core::Machine& machine,
+                                            const core::Sweeps& sweeps,
+                                            std::vector<std::string>* skipped) {
+  std::vector<core::Ceiling> out;
   for (const CeilingSource& source : ceiling_sources(machine, sweeps, skipped)) {
-    Ceiling c;
+    core::Ceiling c;
     if (source.compute) {
-      const ComputePoint& p = sweeps.compute[source.point];
+      const core::ComputePoint& p = sweeps.compute[source.point];
       c = ceiling_from(source.name, "compute", "GFLOP/s", p);
-      c.pattern = p.mode == "fma" ? "fma" : "mul+add";
+      const core::ComputeMode* mode = core::find_compute_mode(p.mode);
+      c.pattern = mode ? std::string(mode->pattern) : "";
       c.flops_per_element = p.flops_per_element;
       attach_theoretical(machine, c, p.clock_ghz);
     } else {
-      const BandwidthPoint& p = sweeps.bandwidth[source.point];
+      const core::BandwidthPoint& p = sweeps.bandwidth[source.point];
       c = ceiling_from(source.name, "bandwidth", "GB/s", p);
       c.pattern = split_device_pattern(p.pattern).second;
       attach_theoretical(machine, c, p.clock_ghz);

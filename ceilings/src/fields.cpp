@@ -11,9 +11,9 @@ nlohmann::json number_or_null(const std::optional<double>& v) {
   return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
 }
 
-nlohmann::json to_json(const Machine& m) {
+nlohmann::json to_json(const core::Machine& m) {
   nlohmann::json caches = nlohmann::json::array();
-  for (const CacheLevel& c : m.caches)
+  for (const core::CacheLevel& c : m.caches)
     caches.push_back({{"level", c.name}, {"bytes", c.bytes}, {"shared_by", c.shared_by}});
   return {{"hostname", m.hostname},
           {"execution_space", m.execution_space},
@@ -47,7 +47,7 @@ nlohmann::json to_json(const Machine& m) {
 
 int display_rank(const std::string& name) { return core::ceiling_rank(name); }
 
-std::string machine_name(const Machine& m) {
+std::string machine_name(const core::Machine& m) {
   if (!m.gpu_name.empty()) return m.gpu_name;
   if (!m.cpu_model.empty()) return m.cpu_model;
   if (!m.hostname.empty()) return m.hostname;
@@ -69,7 +69,7 @@ std::string format_bytes(double bytes) {
   return buf;
 }
 
-std::vector<std::pair<std::string, nlohmann::json>> ceiling_fields(const Ceiling& c) {
+std::vector<std::pair<std::string, nlohmann::json>> ceiling_fields(const core::Ceiling& c) {
   return {{"name", c.name},
           {"kind", c.kind},
           {"value", c.value},

@@ -215,7 +215,7 @@ RankRecord rank_from_bytes(const std::string& bytes) {
 }
 
 void write_fleet_file(const std::string& path, const FleetFile& fleet) {
-  const CeilingsFile summary = fleet_summary(fleet);
+  const core::CeilingsFile summary = fleet_summary(fleet);
   detail::write_hdf5_atomically(path, [&](hid_t root) {
     detail::write_ceilings_at(root, summary);
     h5::Handle group = h5::create_group(root, "fleet");

@@ -200,7 +200,7 @@ double nan_if_empty(const std::optional<double>& v) {
 }
 
 // Machine: one attribute per field, so h5dump shows it plainly.
-void write_machine(hid_t file, const Machine& m) {
+void write_machine(hid_t file, const core::Machine& m) {
   h5::Handle g = h5::create_group(file, "machine");
   const hid_t id = g.get();
   h5::write_attr(id, "hostname", m.hostname);
@@ -239,10 +239,10 @@ void write_machine(hid_t file, const Machine& m) {
   h5::write_table(id, "caches", cache_type(), rows.data(), rows.size());
 }
 
-Machine read_machine(hid_t file) {
+core::Machine read_machine(hid_t file) {
   h5::Handle g = h5::open_group(file, "machine");
   const hid_t id = g.get();
-  Machine m;
+  core::Machine m;
   m.hostname = h5::read_string_attr(id, "hostname");
   m.execution_space = h5::read_string_attr(id, "execution_space");
   m.cpu_model = h5::read_string_attr(id, "cpu_model");
@@ -281,10 +281,10 @@ Machine read_machine(hid_t file) {
   return m;
 }
 
-void write_ceilings(hid_t file, const std::vector<Ceiling>& ceilings) {
+void write_ceilings(hid_t file, const std::vector<core::Ceiling>& ceilings) {
   std::vector<CeilingRow> rows(ceilings.size());
   for (std::size_t i = 0; i < rows.size(); ++i) {
-    const Ceiling& c = ceilings[i];
+    const core::Ceiling& c = ceilings[i];
     CeilingRow& r = rows[i];
     h5::put(r.name, c.name, "name");
     h5::put(r.kind, c.kind, "kind");
@@ -306,10 +306,10 @@ void write_ceilings(hid_t file, const std::vector<Ceiling>& ceilings) {
   write_table(file, "ceilings", ceiling_type(), rows.data(), rows.size());
 }
 
-std::vector<Ceiling> read_ceilings(hid_t file) {
-  std::vector<Ceiling> out;
+std::vector<core::Ceiling> read_ceilings(hid_t file) {
+  std::vector<core::Ceiling> out;
   for (const CeilingRow& r : read_rows<CeilingRow>(file, "ceilings", ceiling_type())) {
-    Ceiling c;
+    core::Ceiling c;
     c.name = h5::get(r.name);
     c.kind = h5::get(r.kind);
     c.units = h5::get(r.units);
@@ -329,10 +329,10 @@ std::vector<Ceiling> read_ceilings(hid_t file) {
   return out;
 }
 
-void write_sweeps(hid_t file, const Sweeps& s) {
+void write_sweeps(hid_t file, const core::Sweeps& s) {
   h5::Handle g = h5::create_group(file, "sweeps");
   std::vector<ComputeSampleRow> crows;
-  for (const ComputePoint& p : s.compute) {
+  for (const core::ComputePoint& p : s.compute) {
     for (std::size_t i = 0; i < p.rates.size(); ++i) {
       ComputeSampleRow r{};
       h5::put(r.precision, p.precision, "precision");
@@ -350,7 +350,7 @@ void write_sweeps(hid_t file, const Sweeps& s) {
   }
   h5::write_table(g.get(), "compute", compute_sample_type(), crows.data(), crows.size());
   std::vector<BandwidthSampleRow> brows;
-  for (const BandwidthPoint& p : s.bandwidth) {
+  for (const core::BandwidthPoint& p : s.bandwidth) {
     for (std::size_t i = 0; i < p.rates.size(); ++i) {
       BandwidthSampleRow r{};
       h5::put(r.pattern, p.pattern, "pattern");
@@ -366,12 +366,12 @@ void write_sweeps(hid_t file, const Sweeps& s) {
 }
 
 // Rows of one point are consecutive and numbered from sample 0.
-Sweeps read_sweeps(hid_t file) {
-  Sweeps s;
+core::Sweeps read_sweeps(hid_t file) {
+  core::Sweeps s;
   h5::Handle g = h5::open_group(file, "sweeps");
   for (const auto& r : read_rows<ComputeSampleRow>(g.get(), "compute", compute_sample_type())) {
     if (r.sample == 0 || s.compute.empty()) {
-      ComputePoint p;
+      core::ComputePoint p;
       p.precision = h5::get(r.precision);
       p.mode = h5::get(r.mode);
       p.flops_per_element = r.flops_per_element;
@@ -387,7 +387,7 @@ Sweeps read_sweeps(hid_t file) {
   for (const auto& r :
        read_rows<BandwidthSampleRow>(g.get(), "bandwidth", bandwidth_sample_type())) {
     if (r.sample == 0 || s.bandwidth.empty()) {
-      BandwidthPoint p;
+      core::BandwidthPoint p;
       p.pattern = h5::get(r.pattern);
       p.working_set_bytes = r.working_set_bytes;
       s.bandwidth.push_back(p);
@@ -404,12 +404,12 @@ std::string clip(const std::string& s, std::size_t capacity) {
   return s.size() < capacity ? s : s.substr(0, capacity - 1);
 }
 
-void write_kernels(hid_t file, const std::vector<KernelRecord>& kernels) {
+void write_kernels(hid_t file, const std::vector<core::KernelRecord>& kernels) {
   h5::Handle g = h5::create_group(file, "kernels");
   std::vector<KernelRow> rows(kernels.size());
   std::vector<KernelBytesRow> bytes;
   for (std::size_t i = 0; i < rows.size(); ++i) {
-    const KernelRecord& k = kernels[i];
+    const core::KernelRecord& k = kernels[i];
     KernelRow& r = rows[i];
     h5::put(r.name, clip(k.name, sizeof r.name), "name");
     h5::put(r.id, k.id, "id");
@@ -436,7 +436,7 @@ void write_kernels(hid_t file, const std::vector<KernelRecord>& kernels) {
     r.fraction_of_roof = k.fraction_of_roof;
     h5::put(r.above, clip(k.above, sizeof r.above), "above");
     h5::put(r.note, clip(k.note, sizeof r.note), "note");
-    for (const LevelBytes& b : k.bytes) {
+    for (const core::LevelBytes& b : k.bytes) {
       KernelBytesRow br{};
       br.kernel = static_cast<std::int32_t>(i);
       h5::put(br.level, b.level, "level");
@@ -449,12 +449,12 @@ void write_kernels(hid_t file, const std::vector<KernelRecord>& kernels) {
   h5::write_table(g.get(), "bytes", kernel_bytes_type(), bytes.data(), bytes.size());
 }
 
-std::vector<KernelRecord> read_kernels(hid_t file) {
-  std::vector<KernelRecord> out;
+std::vector<core::KernelRecord> read_kernels(hid_t file) {
+  std::vector<core::KernelRecord> out;
   if (!h5::exists(file, "kernels")) return out;  // a characterization without analysis
   h5::Handle g = h5::open_group(file, "kernels");
   for (const KernelRow& r : read_rows<KernelRow>(g.get(), "kernels", kernel_type())) {
-    KernelRecord k;
+    core::KernelRecord k;
     k.name = h5::get(r.name);
     k.id = h5::get(r.id);
     k.group = h5::get(r.group);
@@ -509,9 +509,9 @@ void write_text_file(const std::string& path, const std::string& text) {
 
 namespace detail {
 
-void write_ceilings_at(hid_t id, const CeilingsFile& data) {
+void write_ceilings_at(hid_t id, const core::CeilingsFile& data) {
   validate(data);
-  const Provenance& p = data.provenance;
+  const core::Provenance& p = data.provenance;
   h5::write_attr(id, "schema", std::string(kSchemaName));
   h5::write_attr(id, "schema_version",
                  std::to_string(kSchemaMajor) + "." + std::to_string(kSchemaMinor));
@@ -539,11 +539,11 @@ void write_hdf5_atomically(const std::string& path, const std::function<void(hid
   tmp.commit();
 }
 
-CeilingsFile read_ceilings_at(hid_t id) {
+core::CeilingsFile read_ceilings_at(hid_t id) {
   if (!h5::has_attr(id, "schema") || h5::read_string_attr(id, "schema") != kSchemaName)
     throw Error("not a rooftop ceilings file (no '" + std::string(kSchemaName) +
                 "' schema attribute)");
-  CeilingsFile out;
+  core::CeilingsFile out;
   out.provenance.schema_version = h5::read_string_attr(id, "schema_version");
   int major = -1, minor = -1;
   if (!parse_schema_version(out.provenance.schema_version, major, minor))
@@ -567,7 +567,7 @@ CeilingsFile read_ceilings_at(hid_t id) {
 
 }  // namespace detail
 
-void write_file(const std::string& path, const CeilingsFile& data) {
+void write_file(const std::string& path, const core::CeilingsFile& data) {
   try {
     validate_ceilings_file(data);
   } catch (const Error& e) {
@@ -576,11 +576,11 @@ void write_file(const std::string& path, const CeilingsFile& data) {
   detail::write_hdf5_atomically(path, [&](hid_t id) { detail::write_ceilings_at(id, data); });
 }
 
-CeilingsFile read_file(const std::string& path) {
+core::CeilingsFile read_file(const std::string& path) {
   return detail::read_contained(path, [&] {
     h5::Handle file = h5::open_file_readonly(path);
     try {
-      CeilingsFile out = detail::read_ceilings_at(file.get());
+      core::CeilingsFile out = detail::read_ceilings_at(file.get());
       // A fleet's summary is empty when every rank failed, and still a record of why.
       if (!h5::exists(file.get(), "fleet")) validate_ceilings_file(out);
       return out;
@@ -590,8 +590,8 @@ CeilingsFile read_file(const std::string& path) {
   });
 }
 
-Provenance current_provenance(const std::string& command_line) {
-  Provenance p;
+core::Provenance current_provenance(const std::string& command_line) {
+  core::Provenance p;
   p.schema_version = std::to_string(kSchemaMajor) + "." + std::to_string(kSchemaMinor);
   p.tool_version = ROOFTOP_VERSION;
   p.git_revision = ROOFTOP_GIT_REVISION;

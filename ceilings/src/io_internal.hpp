@@ -14,9 +14,9 @@ namespace rooftop::ceilings::detail {
 
 // Root attributes (schema, version, provenance), /machine, /ceilings, /sweeps and, where
 // there are kernels, /kernels, under `location`.
-void write_ceilings_at(hid_t location, const CeilingsFile& file);
+void write_ceilings_at(hid_t location, const core::CeilingsFile& file);
 // Reads what write_ceilings_at wrote; checks the schema name and major version.
-CeilingsFile read_ceilings_at(hid_t location);
+core::CeilingsFile read_ceilings_at(hid_t location);
 
 // Creates an HDF5 file at a temporary name beside `path`, lets `fill` write into it,
 // then renames it to `path`; on any failure the temporary is removed and an existing

@@ -6,27 +6,10 @@
 #include <string_view>
 
 #include "rooftop/core/error.hpp"
+#include "rooftop/core/vocabulary.hpp"
 
 namespace rooftop::ceilings {
 namespace {
-
-// The ceilings a file may hold, with their kind (data/SCHEMA.md, /ceilings).
-struct KnownCeiling {
-  std::string_view name;
-  bool compute;
-};
-constexpr KnownCeiling kKnownCeilings[] = {
-    {"fp64_fma", true},   {"fp64_nofma", true}, {"fp32_fma", true},
-    {"fp32_nofma", true}, {"l1", false},        {"l2", false},
-    {"l3", false},        {"dram", false},      {"shared", false}};
-constexpr std::string_view kPatterns[] = {"",      "fma",  "mul+add", "read",
-                                          "write", "copy", "triad",   "rmw"};
-
-const KnownCeiling* known(const std::string& name) {
-  for (const KnownCeiling& k : kKnownCeilings)
-    if (k.name == name) return &k;
-  return nullptr;
-}
 
 std::string number(double v) {
   char buf[40];
@@ -67,7 +50,7 @@ void non_negative(double v, const std::string& where, const char* field) {
     fail(where, std::string(field) + " " + number(v) + " is not a finite number >= 0");
 }
 
-void check_machine(const Machine& m) {
+void check_machine(const core::Machine& m) {
   const std::pair<const char*, int> counts[] = {{"cores", m.cores},
                                                 {"threads", m.threads},
                                                 {"hardware_threads", m.hardware_threads},
@@ -80,25 +63,24 @@ void check_machine(const Machine& m) {
   non_negative(m.clock_ghz, "/machine", "clock_ghz");
   non_negative(m.store_bytes_per_cycle, "/machine", "store_bytes_per_cycle");
   for (std::size_t i = 0; i < m.caches.size(); ++i) {
-    const CacheLevel& c = m.caches[i];
+    const core::CacheLevel& c = m.caches[i];
     const std::string where = "/machine/caches row " + std::to_string(i);
     if (c.name.empty()) fail(where, "empty level name");
     if (c.shared_by < 0) fail(where, "shared_by " + std::to_string(c.shared_by) + " is negative");
   }
 }
 
-void check_ceiling(const Ceiling& c, std::size_t row) {
+void check_ceiling(const core::Ceiling& c, std::size_t row) {
   const std::string where = "/ceilings row " + std::to_string(row) + " (" + quoted(c.name) + ")";
-  const KnownCeiling* k = known(c.name);
-  if (!k) fail(where, "unknown ceiling name");
-  const char* kind = k->compute ? "compute" : "bandwidth";
-  const char* units = k->compute ? "GFLOP/s" : "GB/s";
+  // The ceilings a file may hold are the vocabulary's (data/SCHEMA.md, /ceilings).
+  const std::string kind(core::ceiling_kind(c.name));
+  if (kind.empty()) fail(where, "unknown ceiling name");
+  const std::string units = kind == "compute" ? "GFLOP/s" : "GB/s";
   if (c.kind != kind) fail(where, "kind " + quoted(c.kind) + " where " + kind + " is expected");
   if (c.units != units)
     fail(where, "units " + quoted(c.units) + " where " + units + " is expected");
-  bool pattern_known = false;
-  for (std::string_view p : kPatterns) pattern_known = pattern_known || p == c.pattern;
-  if (!pattern_known) fail(where, "unknown pattern " + quoted(c.pattern));
+  if (!c.pattern.empty() && !core::known_ceiling_pattern(c.pattern))
+    fail(where, "unknown pattern " + quoted(c.pattern));
   check_rate(c.value, where + ": value");
   if (c.samples < 0) fail(where, "samples " + std::to_string(c.samples) + " is negative");
   if (c.samples > 0) {
@@ -126,9 +108,9 @@ void check_samples(const std::vector<double>& seconds, const std::vector<double>
   for (double r : rates) positive_rate(r, where + ": sample rate");
 }
 
-void check_sweeps(const Sweeps& s) {
+void check_sweeps(const core::Sweeps& s) {
   for (std::size_t i = 0; i < s.compute.size(); ++i) {
-    const ComputePoint& p = s.compute[i];
+    const core::ComputePoint& p = s.compute[i];
     const std::string where = "/sweeps/compute point " + std::to_string(i);
     if (p.working_set_bytes == 0) fail(where, "working_set_bytes is 0");
     if (p.flops_per_element < 0) fail(where, "flops_per_element is negative");
@@ -137,14 +119,14 @@ void check_sweeps(const Sweeps& s) {
     check_samples(p.seconds, p.rates, where);
   }
   for (std::size_t i = 0; i < s.bandwidth.size(); ++i) {
-    const BandwidthPoint& p = s.bandwidth[i];
+    const core::BandwidthPoint& p = s.bandwidth[i];
     const std::string where = "/sweeps/bandwidth point " + std::to_string(i);
     if (p.working_set_bytes == 0) fail(where, "working_set_bytes is 0");
     check_samples(p.seconds, p.rates, where);
   }
 }
 
-void check_kernel(const KernelRecord& k, std::size_t row) {
+void check_kernel(const core::KernelRecord& k, std::size_t row) {
   const std::string where = "/kernels row " + std::to_string(row) + " (" + quoted(k.name) + ")";
   const std::pair<const char*, double> values[] = {
       {"flops_fp64", k.flops_fp64}, {"flops_fp32", k.flops_fp32},
@@ -157,7 +139,7 @@ void check_kernel(const KernelRecord& k, std::size_t row) {
   if (k.samples < 0) fail(where, "samples " + std::to_string(k.samples) + " is negative");
   if (k.invocations < 0)
     fail(where, "invocations " + std::to_string(k.invocations) + " is negative");
-  for (const LevelBytes& b : k.bytes)
+  for (const core::LevelBytes& b : k.bytes)
     non_negative(b.bytes, where + " level " + quoted(b.level), "bytes");
 }
 
@@ -185,7 +167,7 @@ void check_rate(double value, const std::string& what) {
                 " to " + number(kMaxRate) + ")");
 }
 
-void validate(const CeilingsFile& file) {
+void validate(const core::CeilingsFile& file) {
   check_machine(file.machine);
   std::set<std::string> names;
   for (std::size_t i = 0; i < file.ceilings.size(); ++i) {
@@ -198,7 +180,7 @@ void validate(const CeilingsFile& file) {
   for (std::size_t i = 0; i < file.kernels.size(); ++i) check_kernel(file.kernels[i], i);
 }
 
-void validate_ceilings_file(const CeilingsFile& file) {
+void validate_ceilings_file(const core::CeilingsFile& file) {
   if (file.ceilings.empty()) throw Error("/ceilings: no ceilings");
   validate(file);
 }

@@ -59,7 +59,7 @@ class CuptiObserver final : public KernelTracker::Observer {
     }
     try {
       if (!profiler_) {
-        profiler_ = std::make_unique<analyze::cupti::RangeProfiler>();
+        profiler_ = std::make_unique<counters::cupti::RangeProfiler>();
         header_.source = "cupti";
         header_.metrics = profiler_->metrics();
         header_.skipped_metrics = profiler_->skipped();
@@ -80,7 +80,7 @@ class CuptiObserver final : public KernelTracker::Observer {
     if (active_ == 0 || active_ != k.id) return;
     active_ = 0;
     try {
-      const analyze::cupti::Collection c = profiler_->end_auto();
+      const counters::cupti::Collection c = profiler_->end_auto();
       tracker_.add_counters(k.label, c.values);
       if (c.dropped_ranges > 0)
         tracker_.add_note(k.label, std::to_string(c.dropped_ranges) +
@@ -114,7 +114,7 @@ class CuptiObserver final : public KernelTracker::Observer {
   KernelTracker& tracker_;
   ProfileHeader& header_;
   std::mutex mutex_;
-  std::unique_ptr<analyze::cupti::RangeProfiler> profiler_;
+  std::unique_ptr<counters::cupti::RangeProfiler> profiler_;
   std::uint64_t active_ = 0;
   bool failed_ = false;
 };

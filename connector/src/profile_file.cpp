@@ -17,7 +17,7 @@ namespace rooftop::connector {
 namespace {
 
 using json = nlohmann::ordered_json;
-using ceilings::KernelRecord;
+using core::KernelRecord;
 
 std::string join(const std::vector<std::string>& items, const char* separator) {
   std::string s;
@@ -57,7 +57,7 @@ json record_json(const KernelRecord& r, const LabelStats& s) {
   j["precision"] = r.precision;
   j["tensor_instructions"] = r.tensor_instructions;
   json bytes = json::object();
-  for (const ceilings::LevelBytes& b : r.bytes) bytes[b.level] = b.bytes;
+  for (const core::LevelBytes& b : r.bytes) bytes[b.level] = b.bytes;
   j["bytes"] = bytes;
   j["note"] = r.note;
   if (!s.counters.empty()) {
@@ -103,8 +103,8 @@ KernelRecord to_record(const LabelStats& s, std::size_t index) {
 
   if (!s.counters.empty()) {
     r.source = "cupti";
-    const analyze::cupti::Evaluation e = analyze::cupti::evaluate(s.counters);
-    analyze::cupti::apply_counts(e, r);
+    const counters::cupti::Evaluation e = counters::cupti::evaluate(s.counters);
+    counters::cupti::apply_counts(e, r);
     if (s.counted_invocations != s.invocations)
       append_note(r, "counters cover " + std::to_string(s.counted_invocations) + " of " +
                          plural(s.invocations, "invocation", "invocations"));

@@ -9,7 +9,7 @@
 
 #include "rooftop/core/error.hpp"
 
-namespace rooftop::ceilings {
+namespace rooftop::core {
 
 std::string read_input_file(const std::string& path, std::size_t limit, const char* what) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
@@ -35,4 +35,4 @@ std::string read_input_file(const std::string& path, std::size_t limit, const ch
   return text;
 }
 
-}  // namespace rooftop::ceilings
+}  // namespace rooftop::core

@@ -1,6 +1,6 @@
 #include "rooftop/core/model.hpp"
 
-namespace rooftop::ceilings {
+namespace rooftop::core {
 
 const Ceiling* CeilingsFile::find(const std::string& name) const {
   for (const Ceiling& c : ceilings)
@@ -14,4 +14,4 @@ const LevelBytes* KernelRecord::find_bytes(const std::string& level) const {
   return nullptr;
 }
 
-}  // namespace rooftop::ceilings
+}  // namespace rooftop::core

@@ -2,14 +2,14 @@
 
 #include <algorithm>
 
-namespace rooftop::analyze {
+namespace rooftop::core {
 
-using ceilings::Ceiling;
-using ceilings::CeilingsFile;
-using ceilings::KernelRecord;
+using core::Ceiling;
+using core::CeilingsFile;
+using core::KernelRecord;
 
 std::optional<double> arithmetic_intensity(const KernelRecord& kernel, const std::string& level) {
-  const ceilings::LevelBytes* b = kernel.find_bytes(level);
+  const core::LevelBytes* b = kernel.find_bytes(level);
   if (!b || b->bytes <= 0.0) return std::nullopt;
   return kernel.flops() / b->bytes;
 }
@@ -42,7 +42,7 @@ Placement place(const KernelRecord& kernel, const CeilingsFile& file, double tol
     p.limiter = p.compute->ceiling;
     p.attainable_gflop_per_s = p.compute->gflop_per_s;
   }
-  for (const ceilings::LevelBytes& b : kernel.bytes) {
+  for (const core::LevelBytes& b : kernel.bytes) {
     const Ceiling* bw = file.find(b.level);
     const std::optional<double> ai = arithmetic_intensity(kernel, b.level);
     if (!bw || bw->kind != "bandwidth" || !ai) continue;
@@ -73,4 +73,4 @@ void apply(const Placement& placement, KernelRecord& kernel) {
     kernel.above += (kernel.above.empty() ? "" : ",") + a;
 }
 
-}  // namespace rooftop::analyze
+}  // namespace rooftop::core

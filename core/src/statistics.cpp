@@ -5,7 +5,7 @@
 
 #include "rooftop/core/error.hpp"
 
-namespace rooftop::ceilings {
+namespace rooftop::core {
 
 Summary summarize(std::vector<double> samples) {
   ROOFTOP_REQUIRE(!samples.empty(), "no samples to summarize");
@@ -21,4 +21,4 @@ Summary summarize(std::vector<double> samples) {
   return s;
 }
 
-}  // namespace rooftop::ceilings
+}  // namespace rooftop::core

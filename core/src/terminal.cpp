@@ -2,7 +2,7 @@
 
 #include <cstdio>
 
-namespace rooftop::ceilings {
+namespace rooftop::core {
 
 std::string terminal_text(const std::string& text) {
   std::string out;
@@ -25,4 +25,4 @@ std::string terminal_text(const std::string& text) {
   return out;
 }
 
-}  // namespace rooftop::ceilings
+}  // namespace rooftop::core

@@ -10,6 +10,12 @@ const Precision* find_precision(std::string_view name) {
   return nullptr;
 }
 
+const ComputeMode* find_compute_mode(std::string_view name) {
+  for (const ComputeMode& m : kComputeModes)
+    if (m.name == name) return &m;
+  return nullptr;
+}
+
 std::string compute_ceiling_name(std::string_view precision, std::string_view mode) {
   return std::string(precision) + "_" + std::string(mode);
 }
@@ -30,12 +36,33 @@ int ceiling_rank(std::string_view name) {
   int rank = 0;
   for (const Precision& p : kPrecisions) {
     if (!p.ceilings) continue;
-    for (std::string_view mode : kComputeModes) {
-      if (compute_ceiling_name(p.name, mode) == name) return rank;
+    for (const ComputeMode& mode : kComputeModes) {
+      if (compute_ceiling_name(p.name, mode.name) == name) return rank;
       ++rank;
     }
   }
   return rank + level_rank(name);
+}
+
+int compute_ceiling_count() {
+  int count = 0;
+  for (const Precision& p : kPrecisions)
+    if (p.ceilings) count += static_cast<int>(std::size(kComputeModes));
+  return count;
+}
+
+std::string_view ceiling_kind(std::string_view name) {
+  const int rank = ceiling_rank(name);  // compute ceilings first, then the levels
+  const int compute = compute_ceiling_count();
+  if (rank < compute) return "compute";
+  if (rank < compute + static_cast<int>(std::size(kLevels))) return "bandwidth";
+  return {};
+}
+
+bool known_ceiling_pattern(std::string_view pattern) {
+  for (const ComputeMode& m : kComputeModes)
+    if (m.pattern == pattern) return true;
+  return find_pattern(pattern) != nullptr;
 }
 
 }  // namespace rooftop::core

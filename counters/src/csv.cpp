@@ -2,7 +2,7 @@
 
 #include "rooftop/core/error.hpp"
 
-namespace rooftop::analyze::csv {
+namespace rooftop::counters::csv {
 namespace {
 
 // One physical line starting at pos, without its line break; pos moves past the break.
@@ -138,4 +138,4 @@ std::vector<Table> read_tables(std::string_view text, const std::string& name,
   return tables;
 }
 
-}  // namespace rooftop::analyze::csv
+}  // namespace rooftop::counters::csv

@@ -11,7 +11,7 @@
 #include <string_view>
 #include <vector>
 
-namespace rooftop::analyze::csv {
+namespace rooftop::counters::csv {
 
 struct Record {
   int line = 0;  // 1-based line the record starts on
@@ -42,4 +42,4 @@ std::vector<Table> read_tables(std::string_view text, const std::string& name,
 // Whether a line is a profiler banner: "==PROF== ...", "==12345== ...", "======== ...".
 bool is_banner(std::string_view line);
 
-}  // namespace rooftop::analyze::csv
+}  // namespace rooftop::counters::csv

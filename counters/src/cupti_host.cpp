@@ -9,7 +9,7 @@
 
 #include "rooftop/core/error.hpp"
 
-namespace rooftop::analyze::cupti {
+namespace rooftop::counters::cupti {
 namespace {
 
 std::string result_name(CUptiResult r) {
@@ -273,4 +273,4 @@ MetricValues ProfilerHost::evaluate(const std::vector<std::uint8_t>& counter_dat
   return values;
 }
 
-}  // namespace rooftop::analyze::cupti
+}  // namespace rooftop::counters::cupti

@@ -11,7 +11,7 @@
 
 #include "rooftop/core/error.hpp"
 
-namespace rooftop::analyze::cupti {
+namespace rooftop::counters::cupti {
 namespace {
 
 [[noreturn]] void fail(const std::string& what, CUptiResult r) {
@@ -295,4 +295,4 @@ Collection RangeProfiler::end_auto() {
   return s.finish(s.passes);
 }
 
-}  // namespace rooftop::analyze::cupti
+}  // namespace rooftop::counters::cupti

@@ -21,11 +21,11 @@
 #include "rooftop/core/vocabulary.hpp"
 #include "rooftop/counters/evaluate.hpp"
 
-namespace rooftop::analyze {
+namespace rooftop::counters {
 namespace {
 
-using ceilings::KernelRecord;
-using ceilings::LevelBytes;
+using core::KernelRecord;
+using core::LevelBytes;
 
 // An nvprof memory transaction is 32 bytes.
 constexpr double kTransactionBytes = 32.0;
@@ -1212,4 +1212,4 @@ ImportResult parse_report(const std::string& report_text, const std::string& rep
   return result;
 }
 
-}  // namespace rooftop::analyze
+}  // namespace rooftop::counters

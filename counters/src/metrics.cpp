@@ -6,10 +6,10 @@
 #include "rooftop/core/vocabulary.hpp"
 #include "rooftop/counters/evaluate.hpp"
 
-namespace rooftop::analyze::cupti {
+namespace rooftop::counters::cupti {
 namespace {
 
-using ceilings::KernelRecord;
+using core::KernelRecord;
 using counters::flop_metric;
 
 constexpr const char* kTensor = "sm__inst_executed_pipe_tensor.sum";
@@ -112,7 +112,7 @@ Evaluation evaluate(const MetricValues& values) {
   return e;
 }
 
-void apply_counts(const Evaluation& evaluation, ceilings::KernelRecord& record) {
+void apply_counts(const Evaluation& evaluation, core::KernelRecord& record) {
   const KernelRecord& c = evaluation.counts;
   record.flops_fp64 = c.flops_fp64;
   record.flops_fp32 = c.flops_fp32;
@@ -133,4 +133,4 @@ void apply_counts(const Evaluation& evaluation, ceilings::KernelRecord& record) 
   for (const std::string& p : parts) record.note += (record.note.empty() ? "" : "; ") + p;
 }
 
-}  // namespace rooftop::analyze::cupti
+}  // namespace rooftop::counters::cupti

@@ -11,7 +11,7 @@
 
 #include "rooftop/core/error.hpp"
 
-namespace rooftop::analyze {
+namespace rooftop::kernels {
 namespace {
 
 using Space = Kokkos::DefaultExecutionSpace;
@@ -24,9 +24,9 @@ std::int64_t stream_elements(const std::string& size) {
   return size == "tiny" ? 4099 : std::int64_t{1} << 25;
 }
 
-ceilings::KernelRecord record(const std::string& name, const std::string& id, int order,
-                              const std::string& description, double flops, double bytes) {
-  ceilings::KernelRecord r;
+core::KernelRecord record(const std::string& name, const std::string& id, int order,
+                          const std::string& description, double flops, double bytes) {
+  core::KernelRecord r;
   r.name = name;
   r.id = id;
   r.group = "";  // a suite, not versions of one code: nothing to join with arrows
@@ -54,7 +54,7 @@ std::string first_wrong(const Vector& v, std::int64_t begin, std::int64_t end, d
 class Triad final : public Kernel {
  public:
   Triad(std::string size, int order) : n_(stream_elements(size)), order_(order) {}
-  ceilings::KernelRecord declared() const override {
+  core::KernelRecord declared() const override {
     auto r = record("reference::triad", "triad", order_, "STREAM triad a = b + s c: memory-bound",
                     2.0 * n_, 24.0 * n_);
     r.fma_fraction = 1.0;
@@ -91,7 +91,7 @@ template <int kSteps>
 class Polynomial final : public Kernel {
  public:
   Polynomial(std::string size, int order) : n_(stream_elements(size)), order_(order) {}
-  ceilings::KernelRecord declared() const override {
+  core::KernelRecord declared() const override {
     auto r = record("reference::polynomial" + std::to_string(kSteps),
                     "poly" + std::to_string(kSteps), order_,
                     std::to_string(kSteps) + " dependent FMAs per element, AI " +
@@ -136,7 +136,7 @@ class Polynomial final : public Kernel {
 class Stencil final : public Kernel {
  public:
   Stencil(const std::string& size, int order) : n_(size == "tiny" ? 18 : 320), order_(order) {}
-  ceilings::KernelRecord declared() const override {
+  core::KernelRecord declared() const override {
     const double interior = std::pow(static_cast<double>(n_ - 2), 3);
     auto r = record("reference::stencil7", "stencil", order_,
                     "3-D 7-point Jacobi stencil on " + std::to_string(n_) + "^3: AI 0.5 FLOP/byte",
@@ -207,4 +207,4 @@ const std::vector<ReferenceKernel>& reference_kernels() {
   return kernels;
 }
 
-}  // namespace rooftop::analyze
+}  // namespace rooftop::kernels

@@ -5,7 +5,7 @@
 
 #include "rooftop/kernels/kernel.hpp"
 
-namespace rooftop::analyze {
+namespace rooftop::kernels {
 
 // A reference kernel by name, and how to build it for a size name.
 struct ReferenceKernel {
@@ -14,4 +14,4 @@ struct ReferenceKernel {
 };
 const std::vector<ReferenceKernel>& reference_kernels();
 
-}  // namespace rooftop::analyze
+}  // namespace rooftop::kernels

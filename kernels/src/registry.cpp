@@ -5,7 +5,7 @@
 #include "rooftop/kernels/gpp.hpp"
 #include "rooftop/kernels/kernel.hpp"
 
-namespace rooftop::analyze {
+namespace rooftop::kernels {
 
 std::vector<std::string> kernel_names() {
   std::vector<std::string> names = {"gpp"};
@@ -38,4 +38,4 @@ KernelList make_kernels(const std::vector<std::string>& names, const std::string
   return out;
 }
 
-}  // namespace rooftop::analyze
+}  // namespace rooftop::kernels

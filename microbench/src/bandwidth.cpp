@@ -66,7 +66,7 @@ void check(const BandwidthKernel<Space, kPattern>& k, const core::SampleSet& s,
 }
 
 template <class Space, Pattern kPattern>
-ceilings::BandwidthPoint run(std::uint64_t working_set_bytes, const core::Sampling& sampling) {
+core::BandwidthPoint run(std::uint64_t working_set_bytes, const core::Sampling& sampling) {
   using Kernel = BandwidthKernel<Space, kPattern>;
   using View = typename Kernel::View;
   Kernel k;
@@ -94,7 +94,7 @@ ceilings::BandwidthPoint run(std::uint64_t working_set_bytes, const core::Sampli
   const core::SampleSet samples = core::sample(sampling, 1, launch);
   check(k, samples, label);
 
-  ceilings::BandwidthPoint p;
+  core::BandwidthPoint p;
   p.pattern = pattern_name(kPattern);
   p.working_set_bytes = static_cast<std::uint64_t>(k.n) * arrays_of(kPattern) * sizeof(double);
   const double bytes = static_cast<double>(k.n) * bytes_per_element(kPattern) *
@@ -114,8 +114,8 @@ std::int64_t bandwidth_items() {
 }
 
 template <class Space>
-ceilings::BandwidthPoint measure_bandwidth(Pattern pattern, std::uint64_t working_set_bytes,
-                                           const core::Sampling& sampling) {
+core::BandwidthPoint measure_bandwidth(Pattern pattern, std::uint64_t working_set_bytes,
+                                       const core::Sampling& sampling) {
   switch (pattern) {
     case Pattern::read:
       return run<Space, Pattern::read>(working_set_bytes, sampling);
@@ -132,12 +132,12 @@ ceilings::BandwidthPoint measure_bandwidth(Pattern pattern, std::uint64_t workin
 }
 
 template std::int64_t bandwidth_items<Kokkos::DefaultHostExecutionSpace>();
-template ceilings::BandwidthPoint measure_bandwidth<Kokkos::DefaultHostExecutionSpace>(
+template core::BandwidthPoint measure_bandwidth<Kokkos::DefaultHostExecutionSpace>(
     Pattern, std::uint64_t, const core::Sampling&);
 #if defined(KOKKOS_ENABLE_CUDA)
 template std::int64_t bandwidth_items<Kokkos::Cuda>();
-template ceilings::BandwidthPoint measure_bandwidth<Kokkos::Cuda>(Pattern, std::uint64_t,
-                                                                  const core::Sampling&);
+template core::BandwidthPoint measure_bandwidth<Kokkos::Cuda>(Pattern, std::uint64_t,
+                                                              const core::Sampling&);
 #endif
 
 }  // namespace rooftop::microbench

@@ -14,8 +14,8 @@
 namespace rooftop::microbench::detail {
 
 template <class Space, class T, int kFlops, bool kFma, int kIlp>
-ceilings::ComputePoint run_compute(const std::string& precision, std::uint64_t working_set_bytes,
-                                   const core::Sampling& sampling) {
+core::ComputePoint run_compute(const std::string& precision, std::uint64_t working_set_bytes,
+                               const core::Sampling& sampling) {
   using Kernel = ComputeKernel<Space, T, kFlops, kFma, kIlp>;
   const std::int64_t group =
       Kernel::kChains * (kContiguousItems<Space> ? Space().concurrency() : 1024);
@@ -56,7 +56,7 @@ ceilings::ComputePoint run_compute(const std::string& precision, std::uint64_t w
                   std::to_string(want) + ")");
   }
 
-  ceilings::ComputePoint p;
+  core::ComputePoint p;
   p.precision = precision;
   p.mode = kFma ? "fma" : "nofma";
   p.flops_per_element = kFlops;
@@ -73,10 +73,10 @@ ceilings::ComputePoint run_compute(const std::string& precision, std::uint64_t w
 }
 
 template <class Space, class T, bool kFma, int kIlp, int... kFlops>
-ceilings::ComputePoint dispatch(const std::string& precision, int flops,
-                                std::uint64_t working_set_bytes, const core::Sampling& sampling,
-                                std::integer_sequence<int, kFlops...>) {
-  ceilings::ComputePoint out;
+core::ComputePoint dispatch(const std::string& precision, int flops,
+                            std::uint64_t working_set_bytes, const core::Sampling& sampling,
+                            std::integer_sequence<int, kFlops...>) {
+  core::ComputePoint out;
   const bool found = ((flops == kFlops && (out = run_compute<Space, T, kFlops, kFma, kIlp>(
                                                precision, working_set_bytes, sampling),
                                            true)) ||
@@ -86,11 +86,11 @@ ceilings::ComputePoint dispatch(const std::string& precision, int flops,
 }
 
 template <class Space, class T, bool kFma, int... kIlp>
-ceilings::ComputePoint dispatch(const std::string& precision, int flops, int ilp,
-                                std::uint64_t working_set_bytes, const core::Sampling& sampling,
-                                std::integer_sequence<int, kIlp...>) {
+core::ComputePoint dispatch(const std::string& precision, int flops, int ilp,
+                            std::uint64_t working_set_bytes, const core::Sampling& sampling,
+                            std::integer_sequence<int, kIlp...>) {
   using Flops = std::integer_sequence<int, 1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024>;
-  ceilings::ComputePoint out;
+  core::ComputePoint out;
   const bool found = ((ilp == kIlp && (out = dispatch<Space, T, kFma, kIlp>(
                                            precision, flops, working_set_bytes, sampling, Flops{}),
                                        true)) ||
@@ -100,16 +100,14 @@ ceilings::ComputePoint dispatch(const std::string& precision, int flops, int ilp
 }
 
 template <class Space, bool kFma>
-ceilings::ComputePoint measure(const std::string& precision, int flops, int ilp,
-                               std::uint64_t working_set_bytes, const core::Sampling& sampling) {
+core::ComputePoint measure(const std::string& precision, int flops, int ilp,
+                           std::uint64_t working_set_bytes, const core::Sampling& sampling) {
   using Ilps = std::integer_sequence<int, kIlpChoices[0], kIlpChoices[1]>;
   static_assert(kIlpChoices.size() == 2, "every ILP choice is dispatched");
-  if (precision == "fp64")
-    return dispatch<Space, double, kFma>(precision, flops, ilp, working_set_bytes, sampling,
-                                         Ilps{});
-  if (precision == "fp32")
-    return dispatch<Space, float, kFma>(precision, flops, ilp, working_set_bytes, sampling, Ilps{});
-  throw Error("unknown precision '" + precision + "' (fp64 or fp32)");
+  return with_precision_type(precision, [&](auto element) {
+    return dispatch<Space, decltype(element), kFma>(precision, flops, ilp, working_set_bytes,
+                                                    sampling, Ilps{});
+  });
 }
 
 }  // namespace rooftop::microbench::detail

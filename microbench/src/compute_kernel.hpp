@@ -20,6 +20,9 @@
 #include <Kokkos_Core.hpp>
 #include <cmath>
 #include <cstdint>
+#include <string>
+
+#include "rooftop/core/error.hpp"
 
 namespace rooftop::microbench {
 
@@ -32,6 +35,15 @@ KOKKOS_INLINE_FUNCTION double fused_multiply_add<double>(double a, double b, dou
 template <>
 KOKKOS_INLINE_FUNCTION float fused_multiply_add<float>(float a, float b, float c) {
   return fmaf(a, b, c);
+}
+
+// The element type of each precision the compute kernels run in, the one place a
+// precision gets its type: calls run(T{}) with the type of `precision`.
+template <class Run>
+auto with_precision_type(const std::string& precision, Run&& run) {
+  if (precision == "fp64") return run(double{});
+  if (precision == "fp32") return run(float{});
+  throw Error("unknown precision '" + precision + "' (fp64 or fp32)");
 }
 
 // Host threads own contiguous chains (one SIMD-friendly block per work item); GPU

@@ -5,18 +5,18 @@
 namespace rooftop::microbench {
 
 template <class Space>
-ceilings::ComputePoint measure_compute_nofma(const std::string& precision, int flops, int ilp,
-                                             std::uint64_t working_set_bytes,
-                                             const core::Sampling& sampling) {
+core::ComputePoint measure_compute_nofma(const std::string& precision, int flops, int ilp,
+                                         std::uint64_t working_set_bytes,
+                                         const core::Sampling& sampling) {
   return detail::measure<Space, false>(precision, flops, ilp, working_set_bytes, sampling);
 }
 
-template ceilings::ComputePoint measure_compute_nofma<Kokkos::DefaultHostExecutionSpace>(
+template core::ComputePoint measure_compute_nofma<Kokkos::DefaultHostExecutionSpace>(
     const std::string&, int, int, std::uint64_t, const core::Sampling&);
 #if defined(KOKKOS_ENABLE_CUDA)
-template ceilings::ComputePoint measure_compute_nofma<Kokkos::Cuda>(const std::string&, int, int,
-                                                                    std::uint64_t,
-                                                                    const core::Sampling&);
+template core::ComputePoint measure_compute_nofma<Kokkos::Cuda>(const std::string&, int, int,
+                                                                std::uint64_t,
+                                                                const core::Sampling&);
 #endif
 
 }  // namespace rooftop::microbench

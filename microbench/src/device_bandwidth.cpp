@@ -28,10 +28,9 @@ Kokkos::View<Pack16*, Memory> filled_packs(const char* name, std::int64_t packs)
               " (expected " + std::to_string(want) + ")");
 }
 
-ceilings::BandwidthPoint point(const std::string& level, const char* pattern,
-                               std::uint64_t working_set, double bytes_per_launch,
-                               const core::SampleSet& s) {
-  ceilings::BandwidthPoint p;
+core::BandwidthPoint point(const std::string& level, const char* pattern, std::uint64_t working_set,
+                           double bytes_per_launch, const core::SampleSet& s) {
+  core::BandwidthPoint p;
   p.pattern = level + ":" + pattern;
   p.working_set_bytes = working_set;
   const double bytes = bytes_per_launch * static_cast<double>(s.reps);
@@ -44,8 +43,8 @@ ceilings::BandwidthPoint point(const std::string& level, const char* pattern,
 }
 
 template <class Space, Pattern kPattern, bool kBypassL1>
-ceilings::BandwidthPoint run_stream(const std::string& level, std::uint64_t bytes_per_array,
-                                    std::int64_t passes, const core::Sampling& sampling) {
+core::BandwidthPoint run_stream(const std::string& level, std::uint64_t bytes_per_array,
+                                std::int64_t passes, const core::Sampling& sampling) {
   using Memory = typename Space::memory_space;
   using Kernel = DeviceStreamKernel<Space, kPattern, kBypassL1>;
   const std::int64_t chunks = std::max<std::int64_t>(
@@ -123,8 +122,8 @@ ceilings::BandwidthPoint run_stream(const std::string& level, std::uint64_t byte
 }  // namespace
 
 template <class Space>
-ceilings::BandwidthPoint measure_device_l1(std::int64_t threads, std::int64_t inner,
-                                           const core::Sampling& sampling) {
+core::BandwidthPoint measure_device_l1(std::int64_t threads, std::int64_t inner,
+                                       const core::Sampling& sampling) {
   using Memory = typename Space::memory_space;
   if (threads <= 0 || inner <= 0) throw Error("device l1: threads and inner must be positive");
   DeviceL1Kernel<Space> k;
@@ -146,8 +145,8 @@ ceilings::BandwidthPoint measure_device_l1(std::int64_t threads, std::int64_t in
 }
 
 template <class Space>
-ceilings::BandwidthPoint measure_device_shared(int teams, int team_size, std::int64_t inner,
-                                               const core::Sampling& sampling) {
+core::BandwidthPoint measure_device_shared(int teams, int team_size, std::int64_t inner,
+                                           const core::Sampling& sampling) {
   using Kernel = DeviceSharedKernel<Space>;
   if (teams <= 0 || team_size <= 0 || inner <= 0)
     throw Error("device shared: teams, team size and inner must be positive");
@@ -173,9 +172,9 @@ ceilings::BandwidthPoint measure_device_shared(int teams, int team_size, std::in
 }
 
 template <class Space>
-ceilings::BandwidthPoint measure_device_stream(const std::string& level, Pattern pattern,
-                                               std::uint64_t bytes_per_array, std::int64_t passes,
-                                               const core::Sampling& sampling) {
+core::BandwidthPoint measure_device_stream(const std::string& level, Pattern pattern,
+                                           std::uint64_t bytes_per_array, std::int64_t passes,
+                                           const core::Sampling& sampling) {
   if (passes <= 0) throw Error("device stream: passes must be positive");
   if (level == "l2" || level == "l2-far") {
     if (pattern != Pattern::read) throw Error("device " + level + ": only the read pattern");
@@ -202,17 +201,17 @@ double measure_device_clock_ghz(std::int64_t threads, std::int64_t inner, double
   core::Sampling once;
   once.samples = 1;
   once.min_sample_seconds = seconds;
-  const ceilings::ComputePoint p = measure_device_compute_fma<Space>("fp32", threads, inner, once);
+  const core::ComputePoint p = measure_device_compute_fma<Space>("fp32", threads, inner, once);
   return p.clock_ghz.empty() ? 0.0 : p.clock_ghz.back();
 }
 
-#define ROOFTOP_DEVICE_BANDWIDTH(Space)                                                  \
-  template ceilings::BandwidthPoint measure_device_l1<Space>(std::int64_t, std::int64_t, \
-                                                             const core::Sampling&);     \
-  template ceilings::BandwidthPoint measure_device_shared<Space>(int, int, std::int64_t, \
-                                                                 const core::Sampling&); \
-  template ceilings::BandwidthPoint measure_device_stream<Space>(                        \
-      const std::string&, Pattern, std::uint64_t, std::int64_t, const core::Sampling&);  \
+#define ROOFTOP_DEVICE_BANDWIDTH(Space)                                                 \
+  template core::BandwidthPoint measure_device_l1<Space>(std::int64_t, std::int64_t,    \
+                                                         const core::Sampling&);        \
+  template core::BandwidthPoint measure_device_shared<Space>(int, int, std::int64_t,    \
+                                                             const core::Sampling&);    \
+  template core::BandwidthPoint measure_device_stream<Space>(                           \
+      const std::string&, Pattern, std::uint64_t, std::int64_t, const core::Sampling&); \
   template double measure_device_clock_ghz<Space>(std::int64_t, std::int64_t, double);
 ROOFTOP_DEVICE_BANDWIDTH(Kokkos::DefaultHostExecutionSpace)
 #if defined(KOKKOS_ENABLE_CUDA)

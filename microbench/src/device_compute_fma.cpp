@@ -5,9 +5,8 @@
 namespace rooftop::microbench {
 
 template <class Space>
-ceilings::ComputePoint measure_device_compute_fma(const std::string& precision,
-                                                  std::int64_t threads, std::int64_t inner,
-                                                  const core::Sampling& sampling) {
+core::ComputePoint measure_device_compute_fma(const std::string& precision, std::int64_t threads,
+                                              std::int64_t inner, const core::Sampling& sampling) {
   return device::measure_compute<Space, true>(precision, threads, inner, sampling);
 }
 
@@ -16,13 +15,13 @@ double fusion_probe_fused_unit(const std::string& precision) {
   return device::fusion_probe<Space, true>(precision);
 }
 
-template ceilings::ComputePoint measure_device_compute_fma<Kokkos::DefaultHostExecutionSpace>(
+template core::ComputePoint measure_device_compute_fma<Kokkos::DefaultHostExecutionSpace>(
     const std::string&, std::int64_t, std::int64_t, const core::Sampling&);
 template double fusion_probe_fused_unit<Kokkos::DefaultHostExecutionSpace>(const std::string&);
 #if defined(KOKKOS_ENABLE_CUDA)
-template ceilings::ComputePoint measure_device_compute_fma<Kokkos::Cuda>(const std::string&,
-                                                                         std::int64_t, std::int64_t,
-                                                                         const core::Sampling&);
+template core::ComputePoint measure_device_compute_fma<Kokkos::Cuda>(const std::string&,
+                                                                     std::int64_t, std::int64_t,
+                                                                     const core::Sampling&);
 template double fusion_probe_fused_unit<Kokkos::Cuda>(const std::string&);
 #endif
 

@@ -15,8 +15,8 @@
 namespace rooftop::microbench::device {
 
 template <class Space, class T, bool kFma>
-ceilings::ComputePoint run_compute(const std::string& precision, std::int64_t threads,
-                                   std::int64_t inner, const core::Sampling& sampling) {
+core::ComputePoint run_compute(const std::string& precision, std::int64_t threads,
+                               std::int64_t inner, const core::Sampling& sampling) {
   using Kernel = DeviceComputeKernel<Space, T, kFma>;
   const std::int64_t n = kComputeChains * threads;
   Kokkos::View<T*, typename Space::memory_space> x(
@@ -50,7 +50,7 @@ ceilings::ComputePoint run_compute(const std::string& precision, std::int64_t th
                   std::to_string(want) + ")");
   }
 
-  ceilings::ComputePoint p;
+  core::ComputePoint p;
   p.precision = precision;
   p.mode = kFma ? "fma" : "nofma";
   p.flops_per_element = static_cast<int>(2 * kComputeSteps * inner);
@@ -68,14 +68,12 @@ ceilings::ComputePoint run_compute(const std::string& precision, std::int64_t th
 }
 
 template <class Space, bool kFma>
-ceilings::ComputePoint measure_compute(const std::string& precision, std::int64_t threads,
-                                       std::int64_t inner, const core::Sampling& sampling) {
+core::ComputePoint measure_compute(const std::string& precision, std::int64_t threads,
+                                   std::int64_t inner, const core::Sampling& sampling) {
   if (threads <= 0 || inner <= 0) throw Error("device compute: threads and inner must be positive");
-  if (precision == "fp64")
-    return run_compute<Space, double, kFma>(precision, threads, inner, sampling);
-  if (precision == "fp32")
-    return run_compute<Space, float, kFma>(precision, threads, inner, sampling);
-  throw Error("unknown precision '" + precision + "' (fp64 or fp32)");
+  return with_precision_type(precision, [&](auto element) {
+    return run_compute<Space, decltype(element), kFma>(precision, threads, inner, sampling);
+  });
 }
 
 template <class Space, class T, bool kFusedUnit>
@@ -95,9 +93,9 @@ double run_fusion_probe() {
 
 template <class Space, bool kFusedUnit>
 double fusion_probe(const std::string& precision) {
-  if (precision == "fp64") return run_fusion_probe<Space, double, kFusedUnit>();
-  if (precision == "fp32") return run_fusion_probe<Space, float, kFusedUnit>();
-  throw Error("unknown precision '" + precision + "' (fp64 or fp32)");
+  return with_precision_type(precision, [](auto element) {
+    return run_fusion_probe<Space, decltype(element), kFusedUnit>();
+  });
 }
 
 }  // namespace rooftop::microbench::device

@@ -6,9 +6,9 @@
 namespace rooftop::microbench {
 
 template <class Space>
-ceilings::ComputePoint measure_device_compute_nofma(const std::string& precision,
-                                                    std::int64_t threads, std::int64_t inner,
-                                                    const core::Sampling& sampling) {
+core::ComputePoint measure_device_compute_nofma(const std::string& precision, std::int64_t threads,
+                                                std::int64_t inner,
+                                                const core::Sampling& sampling) {
   return device::measure_compute<Space, false>(precision, threads, inner, sampling);
 }
 
@@ -17,14 +17,13 @@ double fusion_probe_unfused_unit(const std::string& precision) {
   return device::fusion_probe<Space, false>(precision);
 }
 
-template ceilings::ComputePoint measure_device_compute_nofma<Kokkos::DefaultHostExecutionSpace>(
+template core::ComputePoint measure_device_compute_nofma<Kokkos::DefaultHostExecutionSpace>(
     const std::string&, std::int64_t, std::int64_t, const core::Sampling&);
 template double fusion_probe_unfused_unit<Kokkos::DefaultHostExecutionSpace>(const std::string&);
 #if defined(KOKKOS_ENABLE_CUDA)
-template ceilings::ComputePoint measure_device_compute_nofma<Kokkos::Cuda>(const std::string&,
-                                                                           std::int64_t,
-                                                                           std::int64_t,
-                                                                           const core::Sampling&);
+template core::ComputePoint measure_device_compute_nofma<Kokkos::Cuda>(const std::string&,
+                                                                       std::int64_t, std::int64_t,
+                                                                       const core::Sampling&);
 template double fusion_probe_unfused_unit<Kokkos::Cuda>(const std::string&);
 #endif
 

@@ -72,8 +72,8 @@ void check_device(int device) {
                 std::to_string(count) + ")");
 }
 
-ceilings::Machine describe_device() {
-  ceilings::Machine m = describe_host();
+core::Machine describe_device() {
+  core::Machine m = describe_host();
   const int dev = Kokkos::Cuda().cuda_device();
   cudaDeviceProp prop{};
   if (cudaGetDeviceProperties(&prop, dev) != cudaSuccess)
@@ -131,7 +131,7 @@ void check_device(int) {
       "(configure against a CUDA-enabled Kokkos)");
 }
 
-ceilings::Machine describe_device() {
+core::Machine describe_device() {
   throw Error("--space device: this rooftop was built without a GPU backend");
 }
 

@@ -6,6 +6,7 @@
 
 #include "device_kernels.hpp"
 #include "rooftop/ceilings/device_peaks.hpp"
+#include "rooftop/core/vocabulary.hpp"
 #include "rooftop/microbench/device.hpp"
 
 namespace rooftop::microbench {
@@ -29,10 +30,16 @@ std::uint64_t whole_chunks(std::uint64_t bytes) {
   return std::max<std::uint64_t>(chunk, bytes / chunk * chunk);
 }
 
+// Repetitions of the compute body for `precision`: 1 where the plan names none.
+std::int64_t compute_inner(const DevicePlan& plan, const std::string& precision) {
+  const auto n = plan.compute_inner.find(precision);
+  return n == plan.compute_inner.end() ? 1 : n->second;
+}
+
 }  // namespace
 
-DevicePlan make_device_plan(const ceilings::Machine& m, std::int64_t threads,
-                            std::uint64_t free_bytes, bool quick) {
+DevicePlan make_device_plan(const core::Machine& m, std::int64_t threads, std::uint64_t free_bytes,
+                            bool quick) {
   DevicePlan plan;
   plan.threads = std::max<std::int64_t>(1, threads);
   plan.team_size = static_cast<int>(std::min<std::int64_t>(kSharedTeam, plan.threads));
@@ -42,10 +49,11 @@ DevicePlan make_device_plan(const ceilings::Machine& m, std::int64_t threads,
   plan.sampling.min_sample_seconds = quick ? 0.02 : 0.05;
 
   const double f = m.nominal_clock_ghz * 1e9;
-  for (int i = 0; i < 2; ++i) {
-    const auto lanes = ceilings::device_fp_lanes(m.compute_capability, i == 0 ? "fp64" : "fp32");
+  for (const core::Precision& precision : core::kPrecisions) {
+    if (!precision.ceilings) continue;
+    const auto lanes = ceilings::device_fp_lanes(m.compute_capability, std::string(precision.name));
     const double rate = lanes ? m.cores * *lanes * 2.0 * f : 0.0;
-    plan.compute_inner[i] =
+    plan.compute_inner[std::string(precision.name)] =
         repetitions(rate, static_cast<double>(plan.threads) * kComputeChains * kComputeSteps * 2.0);
   }
   const double l1_rate = m.cores * ceilings::kDeviceL1BytesPerClock * f;
@@ -75,11 +83,16 @@ DevicePlan make_device_plan(const ceilings::Machine& m, std::int64_t threads,
 }
 
 std::string launch_geometry(const DevicePlan& p) {
+  std::string inner;  // "242 (fp64) / 484 (fp32)", in the vocabulary's order
+  for (const core::Precision& precision : core::kPrecisions)
+    if (const auto n = p.compute_inner.find(std::string(precision.name));
+        n != p.compute_inner.end())
+      inner += (inner.empty() ? "" : " / ") + std::to_string(n->second) + " (" + n->first + ")";
   char buf[1536];
   std::snprintf(
       buf, sizeof buf,
       "compute: RangePolicy<LaunchBounds<256,8>> of %lld threads (one wave), %d chains x %d "
-      "unrolled steps x inner %lld (fp64) / %lld (fp32)\n"
+      "unrolled steps x inner %s\n"
       "l1: RangePolicy<LaunchBounds<256,4>> of %lld threads, %d x 16-B loads per step x inner "
       "%lld from one %d KiB buffer every SM re-reads\n"
       "shared: TeamPolicy<LaunchBounds<%d,4>> of %d teams x %d threads, %d KiB scratch per team, "
@@ -88,8 +101,7 @@ std::string launch_geometry(const DevicePlan& p) {
       "flight), %.1f MiB x %lld passes per launch; l2-far: %.1f MiB\n"
       "dram: the same items with 16-B loads and stores, %.0f MiB per array x %lld passes per "
       "launch",
-      static_cast<long long>(p.threads), kComputeChains, kComputeSteps,
-      static_cast<long long>(p.compute_inner[0]), static_cast<long long>(p.compute_inner[1]),
+      static_cast<long long>(p.threads), kComputeChains, kComputeSteps, inner.c_str(),
       static_cast<long long>(p.threads), kLoads, static_cast<long long>(p.l1_inner),
       static_cast<int>(kL1Packs * sizeof(Pack16) / 1024), kSharedTeam, p.teams, p.team_size,
       static_cast<int>(kSharedPacks * sizeof(Pack16) / 1024), kLoads,
@@ -101,9 +113,10 @@ std::string launch_geometry(const DevicePlan& p) {
 }
 
 template <class Space>
-ceilings::Sweeps run_device_sweeps(const DevicePlan& plan, const Progress& progress) {
-  ceilings::Sweeps out;
-  const std::size_t total = 4 + 4 + plan.dram_patterns.size() + 1;
+core::Sweeps run_device_sweeps(const DevicePlan& plan, const Progress& progress) {
+  core::Sweeps out;
+  const std::size_t total =
+      static_cast<std::size_t>(core::compute_ceiling_count()) + 4 + plan.dram_patterns.size() + 1;
   std::size_t done = 0;
   const auto step = [&](const std::string& what) {
     if (progress) progress(done++, total, what);
@@ -111,10 +124,13 @@ ceilings::Sweeps run_device_sweeps(const DevicePlan& plan, const Progress& progr
   // An idle GPU runs at a few hundred MHz, and each kernel's first launch loads its
   // module: a warm-up brings the clock up before anything is timed.
   step("warm-up (clock)");
-  measure_device_clock_ghz<Space>(plan.threads, plan.compute_inner[1],
+  measure_device_clock_ghz<Space>(plan.threads, compute_inner(plan, "fp32"),
                                   4.0 * plan.sampling.min_sample_seconds);
-  for (const char* precision : {"fp64", "fp32"}) {
-    const std::int64_t inner = plan.compute_inner[precision[2] == '6' ? 0 : 1];
+  // Highest precision first, as the file lists them.
+  for (const core::Precision& p : core::kPrecisions) {
+    if (!p.ceilings) continue;
+    const std::string precision(p.name);
+    const std::int64_t inner = compute_inner(plan, precision);
     step(std::string("device ") + precision + " fma");
     out.compute.push_back(
         measure_device_compute_fma<Space>(precision, plan.threads, inner, plan.sampling));
@@ -142,10 +158,10 @@ ceilings::Sweeps run_device_sweeps(const DevicePlan& plan, const Progress& progr
   return out;
 }
 
-template ceilings::Sweeps run_device_sweeps<Kokkos::DefaultHostExecutionSpace>(const DevicePlan&,
-                                                                               const Progress&);
+template core::Sweeps run_device_sweeps<Kokkos::DefaultHostExecutionSpace>(const DevicePlan&,
+                                                                           const Progress&);
 #if defined(KOKKOS_ENABLE_CUDA)
-template ceilings::Sweeps run_device_sweeps<Kokkos::Cuda>(const DevicePlan&, const Progress&);
+template core::Sweeps run_device_sweeps<Kokkos::Cuda>(const DevicePlan&, const Progress&);
 #endif
 
 }  // namespace rooftop::microbench

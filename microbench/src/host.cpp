@@ -121,15 +121,15 @@ inline std::int64_t add_chain(std::int64_t x, std::int64_t k, std::index_sequenc
 
 }  // namespace
 
-std::vector<ceilings::CacheLevel> read_caches(const std::string& sysfs_root) {
-  std::vector<ceilings::CacheLevel> out;
+std::vector<core::CacheLevel> read_caches(const std::string& sysfs_root) {
+  std::vector<core::CacheLevel> out;
   for (int index = 0;; ++index) {
     const std::string base = sysfs_root + "/cpu0/cache/index" + std::to_string(index) + "/";
     const std::string level = read_line(base + "level");
     if (level.empty()) break;
     const std::string type = read_line(base + "type");
     if (type != "Data" && type != "Unified") continue;
-    ceilings::CacheLevel c;
+    core::CacheLevel c;
     c.name = "l" + level;
     c.bytes = parse_size(read_line(base + "size"));
     c.shared_by = std::max(1, count_cpu_list(read_line(base + "shared_cpu_list")));
@@ -140,8 +140,8 @@ std::vector<ceilings::CacheLevel> read_caches(const std::string& sysfs_root) {
   return out;
 }
 
-ceilings::Machine describe_host(const std::string& sysfs_root) {
-  ceilings::Machine m;
+core::Machine describe_host(const std::string& sysfs_root) {
+  core::Machine m;
   char host[256] = {};
   gethostname(host, sizeof host - 1);
   m.hostname = host;

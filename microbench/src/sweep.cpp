@@ -15,7 +15,7 @@ namespace {
 
 constexpr std::uint64_t KiB = 1024;
 
-std::vector<std::uint64_t> working_sets(const ceilings::Machine& machine, int per_octave,
+std::vector<std::uint64_t> working_sets(const core::Machine& machine, int per_octave,
                                         std::uint64_t largest) {
   std::set<std::uint64_t> sizes;
   for (double ws = 4.0 * KiB; ws <= static_cast<double>(largest) * 1.001;
@@ -43,15 +43,15 @@ std::string describe(const BandwidthRun& r) {
 }
 
 // The points behind the ceilings known so far, as runs to measure again.
-void confirmation_runs(const SweepPlan& plan, const ceilings::Sweeps& sweeps,
+void confirmation_runs(const SweepPlan& plan, const core::Sweeps& sweeps,
                        std::vector<ComputeRun>& compute, std::vector<BandwidthRun>& bandwidth) {
   for (const ceilings::CeilingSource& s : ceilings::ceiling_sources(plan.machine, sweeps)) {
     if (s.compute) {
-      const ceilings::ComputePoint& p = sweeps.compute[s.point];
+      const core::ComputePoint& p = sweeps.compute[s.point];
       compute.push_back({p.precision, p.mode == "fma", p.flops_per_element, p.ilp,
                          p.working_set_bytes, 0});
     } else {
-      const ceilings::BandwidthPoint& p = sweeps.bandwidth[s.point];
+      const core::BandwidthPoint& p = sweeps.bandwidth[s.point];
       const auto pattern = parse_pattern(p.pattern);
       if (!pattern) throw Error("unknown access pattern '" + p.pattern + "' in the sweeps");
       bandwidth.push_back({*pattern, p.working_set_bytes});
@@ -61,7 +61,7 @@ void confirmation_runs(const SweepPlan& plan, const ceilings::Sweeps& sweeps,
 
 }  // namespace
 
-SweepPlan make_plan(const ceilings::Machine& machine, bool quick) {
+SweepPlan make_plan(const core::Machine& machine, bool quick) {
   SweepPlan plan;
   plan.sampling.samples = 3;
   plan.sampling.min_sample_seconds = quick ? 0.01 : 0.05;
@@ -104,10 +104,11 @@ SweepPlan make_plan(const ceilings::Machine& machine, bool quick) {
 }
 
 template <class Space>
-ceilings::Sweeps run_sweeps(const SweepPlan& plan, const Progress& progress) {
-  ceilings::Sweeps out;
+core::Sweeps run_sweeps(const SweepPlan& plan, const Progress& progress) {
+  core::Sweeps out;
   // Progress counts every confirmation as if all ceilings were known at each pass.
-  const std::size_t per_pass = 4 + ceilings::level_windows(plan.machine).size();
+  const std::size_t per_pass = static_cast<std::size_t>(core::compute_ceiling_count()) +
+                               ceilings::level_windows(plan.machine).size();
   const std::size_t total = plan.compute.size() + plan.bandwidth.size() +
                             static_cast<std::size_t>(plan.confirm_passes) * per_pass;
   std::size_t done = 0;
@@ -153,10 +154,10 @@ ceilings::Sweeps run_sweeps(const SweepPlan& plan, const Progress& progress) {
   return out;
 }
 
-template ceilings::Sweeps run_sweeps<Kokkos::DefaultHostExecutionSpace>(const SweepPlan&,
-                                                                      const Progress&);
+template core::Sweeps run_sweeps<Kokkos::DefaultHostExecutionSpace>(const SweepPlan&,
+                                                                    const Progress&);
 #if defined(KOKKOS_ENABLE_CUDA)
-template ceilings::Sweeps run_sweeps<Kokkos::Cuda>(const SweepPlan&, const Progress&);
+template core::Sweeps run_sweeps<Kokkos::Cuda>(const SweepPlan&, const Progress&);
 #endif
 
 }  // namespace rooftop::microbench

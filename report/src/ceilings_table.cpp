@@ -8,13 +8,13 @@
 namespace rooftop::report {
 namespace {
 
-using ceilings::CacheLevel;
-using ceilings::Ceiling;
-using ceilings::CeilingsFile;
 using ceilings::format_bytes;
-using ceilings::Machine;
 using ceilings::machine_name;
-using ceilings::Provenance;
+using core::CacheLevel;
+using core::Ceiling;
+using core::CeilingsFile;
+using core::Machine;
+using core::Provenance;
 
 // "title:" and one "  name: text" line per ceiling whose text is not empty; nothing
 // when every ceiling's text is empty.

@@ -8,10 +8,10 @@
 #include "rooftop/core/roofline.hpp"
 #include "rooftop/core/vocabulary.hpp"
 
-namespace rooftop::analyze {
+namespace rooftop::report {
 namespace {
 
-using ceilings::KernelRecord;
+using core::KernelRecord;
 
 // Levels with counts in any kernel, innermost first.
 std::vector<std::string> levels_of(const std::vector<KernelRecord>& kernels) {
@@ -43,14 +43,14 @@ std::string pad(const std::string& s, std::size_t width, bool right = false) {
 
 }  // namespace
 
-nlohmann::json kernels_json(const ceilings::CeilingsFile& file, const std::string& ceilings_path,
+nlohmann::json kernels_json(const core::CeilingsFile& file, const std::string& ceilings_path,
                             const std::vector<std::string>& notes) {
   nlohmann::json kernels = nlohmann::json::array();
   for (const KernelRecord& k : file.kernels) {
     nlohmann::json bytes = nlohmann::json::object(), ai = nlohmann::json::object();
-    for (const ceilings::LevelBytes& b : k.bytes) {
+    for (const core::LevelBytes& b : k.bytes) {
       bytes[b.level] = b.bytes;
-      ai[b.level] = ceilings::number_or_null(arithmetic_intensity(k, b.level));
+      ai[b.level] = ceilings::number_or_null(core::arithmetic_intensity(k, b.level));
     }
     const bool timed = k.time_s > 0.0;
     kernels.push_back(
@@ -92,8 +92,7 @@ nlohmann::json kernels_json(const ceilings::CeilingsFile& file, const std::strin
           {"notes", notes}};
 }
 
-std::string kernels_table(const ceilings::CeilingsFile& file,
-                          const std::vector<std::string>& notes) {
+std::string kernels_table(const core::CeilingsFile& file, const std::vector<std::string>& notes) {
   const std::vector<std::string> levels = levels_of(file.kernels);
   std::ostringstream out;
   out << "kernels on the ceilings of " << ceilings::machine_name(file.machine) << "\n\n";
@@ -105,7 +104,7 @@ std::string kernels_table(const ceilings::CeilingsFile& file,
     out << pad(k.id, 8) << pad(timed ? general3(k.time_s) : "-", 11, true)
         << pad(timed && k.flops() > 0.0 ? fixed(k.gflop_per_s(), 1) : "-", 10, true);
     for (const std::string& l : levels) {
-      const auto ai = arithmetic_intensity(k, l);
+      const auto ai = core::arithmetic_intensity(k, l);
       out << pad(ai ? general3(*ai) : "-", 10, true);
     }
     out << "  " << pad(k.limiter.empty() ? "-" : k.limiter, 14)
@@ -124,4 +123,4 @@ std::string kernels_table(const ceilings::CeilingsFile& file,
   return out.str();
 }
 
-}  // namespace rooftop::analyze
+}  // namespace rooftop::report

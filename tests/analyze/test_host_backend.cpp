@@ -23,11 +23,11 @@ core::Sampling quick_sampling() {
 }
 
 // A kernel whose answer is wrong, and which counts how it was driven.
-class FakeKernel final : public Kernel {
+class FakeKernel final : public kernels::Kernel {
  public:
   explicit FakeKernel(bool right) : right_(right) {}
-  ceilings::KernelRecord declared() const override {
-    ceilings::KernelRecord r;
+  core::KernelRecord declared() const override {
+    core::KernelRecord r;
     r.name = right_ ? "fake::right" : "fake::wrong";
     r.precision = "fp64";
     r.flops_fp64 = 1e6;
@@ -49,15 +49,15 @@ class FakeKernel final : public Kernel {
 };
 
 TEST(HostBackend, SamplesChecksAndRecordsEachKernel) {
-  KernelList ks;
+  kernels::KernelList ks;
   ks.push_back(std::make_unique<FakeKernel>(true));
   ks.push_back(std::make_unique<FakeKernel>(false));
   const FakeKernel* right = static_cast<const FakeKernel*>(ks[0].get());
   HostBackend backend(std::move(ks), quick_sampling());
   std::vector<std::string> notes;
-  const std::vector<ceilings::KernelRecord> records = backend.collect(notes);
+  const std::vector<core::KernelRecord> records = backend.collect(notes);
   ASSERT_EQ(records.size(), 2u);
-  const ceilings::KernelRecord& r = records[0];
+  const core::KernelRecord& r = records[0];
   EXPECT_EQ(r.source, "declared");
   EXPECT_EQ(r.check, "passed");
   EXPECT_EQ(r.samples, 2);
@@ -79,7 +79,7 @@ TEST(HostBackend, ACancelledRunStops) {
   std::atomic<bool> cancel{true};
   core::Sampling t = quick_sampling();
   t.cancel = &cancel;
-  KernelList ks;
+  kernels::KernelList ks;
   ks.push_back(std::make_unique<FakeKernel>(true));
   HostBackend backend(std::move(ks), t);
   std::vector<std::string> notes;

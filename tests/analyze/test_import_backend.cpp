@@ -12,7 +12,7 @@
 namespace rooftop::analyze {
 namespace {
 
-using ceilings::KernelRecord;
+using core::KernelRecord;
 using rooftop::testing::error_of;
 
 #define EXPECT_REL(actual, expected, rel) EXPECT_NEAR(actual, expected, std::abs(expected) * (rel))

@@ -57,7 +57,7 @@ TEST(CliAnalyze, GppLadderAndReferenceKernelsAtTheTinySize) {
   EXPECT_EQ(j["kernels"][0]["id"], "v1");
   EXPECT_EQ(j["kernels"][8]["id"], "v9");
 
-  const ceilings::CeilingsFile back = ceilings::read_file(out);
+  const core::CeilingsFile back = ceilings::read_file(out);
   ASSERT_EQ(back.kernels.size(), 11u);
   EXPECT_EQ(back.ceilings.size(), sample_ceilings_file().ceilings.size()) << "ceilings copied";
   EXPECT_EQ(back.kernels[3].name, "gpp::v4_frequency_outside");

@@ -25,7 +25,7 @@ std::string fixture(const std::string& name) {
 // Two runs of one machine: fp64_fma clearly faster in the second (ranges apart), dram
 // within the noise (ranges overlap).
 void write_two_runs(const TempDir& files) {
-  ceilings::CeilingsFile a = sample_ceilings_file(), b = a;
+  core::CeilingsFile a = sample_ceilings_file(), b = a;
   b.ceilings[0].value = b.ceilings[0].median = 120.0;
   b.ceilings[0].min = 118.0;
   b.ceilings[0].max = 121.0;
@@ -166,10 +166,10 @@ TEST(CliExport, ErtJsonThatImportCeilingsReadsBackWithTheSameValues) {
 
   const RunResult i = run_rooftop({"import-ceilings", ert, "--out", back}, logs);
   ASSERT_EQ(i.status, 0) << i.err;
-  const ceilings::CeilingsFile original = ceilings::read_file(files.file("a.h5"));
-  const ceilings::CeilingsFile imported = ceilings::read_file(back);
+  const core::CeilingsFile original = ceilings::read_file(files.file("a.h5"));
+  const core::CeilingsFile imported = ceilings::read_file(back);
   ASSERT_EQ(imported.ceilings.size(), original.ceilings.size());
-  for (const ceilings::Ceiling& c : original.ceilings) {
+  for (const core::Ceiling& c : original.ceilings) {
     SCOPED_TRACE(c.name);
     ASSERT_NE(imported.find(c.name), nullptr);
     EXPECT_EQ(imported.find(c.name)->value, c.value);

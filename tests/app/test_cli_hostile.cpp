@@ -108,7 +108,7 @@ TEST(CliHostile, MeasureIntoADirectoryFailsBeforeMeasuring) {
 
 TEST(CliHostile, TextFromFilesCannotDriveTheTerminal) {
   TempDir scratch;
-  ceilings::CeilingsFile f = sample_ceilings_file();
+  core::CeilingsFile f = sample_ceilings_file();
   f.machine.hostname = "node\x1b]0;owned\x07";
   f.machine.cpu_model = "cpu\x1b[2J\x1b[H";
   const std::string path = scratch.file("escapes.h5");
@@ -135,7 +135,7 @@ TEST(CliHostile, TextFromFilesCannotDriveTheTerminal) {
 // JSON library's exception text.
 TEST(CliHostile, TextThatIsNotUtf8StillPrintsAsJson) {
   TempDir scratch;
-  ceilings::CeilingsFile f = sample_ceilings_file();
+  core::CeilingsFile f = sample_ceilings_file();
   f.machine.hostname = "node\xff\xfe";
   const std::string path = scratch.file("latin1.h5");
   ceilings::write_file(path, f);

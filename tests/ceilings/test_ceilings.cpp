@@ -36,19 +36,19 @@ using rooftop::testing::expect_same_machine;
 // summarize
 
 TEST(Summarize, OddCountTakesTheMiddleSample) {
-  const Summary s = summarize({5.0, 1.0, 3.0, 2.0, 4.0});
+  const core::Summary s = core::summarize({5.0, 1.0, 3.0, 2.0, 4.0});
   EXPECT_DOUBLE_EQ(s.median, 3.0);
   EXPECT_EQ(s.count, 5);
 }
 
 TEST(Summarize, EvenCountAveragesTheTwoMiddleSamples) {
-  const Summary s = summarize({4.0, 1.0, 3.0, 10.0});
+  const core::Summary s = core::summarize({4.0, 1.0, 3.0, 10.0});
   EXPECT_DOUBLE_EQ(s.median, 3.5);
   EXPECT_EQ(s.count, 4);
 }
 
 TEST(Summarize, MinMaxAndSpreadRelativeToMedian) {
-  const Summary s = summarize({90.0, 110.0, 100.0});
+  const core::Summary s = core::summarize({90.0, 110.0, 100.0});
   EXPECT_DOUBLE_EQ(s.min, 90.0);
   EXPECT_DOUBLE_EQ(s.max, 110.0);
   EXPECT_DOUBLE_EQ(s.median, 100.0);
@@ -56,7 +56,7 @@ TEST(Summarize, MinMaxAndSpreadRelativeToMedian) {
 }
 
 TEST(Summarize, SingleSampleHasZeroSpread) {
-  const Summary s = summarize({42.0});
+  const core::Summary s = core::summarize({42.0});
   EXPECT_DOUBLE_EQ(s.median, 42.0);
   EXPECT_DOUBLE_EQ(s.min, 42.0);
   EXPECT_DOUBLE_EQ(s.max, 42.0);
@@ -64,14 +64,15 @@ TEST(Summarize, SingleSampleHasZeroSpread) {
   EXPECT_EQ(s.count, 1);
 }
 
-TEST(Summarize, ThrowsOnEmptyInput) { EXPECT_THROW(summarize({}), rooftop::Error); }
+TEST(Summarize, ThrowsOnEmptyInput) { EXPECT_THROW(core::summarize({}), rooftop::Error); }
 
 TEST(Summarize, ThrowsOnNaNSample) {
-  EXPECT_THROW(summarize({1.0, std::numeric_limits<double>::quiet_NaN(), 2.0}), rooftop::Error);
+  EXPECT_THROW(core::summarize({1.0, std::numeric_limits<double>::quiet_NaN(), 2.0}),
+               rooftop::Error);
 }
 
 TEST(Summarize, ThrowsOnInfiniteSample) {
-  EXPECT_THROW(summarize({1.0, std::numeric_limits<double>::infinity()}), rooftop::Error);
+  EXPECT_THROW(core::summarize({1.0, std::numeric_limits<double>::infinity()}), rooftop::Error);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -80,8 +81,8 @@ TEST(Summarize, ThrowsOnInfiniteSample) {
 // The machine of the extraction tests: 2 cores, 2 threads, private L1 and L2, one L3
 // shared by both threads. Its windows (working sets of all threads together):
 //   l1 [0, 48 KiB]   l2 [192 KiB, 2 MiB]   l3 [8 MiB, 52.5 MiB]   dram [420 MiB, inf)
-Machine test_machine() {
-  Machine m;
+core::Machine test_machine() {
+  core::Machine m;
   m.hostname = "test-host";
   m.execution_space = "OpenMP";
   m.cpu_model = "Test CPU";
@@ -106,13 +107,13 @@ const LevelWindow* find_window(const std::vector<LevelWindow>& windows, const st
 }
 
 TEST(CapacityForThreads, PrivateCacheScalesWithThreads) {
-  const CacheLevel l2{"l2", 2 * MiB, 1};
+  const core::CacheLevel l2{"l2", 2 * MiB, 1};
   EXPECT_EQ(capacity_for_threads(l2, 1), 2 * MiB);
   EXPECT_EQ(capacity_for_threads(l2, 2), 4 * MiB);
 }
 
 TEST(CapacityForThreads, SharedCacheCountsEachInstanceOnce) {
-  const CacheLevel l3{"l3", 105 * MiB, 2};
+  const core::CacheLevel l3{"l3", 105 * MiB, 2};
   EXPECT_EQ(capacity_for_threads(l3, 1), 105 * MiB);
   EXPECT_EQ(capacity_for_threads(l3, 2), 105 * MiB);
   EXPECT_EQ(capacity_for_threads(l3, 4), 210 * MiB);
@@ -120,7 +121,7 @@ TEST(CapacityForThreads, SharedCacheCountsEachInstanceOnce) {
 
 TEST(CapacityForThreads, PartlyFilledInstanceCountsAsAWholeInstance) {
   // Three SMT threads on two cores whose L1 is shared by two hardware threads.
-  const CacheLevel l1{"l1", 48 * KiB, 2};
+  const core::CacheLevel l1{"l1", 48 * KiB, 2};
   EXPECT_EQ(capacity_for_threads(l1, 3), 96 * KiB);
 }
 
@@ -133,7 +134,7 @@ TEST(CapacityForThreads, NoMoreInstancesThanTheMachineHas) {
 }
 
 TEST(CapacityForThreads, UnknownThreadCountMeansOneInstance) {
-  const CacheLevel l2{"l2", 2 * MiB, 1};
+  const core::CacheLevel l2{"l2", 2 * MiB, 1};
   EXPECT_EQ(capacity_for_threads(l2, 0), 2 * MiB);
 }
 
@@ -148,7 +149,7 @@ TEST(LevelWindows, OneWindowPerLevelInOrderEndingWithDram) {
 }
 
 TEST(LevelWindows, WindowsFitTheirLevelAndNotTheLevelBelow) {
-  const Machine m = test_machine();
+  const core::Machine m = test_machine();
   const std::vector<LevelWindow> w = level_windows(m);
   ASSERT_EQ(w.size(), 4u);
   // Capacities for the run's 2 threads: private levels doubled, the shared L3 not.
@@ -179,7 +180,7 @@ TEST(LevelWindows, SharedLastLevelCacheIsNotMultipliedByThreads) {
 TEST(LevelWindows, MoreThreadsThanCoresDoNotAddCacheInstances) {
   // Oversubscribed: 8 threads on 2 cores with private L1 and L2. There are only two L1s
   // and two L2s on the machine, so the windows must be those of 2 threads.
-  Machine m = test_machine();
+  core::Machine m = test_machine();
   const std::vector<LevelWindow> expected = level_windows(m);
   m.threads = 8;
   const std::vector<LevelWindow> w = level_windows(m);
@@ -192,7 +193,7 @@ TEST(LevelWindows, MoreThreadsThanCoresDoNotAddCacheInstances) {
 }
 
 TEST(LevelWindows, LevelTooCloseToTheOneBelowIsSkippedWithAReason) {
-  Machine m = test_machine();
+  core::Machine m = test_machine();
   m.caches = {{"l1", 48 * KiB, 1}, {"l2", 64 * KiB, 1}, {"l3", 105 * MiB, 2}};
   std::vector<std::string> skipped;
   const std::vector<LevelWindow> w = level_windows(m, &skipped);
@@ -206,7 +207,7 @@ TEST(LevelWindows, LevelTooCloseToTheOneBelowIsSkippedWithAReason) {
 }
 
 TEST(LevelWindows, MachineWithoutCachesHasOnlyDram) {
-  Machine m = test_machine();
+  core::Machine m = test_machine();
   m.caches.clear();
   const std::vector<LevelWindow> w = level_windows(m);
   ASSERT_EQ(w.size(), 1u);
@@ -225,8 +226,8 @@ std::vector<double> noisy(double value, unsigned seed, int n = 5) {
   return out;
 }
 
-BandwidthPoint bw(const std::string& pattern, std::uint64_t ws, std::vector<double> rates) {
-  BandwidthPoint p;
+core::BandwidthPoint bw(const std::string& pattern, std::uint64_t ws, std::vector<double> rates) {
+  core::BandwidthPoint p;
   p.pattern = pattern;
   p.working_set_bytes = ws;
   p.rates = std::move(rates);
@@ -234,9 +235,9 @@ BandwidthPoint bw(const std::string& pattern, std::uint64_t ws, std::vector<doub
   return p;
 }
 
-ComputePoint cp(const std::string& precision, const std::string& mode, int flops,
-                std::vector<double> rates) {
-  ComputePoint p;
+core::ComputePoint cp(const std::string& precision, const std::string& mode, int flops,
+                      std::vector<double> rates) {
+  core::ComputePoint p;
   p.precision = precision;
   p.mode = mode;
   p.flops_per_element = flops;
@@ -247,8 +248,8 @@ ComputePoint cp(const std::string& precision, const std::string& mode, int flops
   return p;
 }
 
-const Ceiling* find_ceiling(const std::vector<Ceiling>& cs, const std::string& name) {
-  for (const Ceiling& c : cs)
+const core::Ceiling* find_ceiling(const std::vector<core::Ceiling>& cs, const std::string& name) {
+  for (const core::Ceiling& c : cs)
     if (c.name == name) return &c;
   return nullptr;
 }
@@ -256,12 +257,12 @@ const Ceiling* find_ceiling(const std::vector<Ceiling>& cs, const std::string& n
 // Plateaus for read and triad over a doubling working-set sweep from 4 KiB to 1 GiB.
 // Points between windows (64-128 KiB, 4 MiB, 64-256 MiB) carry a rate far above every
 // plateau: if any of them were counted, some level would come out at 500 GB/s.
-Sweeps plateau_sweeps() {
+core::Sweeps plateau_sweeps() {
   const std::map<std::string, std::map<std::string, double>> plateau = {
       {"read", {{"l1", 300.0}, {"l2", 100.0}, {"l3", 40.0}, {"dram", 11.0}}},
       {"triad", {{"l1", 250.0}, {"l2", 90.0}, {"l3", 35.0}, {"dram", 12.0}}}};
   const std::vector<LevelWindow> windows = level_windows(test_machine());
-  Sweeps s;
+  core::Sweeps s;
   unsigned seed = 1;
   for (std::uint64_t ws = 4 * KiB; ws <= 1024 * MiB; ws *= 2) {
     std::string level;
@@ -276,12 +277,12 @@ Sweeps plateau_sweeps() {
 }
 
 TEST(ExtractBandwidth, EachLevelGetsItsPlateau) {
-  const std::vector<Ceiling> cs = extract_ceilings(test_machine(), plateau_sweeps());
+  const std::vector<core::Ceiling> cs = extract_ceilings(test_machine(), plateau_sweeps());
   const std::map<std::string, double> want = {
       {"l1", 300.0}, {"l2", 100.0}, {"l3", 40.0}, {"dram", 12.0}};
   for (const auto& [name, value] : want) {
     SCOPED_TRACE(name);
-    const Ceiling* c = find_ceiling(cs, name);
+    const core::Ceiling* c = find_ceiling(cs, name);
     ASSERT_NE(c, nullptr);
     EXPECT_EQ(c->kind, "bandwidth");
     EXPECT_EQ(c->units, "GB/s");
@@ -295,8 +296,8 @@ TEST(ExtractBandwidth, EachLevelGetsItsPlateau) {
 
 TEST(ExtractBandwidth, PointsBetweenWindowsAreIgnored) {
   const std::vector<LevelWindow> windows = level_windows(test_machine());
-  const std::vector<Ceiling> cs = extract_ceilings(test_machine(), plateau_sweeps());
-  for (const Ceiling& c : cs) {
+  const std::vector<core::Ceiling> cs = extract_ceilings(test_machine(), plateau_sweeps());
+  for (const core::Ceiling& c : cs) {
     if (c.kind != "bandwidth") continue;
     SCOPED_TRACE(c.name);
     EXPECT_LT(c.value, 400.0) << "a transition point became the ceiling";
@@ -308,9 +309,9 @@ TEST(ExtractBandwidth, PointsBetweenWindowsAreIgnored) {
 }
 
 TEST(ExtractBandwidth, BestSustainedPatternWinsAndIsRecorded) {
-  const std::vector<Ceiling> cs = extract_ceilings(test_machine(), plateau_sweeps());
-  const Ceiling* l1 = find_ceiling(cs, "l1");
-  const Ceiling* dram = find_ceiling(cs, "dram");
+  const std::vector<core::Ceiling> cs = extract_ceilings(test_machine(), plateau_sweeps());
+  const core::Ceiling* l1 = find_ceiling(cs, "l1");
+  const core::Ceiling* dram = find_ceiling(cs, "dram");
   ASSERT_NE(l1, nullptr);
   ASSERT_NE(dram, nullptr);
   EXPECT_EQ(l1->pattern, "read");
@@ -318,11 +319,11 @@ TEST(ExtractBandwidth, BestSustainedPatternWinsAndIsRecorded) {
 }
 
 TEST(ExtractBandwidth, SingleHugeSampleDoesNotBecomeTheCeiling) {
-  Sweeps s;
+  core::Sweeps s;
   s.bandwidth.push_back(bw("read", 512 * KiB, {100.0, 101.0, 99.0, 100.0, 5000.0}));
   s.bandwidth.push_back(bw("triad", 1 * MiB, {102.0, 101.0, 103.0}));
-  const std::vector<Ceiling> cs = extract_ceilings(test_machine(), s);
-  const Ceiling* l2 = find_ceiling(cs, "l2");
+  const std::vector<core::Ceiling> cs = extract_ceilings(test_machine(), s);
+  const core::Ceiling* l2 = find_ceiling(cs, "l2");
   ASSERT_NE(l2, nullptr);
   EXPECT_DOUBLE_EQ(l2->value, 102.0);
   EXPECT_EQ(l2->pattern, "triad");
@@ -334,21 +335,21 @@ TEST(ExtractBandwidth, SingleHugeSampleDoesNotBecomeTheCeiling) {
 
 TEST(ExtractBandwidth, MedianNotBestSampleRanksPatterns) {
   // copy has the single best sample (400) but read sustains more.
-  Sweeps s;
+  core::Sweeps s;
   s.bandwidth.push_back(bw("copy", 16 * KiB, {200.0, 210.0, 400.0}));
   s.bandwidth.push_back(bw("read", 16 * KiB, {290.0, 291.0, 292.0}));
-  const std::vector<Ceiling> cs = extract_ceilings(test_machine(), s);
-  const Ceiling* l1 = find_ceiling(cs, "l1");
+  const std::vector<core::Ceiling> cs = extract_ceilings(test_machine(), s);
+  const core::Ceiling* l1 = find_ceiling(cs, "l1");
   ASSERT_NE(l1, nullptr);
   EXPECT_EQ(l1->pattern, "read");
   EXPECT_DOUBLE_EQ(l1->value, 291.0);
 }
 
 TEST(ExtractBandwidth, LevelWithoutPointsInItsWindowIsSkippedWithAReason) {
-  Sweeps s;
+  core::Sweeps s;
   s.bandwidth.push_back(bw("read", 16 * KiB, {300.0}));
   std::vector<std::string> skipped;
-  const std::vector<Ceiling> cs = extract_ceilings(test_machine(), s, &skipped);
+  const std::vector<core::Ceiling> cs = extract_ceilings(test_machine(), s, &skipped);
   EXPECT_NE(find_ceiling(cs, "l1"), nullptr);
   EXPECT_EQ(find_ceiling(cs, "l2"), nullptr);
   EXPECT_EQ(find_ceiling(cs, "dram"), nullptr);
@@ -364,8 +365,8 @@ TEST(ExtractBandwidth, LevelWithoutPointsInItsWindowIsSkippedWithAReason) {
 // ---------------------------------------------------------------------------------------
 // extract_ceilings: compute
 
-Sweeps compute_sweeps() {
-  Sweeps s;
+core::Sweeps compute_sweeps() {
+  core::Sweeps s;
   s.compute.push_back(cp("fp64", "fma", 1, {5.0, 5.1, 4.9}));
   s.compute.push_back(cp("fp64", "fma", 64, {100.0, 101.0, 99.0}));
   s.compute.push_back(cp("fp64", "fma", 256, {50.0, 51.0, 900.0}));  // one wild sample
@@ -376,8 +377,8 @@ Sweeps compute_sweeps() {
 }
 
 TEST(ExtractCompute, BestMedianAcrossFlopsPerElementIsPicked) {
-  const std::vector<Ceiling> cs = extract_ceilings(test_machine(), compute_sweeps());
-  const Ceiling* fma = find_ceiling(cs, "fp64_fma");
+  const std::vector<core::Ceiling> cs = extract_ceilings(test_machine(), compute_sweeps());
+  const core::Ceiling* fma = find_ceiling(cs, "fp64_fma");
   ASSERT_NE(fma, nullptr);
   EXPECT_EQ(fma->kind, "compute");
   EXPECT_EQ(fma->units, "GFLOP/s");
@@ -391,23 +392,23 @@ TEST(ExtractCompute, BestMedianAcrossFlopsPerElementIsPicked) {
 }
 
 TEST(CeilingSources, NameThePointEachCeilingIsReadFrom) {
-  const Sweeps s = plateau_sweeps();
-  const std::vector<Ceiling> cs = extract_ceilings(test_machine(), s);
+  const core::Sweeps s = plateau_sweeps();
+  const std::vector<core::Ceiling> cs = extract_ceilings(test_machine(), s);
   const std::vector<CeilingSource> sources = ceiling_sources(test_machine(), s);
   ASSERT_EQ(sources.size(), cs.size());
   for (std::size_t i = 0; i < cs.size(); ++i) {
     SCOPED_TRACE(cs[i].name);
     EXPECT_EQ(sources[i].name, cs[i].name);
     ASSERT_FALSE(sources[i].compute);
-    const BandwidthPoint& p = s.bandwidth.at(sources[i].point);
+    const core::BandwidthPoint& p = s.bandwidth.at(sources[i].point);
     EXPECT_EQ(p.pattern, cs[i].pattern);
     EXPECT_EQ(p.working_set_bytes, cs[i].working_set_bytes);
   }
 }
 
 TEST(CeilingSources, ARepeatedPointTakesOverWhenItsMedianIsHigher) {
-  Sweeps s = compute_sweeps();
-  ComputePoint again = s.compute.at(ceiling_sources(test_machine(), s).at(0).point);
+  core::Sweeps s = compute_sweeps();
+  core::ComputePoint again = s.compute.at(ceiling_sources(test_machine(), s).at(0).point);
   ASSERT_EQ(again.precision + "_" + again.mode, "fp64_fma");
   const std::size_t first = ceiling_sources(test_machine(), s).at(0).point;
   for (double& r : again.rates) r *= 1.04;  // the same point, measured when the machine was quieter
@@ -415,15 +416,15 @@ TEST(CeilingSources, ARepeatedPointTakesOverWhenItsMedianIsHigher) {
   const std::vector<CeilingSource> sources = ceiling_sources(test_machine(), s);
   EXPECT_EQ(sources.at(0).point, s.compute.size() - 1);
   EXPECT_NE(sources.at(0).point, first);
-  const std::vector<Ceiling> ceilings = extract_ceilings(test_machine(), s);
-  const Ceiling* fma = find_ceiling(ceilings, "fp64_fma");  // into a vector that lives on
+  const std::vector<core::Ceiling> ceilings = extract_ceilings(test_machine(), s);
+  const core::Ceiling* fma = find_ceiling(ceilings, "fp64_fma");  // into a vector that lives on
   ASSERT_NE(fma, nullptr);
   EXPECT_DOUBLE_EQ(fma->value, 110.0 * 1.04);
 }
 
 TEST(ExtractCompute, UnfusedModeIsSeparateAndNamedMulAdd) {
-  const std::vector<Ceiling> cs = extract_ceilings(test_machine(), compute_sweeps());
-  const Ceiling* nofma = find_ceiling(cs, "fp64_nofma");
+  const std::vector<core::Ceiling> cs = extract_ceilings(test_machine(), compute_sweeps());
+  const core::Ceiling* nofma = find_ceiling(cs, "fp64_nofma");
   ASSERT_NE(nofma, nullptr);
   EXPECT_DOUBLE_EQ(nofma->value, 60.0);
   EXPECT_EQ(nofma->pattern, "mul+add");
@@ -431,7 +432,8 @@ TEST(ExtractCompute, UnfusedModeIsSeparateAndNamedMulAdd) {
 
 TEST(ExtractCompute, UnmeasuredPrecisionIsSkippedWithAReason) {
   std::vector<std::string> skipped;
-  const std::vector<Ceiling> cs = extract_ceilings(test_machine(), compute_sweeps(), &skipped);
+  const std::vector<core::Ceiling> cs =
+      extract_ceilings(test_machine(), compute_sweeps(), &skipped);
   EXPECT_EQ(find_ceiling(cs, "fp32_fma"), nullptr);
   EXPECT_EQ(find_ceiling(cs, "fp32_nofma"), nullptr);
   int fp32_reasons = 0;
@@ -442,8 +444,8 @@ TEST(ExtractCompute, UnmeasuredPrecisionIsSkippedWithAReason) {
 // ---------------------------------------------------------------------------------------
 // theoretical peaks
 
-Ceiling compute_ceiling(const std::string& name, double value) {
-  Ceiling c;
+core::Ceiling compute_ceiling(const std::string& name, double value) {
+  core::Ceiling c;
   c.name = name;
   c.kind = "compute";
   c.value = value;
@@ -452,7 +454,7 @@ Ceiling compute_ceiling(const std::string& name, double value) {
 
 TEST(Theoretical, Fp64FmaIsCoresTimesLanesTimesFlopsTimesClock) {
   // 2 cores x (512 / 64 = 8 lanes) x (2 FMA pipes x 2 FLOP) x 2.0 GHz = 128 GFLOP/s.
-  Ceiling c = compute_ceiling("fp64_fma", 100.0);
+  core::Ceiling c = compute_ceiling("fp64_fma", 100.0);
   attach_theoretical(test_machine(), c);
   ASSERT_TRUE(c.theoretical.has_value());
   EXPECT_DOUBLE_EQ(*c.theoretical, 128.0);
@@ -462,13 +464,13 @@ TEST(Theoretical, Fp64FmaIsCoresTimesLanesTimesFlopsTimesClock) {
 TEST(Theoretical, AComputeCeilingIsTakenAtTheHighestClockAroundItsOwnSamples) {
   // The machine's clock (2.0 GHz) is the highest of the run; this point's samples ran at
   // 1.8-1.9 GHz: its peak is 2 cores x 8 lanes x 4 FLOP x 1.9 GHz.
-  Sweeps s;
+  core::Sweeps s;
   s.compute.push_back(cp("fp64", "fma", 1024, {110.0, 112.0, 111.0}));
   s.compute.back().clock_ghz = {1.8, 1.9, 1.85};
   s.compute.push_back(cp("fp32", "fma", 1024, {220.0, 224.0, 222.0}));  // no clocks recorded
-  const std::vector<Ceiling> cs = extract_ceilings(test_machine(), s);
-  const Ceiling* fp64 = find_ceiling(cs, "fp64_fma");
-  const Ceiling* fp32 = find_ceiling(cs, "fp32_fma");
+  const std::vector<core::Ceiling> cs = extract_ceilings(test_machine(), s);
+  const core::Ceiling* fp64 = find_ceiling(cs, "fp64_fma");
+  const core::Ceiling* fp32 = find_ceiling(cs, "fp32_fma");
   ASSERT_TRUE(fp64 && fp64->theoretical && fp32 && fp32->theoretical);
   EXPECT_DOUBLE_EQ(*fp64->theoretical, 2 * 8 * 4 * 1.9);
   EXPECT_NE(fp64->theoretical_basis.find("1.900 GHz (the highest clock read around this "
@@ -480,17 +482,17 @@ TEST(Theoretical, AComputeCeilingIsTakenAtTheHighestClockAroundItsOwnSamples) {
 }
 
 TEST(Theoretical, BasisFitsTheFileWhateverTheClockMethodSays) {
-  Machine m = test_machine();
+  core::Machine m = test_machine();
   m.clock_method = std::string(400, 'x');  // many clock readings on a many-core machine
   for (const char* name : {"fp64_fma", "fp32_nofma"}) {
-    Ceiling c = compute_ceiling(name, 100.0);
+    core::Ceiling c = compute_ceiling(name, 100.0);
     attach_theoretical(m, c);
     EXPECT_LT(c.theoretical_basis.size(), 256u) << c.theoretical_basis;
   }
 }
 
 TEST(Theoretical, Fp32HasTwiceTheLanes) {
-  Ceiling c = compute_ceiling("fp32_fma", 100.0);
+  core::Ceiling c = compute_ceiling("fp32_fma", 100.0);
   attach_theoretical(test_machine(), c);
   ASSERT_TRUE(c.theoretical.has_value());
   EXPECT_DOUBLE_EQ(*c.theoretical, 256.0);
@@ -498,7 +500,7 @@ TEST(Theoretical, Fp32HasTwiceTheLanes) {
 
 TEST(Theoretical, NofmaWithoutAddOnlyPipesIsHalfTheFmaPeak) {
   // Intel-like: every multiply and every add takes one of the 2 FMA pipes.
-  Ceiling c = compute_ceiling("fp64_nofma", 50.0);
+  core::Ceiling c = compute_ceiling("fp64_nofma", 50.0);
   attach_theoretical(test_machine(), c);
   ASSERT_TRUE(c.theoretical.has_value());
   EXPECT_DOUBLE_EQ(*c.theoretical, 64.0);
@@ -506,21 +508,21 @@ TEST(Theoretical, NofmaWithoutAddOnlyPipesIsHalfTheFmaPeak) {
 
 TEST(Theoretical, NofmaWithAsManyAddPipesAsFmaPipesMatchesTheFmaPeak) {
   // Zen-like: multiplies on the 2 FMA pipes, adds on the 2 add pipes.
-  Machine m = test_machine();
+  core::Machine m = test_machine();
   m.add_pipes = m.fma_pipes;
-  Ceiling c = compute_ceiling("fp64_nofma", 50.0);
+  core::Ceiling c = compute_ceiling("fp64_nofma", 50.0);
   attach_theoretical(m, c);
   ASSERT_TRUE(c.theoretical.has_value());
   EXPECT_DOUBLE_EQ(*c.theoretical, 128.0);
 }
 
 TEST(Theoretical, UnknownPipesOrClockGiveNoPeak) {
-  Machine no_pipes = test_machine();
+  core::Machine no_pipes = test_machine();
   no_pipes.fma_pipes = 0;
-  Machine no_clock = test_machine();
+  core::Machine no_clock = test_machine();
   no_clock.clock_ghz = 0.0;
-  for (const Machine& m : {no_pipes, no_clock}) {
-    Ceiling c = compute_ceiling("fp64_fma", 100.0);
+  for (const core::Machine& m : {no_pipes, no_clock}) {
+    core::Ceiling c = compute_ceiling("fp64_fma", 100.0);
     c.theoretical = 1.0;  // stale value must be cleared
     attach_theoretical(m, c);
     EXPECT_FALSE(c.theoretical.has_value());
@@ -531,7 +533,7 @@ TEST(Theoretical, UnknownPipesOrClockGiveNoPeak) {
 
 TEST(Theoretical, L1ReadPeakIsLoadPortsTimesVectorWidthTimesClock) {
   // 2 cores x 2 loads/cycle x 64 B x 2.0 GHz = 512 GB/s.
-  Ceiling c;
+  core::Ceiling c;
   c.name = "l1";
   c.kind = "bandwidth";
   c.pattern = "read";
@@ -550,7 +552,7 @@ TEST(Theoretical, L1PeakOfMixedPatternsIsPacedByTheBusierPorts) {
                                                   {"write", 2 * 64 * 2.0}};
   for (const auto& [pattern, peak] : cases) {
     SCOPED_TRACE(pattern);
-    Ceiling c;
+    core::Ceiling c;
     c.name = "l1";
     c.kind = "bandwidth";
     c.pattern = pattern;
@@ -561,7 +563,7 @@ TEST(Theoretical, L1PeakOfMixedPatternsIsPacedByTheBusierPorts) {
 }
 
 TEST(Theoretical, FractionIsValueOverPeak) {
-  Ceiling c = compute_ceiling("fp64_fma", 96.0);
+  core::Ceiling c = compute_ceiling("fp64_fma", 96.0);
   attach_theoretical(test_machine(), c);
   ASSERT_TRUE(c.fraction_of_theoretical().has_value());
   EXPECT_DOUBLE_EQ(*c.fraction_of_theoretical(), 0.75);
@@ -569,21 +571,21 @@ TEST(Theoretical, FractionIsValueOverPeak) {
 }
 
 TEST(Theoretical, ValueAboveThePeakIsFlagged) {
-  Ceiling c = compute_ceiling("fp64_fma", 130.0);
+  core::Ceiling c = compute_ceiling("fp64_fma", 130.0);
   attach_theoretical(test_machine(), c);
   EXPECT_TRUE(c.above_theoretical());
-  Ceiling at_peak = compute_ceiling("fp64_fma", 128.0);
+  core::Ceiling at_peak = compute_ceiling("fp64_fma", 128.0);
   attach_theoretical(test_machine(), at_peak);
   EXPECT_FALSE(at_peak.above_theoretical());
 }
 
 TEST(Theoretical, ExtractionAttachesPeaksAndNotesCeilingsAboveThem) {
-  Sweeps s;
+  core::Sweeps s;
   s.compute.push_back(cp("fp64", "fma", 1024, {200.0}));
   s.compute.push_back(cp("fp32", "fma", 1024, {200.0}));
-  const std::vector<Ceiling> cs = extract_ceilings(test_machine(), s);
-  const Ceiling* fp64 = find_ceiling(cs, "fp64_fma");
-  const Ceiling* fp32 = find_ceiling(cs, "fp32_fma");
+  const std::vector<core::Ceiling> cs = extract_ceilings(test_machine(), s);
+  const core::Ceiling* fp64 = find_ceiling(cs, "fp64_fma");
+  const core::Ceiling* fp32 = find_ceiling(cs, "fp32_fma");
   ASSERT_NE(fp64, nullptr);
   ASSERT_NE(fp32, nullptr);
   ASSERT_TRUE(fp64->theoretical.has_value());
@@ -599,12 +601,12 @@ TEST(Theoretical, ExtractionAttachesPeaksAndNotesCeilingsAboveThem) {
 
 TEST(CeilingsFileIo, RoundTripKeepsEveryField) {
   TempDir dir;
-  const CeilingsFile original = rooftop::testing::sample_ceilings_file();
+  const core::CeilingsFile original = rooftop::testing::sample_ceilings_file();
   const std::string path = dir.file("c.h5");
   write_file(path, original);
-  const CeilingsFile back = read_file(path);
+  const core::CeilingsFile back = read_file(path);
 
-  const Provenance& p = back.provenance;
+  const core::Provenance& p = back.provenance;
   EXPECT_EQ(p.schema_version, std::to_string(kSchemaMajor) + "." + std::to_string(kSchemaMinor));
   EXPECT_EQ(p.tool_version, original.provenance.tool_version);
   EXPECT_EQ(p.git_revision, original.provenance.git_revision);
@@ -621,8 +623,8 @@ TEST(CeilingsFileIo, RoundTripKeepsEveryField) {
   ASSERT_EQ(back.sweeps.compute.size(), original.sweeps.compute.size());
   for (std::size_t i = 0; i < original.sweeps.compute.size(); ++i) {
     SCOPED_TRACE("compute point " + std::to_string(i));
-    const ComputePoint& a = back.sweeps.compute[i];
-    const ComputePoint& b = original.sweeps.compute[i];
+    const core::ComputePoint& a = back.sweeps.compute[i];
+    const core::ComputePoint& b = original.sweeps.compute[i];
     EXPECT_EQ(a.precision, b.precision);
     EXPECT_EQ(a.mode, b.mode);
     EXPECT_EQ(a.flops_per_element, b.flops_per_element);
@@ -636,8 +638,8 @@ TEST(CeilingsFileIo, RoundTripKeepsEveryField) {
   ASSERT_EQ(back.sweeps.bandwidth.size(), original.sweeps.bandwidth.size());
   for (std::size_t i = 0; i < original.sweeps.bandwidth.size(); ++i) {
     SCOPED_TRACE("bandwidth point " + std::to_string(i));
-    const BandwidthPoint& a = back.sweeps.bandwidth[i];
-    const BandwidthPoint& b = original.sweeps.bandwidth[i];
+    const core::BandwidthPoint& a = back.sweeps.bandwidth[i];
+    const core::BandwidthPoint& b = original.sweeps.bandwidth[i];
     EXPECT_EQ(a.pattern, b.pattern);
     EXPECT_EQ(a.working_set_bytes, b.working_set_bytes);
     EXPECT_EQ(a.seconds, b.seconds);
@@ -648,8 +650,8 @@ TEST(CeilingsFileIo, RoundTripKeepsEveryField) {
 
 // Two kernel records as the analyzer writes them: every field set, one with three
 // levels of bytes, one imported with no time and an unknown FMA fraction.
-std::vector<KernelRecord> sample_kernels() {
-  KernelRecord a;
+std::vector<core::KernelRecord> sample_kernels() {
+  core::KernelRecord a;
   a.name = "gpp::v9_cache_blocking";
   a.id = "v9";
   a.group = "gpp";
@@ -675,7 +677,7 @@ std::vector<KernelRecord> sample_kernels() {
   a.attainable_gflop_per_s = 110.0;
   a.fraction_of_roof = 0.52;
   a.above = "";
-  KernelRecord b;
+  core::KernelRecord b;
   b.name = std::string(300, 'k');  // longer than the field: kept as its head
   b.id = "k1";
   b.group = "import";
@@ -687,14 +689,14 @@ std::vector<KernelRecord> sample_kernels() {
 
 TEST(CeilingsFileIo, KernelsRoundTrip) {
   TempDir dir;
-  CeilingsFile original = rooftop::testing::sample_ceilings_file();
+  core::CeilingsFile original = rooftop::testing::sample_ceilings_file();
   original.kernels = sample_kernels();
   const std::string path = dir.file("k.h5");
   write_file(path, original);
-  const CeilingsFile back = read_file(path);
+  const core::CeilingsFile back = read_file(path);
   ASSERT_EQ(back.kernels.size(), 2u);
-  const KernelRecord& a = back.kernels[0];
-  const KernelRecord& x = original.kernels[0];
+  const core::KernelRecord& a = back.kernels[0];
+  const core::KernelRecord& x = original.kernels[0];
   EXPECT_EQ(a.name, x.name);
   EXPECT_EQ(a.id, x.id);
   EXPECT_EQ(a.group, x.group);
@@ -724,7 +726,7 @@ TEST(CeilingsFileIo, KernelsRoundTrip) {
   EXPECT_EQ(a.attainable_gflop_per_s, x.attainable_gflop_per_s);
   EXPECT_EQ(a.fraction_of_roof, x.fraction_of_roof);
 
-  const KernelRecord& b = back.kernels[1];
+  const core::KernelRecord& b = back.kernels[1];
   EXPECT_EQ(b.name, std::string(255, 'k'));
   EXPECT_LT(b.fma_fraction, 0.0) << "unknown stays unknown";
   EXPECT_EQ(b.time_s, 0.0);
@@ -747,7 +749,7 @@ TEST(CeilingsFileIo, FileWithoutKernelsHasNoKernelsGroup) {
 // A file without a ceiling is of no use to any reader: not written (and not read).
 TEST(CeilingsFileIo, FileWithoutCeilingsIsNotWritten) {
   TempDir dir;
-  CeilingsFile empty;
+  core::CeilingsFile empty;
   const std::string path = dir.file("empty.h5");
   const std::string msg = error_of([&] { write_file(path, empty); });
   EXPECT_NE(msg.find(path + ": not written: /ceilings: no ceilings"), std::string::npos) << msg;
@@ -763,7 +765,7 @@ TEST(CeilingsFileIo, WriteLeavesOnlyTheDestinationInTheDirectory) {
 TEST(CeilingsFileIo, WriteReplacesAnExistingFile) {
   TempDir dir;
   const std::string path = dir.file("c.h5");
-  CeilingsFile f = rooftop::testing::sample_ceilings_file();
+  core::CeilingsFile f = rooftop::testing::sample_ceilings_file();
   write_file(path, f);
   f.machine.hostname = "second-write";
   write_file(path, f);
@@ -783,12 +785,12 @@ TEST(CeilingsFileIo, WriteIntoMissingDirectoryThrowsAndLeavesNothing) {
 TEST(CeilingsFileIo, FailedWriteKeepsTheExistingFile) {
   TempDir dir;
   const std::string path = dir.file("c.h5");
-  CeilingsFile good = rooftop::testing::sample_ceilings_file();
+  core::CeilingsFile good = rooftop::testing::sample_ceilings_file();
   good.machine.hostname = "the-original";
   write_file(path, good);
   const std::string before = rooftop::testing::read_bytes(path);
 
-  CeilingsFile bad = good;
+  core::CeilingsFile bad = good;
   bad.machine.hostname = "the-replacement";
   bad.ceilings[0].name = std::string(40, 'x');  // the name field holds 31 characters
   const std::string msg = error_of([&] { write_file(path, bad); });
@@ -879,7 +881,7 @@ TEST(CeilingsFileIo, FileWrittenBeforeTheLaterMachineAttributesIsRead) {
   write_file(path, rooftop::testing::sample_ceilings_file());
   rooftop::testing::delete_attr(path, "machine", "store_bytes_per_cycle");
   rooftop::testing::delete_attr(path, "machine", "hardware_model");
-  CeilingsFile back;
+  core::CeilingsFile back;
   ASSERT_NO_THROW(back = read_file(path));
   EXPECT_EQ(back.machine.store_bytes_per_cycle, 0.0) << "unknown";
   EXPECT_TRUE(back.machine.hardware_model.empty());
@@ -887,11 +889,12 @@ TEST(CeilingsFileIo, FileWrittenBeforeTheLaterMachineAttributesIsRead) {
 }
 
 TEST(CeilingsFileIo, SchemaOneZeroExampleIsReadWithoutIlp) {
-  CeilingsFile f;
+  core::CeilingsFile f;
   ASSERT_NO_THROW(f = read_file(std::string(ROOFTOP_DATA_DIR) + "/example-ceilings.h5"));
   EXPECT_EQ(f.provenance.schema_version, "1.0");
   ASSERT_FALSE(f.sweeps.compute.empty());
-  for (const ComputePoint& p : f.sweeps.compute) EXPECT_EQ(p.ilp, 0) << "not recorded before 1.3";
+  for (const core::ComputePoint& p : f.sweeps.compute)
+    EXPECT_EQ(p.ilp, 0) << "not recorded before 1.3";
 }
 
 TEST(CeilingsFileRejection, NewerMinorVersionIsStillRead) {
@@ -899,7 +902,7 @@ TEST(CeilingsFileRejection, NewerMinorVersionIsStillRead) {
   const std::string path = dir.file("newer.h5");
   write_file(path, rooftop::testing::sample_ceilings_file());
   rooftop::testing::rewrite_root_string_attr(path, "schema_version", "1.7");
-  CeilingsFile back;
+  core::CeilingsFile back;
   ASSERT_NO_THROW(back = read_file(path));
   EXPECT_EQ(back.provenance.schema_version, "1.7");
   EXPECT_EQ(back.ceilings.size(), 2u);
@@ -922,7 +925,7 @@ TEST(FormatBytes, FractionalUnitsHaveOneDecimal) {
 }
 
 TEST(CeilingsFileFind, FindsByNameOrReturnsNull) {
-  const CeilingsFile f = rooftop::testing::sample_ceilings_file();
+  const core::CeilingsFile f = rooftop::testing::sample_ceilings_file();
   ASSERT_NE(f.find("dram"), nullptr);
   EXPECT_EQ(f.find("dram")->pattern, "triad");
   EXPECT_EQ(f.find("l7"), nullptr);

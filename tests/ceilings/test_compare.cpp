@@ -1,6 +1,5 @@
 // Comparing ceilings files: the noise-aware verdicts at the edge of the runs' spread,
-// files without spread, machines with different memory levels, and the JSON and text
-// forms.
+// files without spread, machines with different memory levels.
 
 #include <gtest/gtest.h>
 
@@ -11,24 +10,20 @@
 
 #include "rooftop/ceilings/compare.hpp"
 #include "rooftop/core/error.hpp"
+#include "samples.hpp"
 #include "support.hpp"
 
 namespace rooftop::ceilings {
 namespace {
 
+using rooftop::testing::cpu_file;
 using rooftop::testing::error_of;
+using rooftop::testing::file_with;
+using rooftop::testing::gpu_file;
 constexpr auto ceiling = rooftop::testing::make_ceiling;
 
-CeilingsFile file_with(const std::string& machine, std::vector<Ceiling> ceilings) {
-  CeilingsFile f;
-  f.machine.cpu_model = machine;
-  f.provenance.created_utc = "2026-11-21T12:00:00Z";
-  f.ceilings = std::move(ceilings);
-  return f;
-}
-
 // The baseline of the edge tests: median 100, samples from 90 to 110.
-Ceiling base() { return ceiling("fp64_fma", 100.0, 90.0, 110.0, 5); }
+core::Ceiling base() { return ceiling("fp64_fma", 100.0, 90.0, 110.0, 5); }
 
 double just_above(double x) { return std::nextafter(x, std::numeric_limits<double>::infinity()); }
 double just_below(double x) { return std::nextafter(x, -std::numeric_limits<double>::infinity()); }
@@ -66,14 +61,14 @@ TEST(Judge, RangeEndingJustBelowTheBaselineMinIsLower) {
 }
 
 TEST(Judge, TheRuleIsSymmetric) {
-  const Ceiling above = ceiling("fp64_fma", 120.0, just_above(110.0), 130.0, 5);
+  const core::Ceiling above = ceiling("fp64_fma", 120.0, just_above(110.0), 130.0, 5);
   EXPECT_EQ(judge(above, base()), Verdict::lower);
-  const Ceiling touching = ceiling("fp64_fma", 120.0, 110.0, 130.0, 5);
+  const core::Ceiling touching = ceiling("fp64_fma", 120.0, 110.0, 130.0, 5);
   EXPECT_EQ(judge(touching, base()), Verdict::same);
 }
 
 TEST(Judge, EitherSideWithoutSpreadSaysSoInsteadOfGuessing) {
-  const Ceiling single = ceiling("fp64_fma", 500.0, 500.0, 500.0, 1);
+  const core::Ceiling single = ceiling("fp64_fma", 500.0, 500.0, 500.0, 1);
   EXPECT_EQ(judge(base(), single), Verdict::no_spread) << "five times faster, but one sample";
   EXPECT_EQ(judge(single, base()), Verdict::no_spread);
   EXPECT_EQ(judge(single, single), Verdict::no_spread) << "equal values are not evidence either";
@@ -91,23 +86,6 @@ TEST(VerdictNames, AreTheDocumentedWords) {
 
 // ---------------------------------------------------------------------------------------
 // compare
-
-// A CPU with an L3 and a GPU without one, but with a theoretical-only L1.
-CeilingsFile cpu_file() {
-  return file_with(
-      "Test CPU",
-      {ceiling("fp64_fma", 100.0, 90.0, 110.0, 5), ceiling("l1", 300.0, 290.0, 310.0, 5),
-       ceiling("l3", 150.0, 140.0, 160.0, 5), ceiling("dram", 40.0, 38.0, 42.0, 5)});
-}
-
-CeilingsFile gpu_file() {
-  Ceiling l1 = ceiling("l1", 14336.0, 14336.0, 14336.0, 0);
-  l1.theoretical = 14336.0;
-  CeilingsFile f = file_with("", {ceiling("dram", 800.0, 800.0, 800.0, 1),
-                                  ceiling("fp64_fma", 7000.0, 7000.0, 7000.0, 1), l1});
-  f.machine.gpu_name = "Test GPU";
-  return f;
-}
 
 const ComparedCeiling& row(const Comparison& c, const std::string& name) {
   for (const ComparedCeiling& r : c.ceilings)
@@ -155,7 +133,7 @@ TEST(Compare, CeilingTheBaselineLacksHasNoBaseline) {
 }
 
 TEST(Compare, ThreeFilesEachAgainstTheFirst) {
-  CeilingsFile faster = cpu_file(), same = cpu_file();
+  core::CeilingsFile faster = cpu_file(), same = cpu_file();
   faster.ceilings[0] = ceiling("fp64_fma", 130.0, 120.0, 140.0, 5);
   same.ceilings[0] = ceiling("fp64_fma", 108.0, 105.0, 111.0, 5);
   const Comparison c = compare({cpu_file(), faster, same}, {"a", "b", "c"});
@@ -180,55 +158,11 @@ TEST(Compare, NeedsTwoFiles) {
 }
 
 TEST(Compare, DifferentUnitsForOneCeilingAreAnError) {
-  CeilingsFile odd = cpu_file();
+  core::CeilingsFile odd = cpu_file();
   odd.ceilings[1].units = "GiB/s";
   const std::string msg = error_of([&] { compare({cpu_file(), odd}, {"a.h5", "odd.h5"}); });
   EXPECT_NE(msg.find("odd.h5"), std::string::npos) << msg;
   EXPECT_NE(msg.find("l1"), std::string::npos) << msg;
-}
-
-// ---------------------------------------------------------------------------------------
-// JSON and text
-
-TEST(CompareJson, HasTheKeysTheDesignPromisesWithNullWhereAbsent) {
-  const nlohmann::json j = to_json(compare({cpu_file(), gpu_file()}, {"cpu.h5", "gpu.h5"}));
-  EXPECT_EQ(j["files"], nlohmann::json::array({"cpu.h5", "gpu.h5"}));
-  ASSERT_TRUE(j["ceilings"].is_array());
-  for (const nlohmann::json& c : j["ceilings"]) {
-    for (const char* key :
-         {"name", "values", "ratios", "verdicts", "units", "min", "max", "samples", "measured"}) {
-      ASSERT_TRUE(c.contains(key)) << key << " missing in " << c.dump();
-      if (std::string(key) != "name" && std::string(key) != "units") {
-        EXPECT_EQ(c[key].size(), 2u) << key;
-      }
-    }
-  }
-  const nlohmann::json& l3 = j["ceilings"][2];
-  ASSERT_EQ(l3["name"], "l3");
-  EXPECT_DOUBLE_EQ(l3["values"][0].get<double>(), 150.0);
-  EXPECT_TRUE(l3["values"][1].is_null());
-  EXPECT_TRUE(l3["ratios"][1].is_null());
-  EXPECT_EQ(l3["verdicts"][1], "absent");
-  const nlohmann::json& l1 = j["ceilings"][1];
-  ASSERT_EQ(l1["name"], "l1");
-  EXPECT_EQ(l1["measured"][1], false);
-  EXPECT_EQ(l1["verdicts"][1], "no spread");
-}
-
-TEST(CompareTable, MarksTheoreticalValuesAndExplainsNoSpread) {
-  const std::string text = format_table(compare({cpu_file(), gpu_file()}, {"cpu.h5", "gpu.h5"}));
-  EXPECT_NE(text.find("[1] cpu.h5: Test CPU"), std::string::npos) << text;
-  EXPECT_NE(text.find("[2] gpu.h5: Test GPU"), std::string::npos) << text;
-  EXPECT_NE(text.find("14336.0*"), std::string::npos) << text;
-  EXPECT_NE(text.find("* theoretical, not measured"), std::string::npos) << text;
-  EXPECT_NE(text.find("no spread:"), std::string::npos) << text;
-  EXPECT_EQ(text.find(" \n"), std::string::npos) << "trailing blanks:\n" << text;
-}
-
-TEST(CompareTable, NoFootnotesWhenNothingNeedsThem) {
-  const std::string text = format_table(compare({cpu_file(), cpu_file()}, {"a", "b"}));
-  EXPECT_EQ(text.find("theoretical"), std::string::npos) << text;
-  EXPECT_EQ(text.find("no spread"), std::string::npos) << text;
 }
 
 }  // namespace

@@ -40,13 +40,13 @@ std::string fixture(const std::string& name) {
 
 TEST(ErtImport, ClassicGflopsLabelIsFp64FmaAndSpecGivesTheoreticalPeaks) {
   std::vector<std::string> skipped;
-  const CeilingsFile f = read_ert_file(fixture("ert-gflops-classic.json"), &skipped);
+  const core::CeilingsFile f = read_ert_file(fixture("ert-gflops-classic.json"), &skipped);
   EXPECT_TRUE(skipped.empty());
   std::vector<std::string> names;
-  for (const Ceiling& c : f.ceilings) names.push_back(c.name);
+  for (const core::Ceiling& c : f.ceilings) names.push_back(c.name);
   EXPECT_EQ(names, (std::vector<std::string>{"fp64_fma", "l1", "l2", "l3", "dram"}));
 
-  const Ceiling* fma = f.find("fp64_fma");
+  const core::Ceiling* fma = f.find("fp64_fma");
   EXPECT_EQ(fma->kind, "compute");
   EXPECT_EQ(fma->units, "GFLOP/s");
   EXPECT_DOUBLE_EQ(fma->value, 355.79);
@@ -55,15 +55,15 @@ TEST(ErtImport, ClassicGflopsLabelIsFp64FmaAndSpecGivesTheoreticalPeaks) {
   EXPECT_NE(fma->note.find("imported from ERT roofline.json"), std::string::npos) << fma->note;
   EXPECT_NE(fma->note.find("FMA-based"), std::string::npos) << fma->note;
 
-  const Ceiling* dram = f.find("dram");
+  const core::Ceiling* dram = f.find("dram");
   EXPECT_DOUBLE_EQ(dram->value, 83.0);
   EXPECT_DOUBLE_EQ(*dram->theoretical, 102.4);
   EXPECT_FALSE(f.find("l2")->theoretical.has_value());
 }
 
 TEST(ErtImport, EveryValueIsOneMeasuredSampleWithoutSpread) {
-  const CeilingsFile f = read_ert_file(fixture("ert-gflops-classic.json"));
-  for (const Ceiling& c : f.ceilings) {
+  const core::CeilingsFile f = read_ert_file(fixture("ert-gflops-classic.json"));
+  for (const core::Ceiling& c : f.ceilings) {
     SCOPED_TRACE(c.name);
     EXPECT_EQ(c.samples, 1);
     EXPECT_TRUE(c.measured());
@@ -76,7 +76,7 @@ TEST(ErtImport, EveryValueIsOneMeasuredSampleWithoutSpread) {
 }
 
 TEST(ErtImport, MachineFieldsComeFromTheMetadataWherePresent) {
-  const CeilingsFile f = read_ert_file(fixture("ert-gflops-classic.json"));
+  const core::CeilingsFile f = read_ert_file(fixture("ert-gflops-classic.json"));
   EXPECT_EQ(f.machine.hostname, "node17");  // from [name, aliases, addresses]
   EXPECT_EQ(f.machine.compiler, "cc");
   EXPECT_EQ(f.machine.compile_flags, "-O3 -xAVX");
@@ -87,7 +87,7 @@ TEST(ErtImport, MachineFieldsComeFromTheMetadataWherePresent) {
 
 TEST(ErtImport, PerPrecisionLabelsAndHbm) {
   std::vector<std::string> skipped;
-  const CeilingsFile f = read_ert_file(fixture("ert-per-precision.json"), &skipped);
+  const core::CeilingsFile f = read_ert_file(fixture("ert-per-precision.json"), &skipped);
   EXPECT_DOUBLE_EQ(f.find("fp64_fma")->value, 7000.5);
   EXPECT_DOUBLE_EQ(f.find("fp32_fma")->value, 14100.25);
   EXPECT_DOUBLE_EQ(f.find("dram")->value, 830.25);
@@ -104,8 +104,8 @@ TEST(ErtImport, SpecValueWithoutMeasurementIsATheoreticalCeilingWithNoSamples) {
                      {{"gflops", {{"data", entries({{"FP64 GFLOPs", 7068.86}})}}},
                       {"gbytes", {{"data", entries({{"L2", 2996.77}})}}}}},
                     {"spec", {{"gbytes", {{"data", entries({{"L1", 14336.0}})}}}}}};
-  const CeilingsFile f = from_ert_json(ert);
-  const Ceiling* l1 = f.find("l1");
+  const core::CeilingsFile f = from_ert_json(ert);
+  const core::Ceiling* l1 = f.find("l1");
   ASSERT_NE(l1, nullptr);
   EXPECT_EQ(l1->samples, 0);
   EXPECT_FALSE(l1->measured());
@@ -196,9 +196,9 @@ TEST(ErtImportRejects, BadFilesNameTheFileAndTheReason) {
 // ERT roofline.json: writing, and reading back
 
 // The sample file plus a ceiling that was never measured and one ERT cannot name.
-CeilingsFile exchange_sample() {
-  CeilingsFile f = rooftop::testing::sample_ceilings_file();
-  Ceiling l1 = rooftop::testing::make_ceiling("l1", 14336.0, 14336.0, 14336.0, 0);
+core::CeilingsFile exchange_sample() {
+  core::CeilingsFile f = rooftop::testing::sample_ceilings_file();
+  core::Ceiling l1 = rooftop::testing::make_ceiling("l1", 14336.0, 14336.0, 14336.0, 0);
   l1.theoretical = 14336.0;
   f.ceilings.push_back(l1);
   f.ceilings.push_back(rooftop::testing::make_ceiling("shared", 9000.0, 8900.0, 9100.0, 3));
@@ -221,7 +221,7 @@ TEST(ErtExport, TheLayoutErtReadersExpect) {
 }
 
 TEST(ErtExport, BandwidthLevelsInnermostFirstEndingWithDram) {
-  CeilingsFile f;
+  core::CeilingsFile f;
   for (const char* name : {"dram", "l2", "l1", "l3"})
     f.ceilings.push_back(rooftop::testing::make_ceiling(name, 10.0, 9.0, 11.0, 3));
   const json data = to_ert_json(f)["empirical"]["gbytes"]["data"];
@@ -233,13 +233,13 @@ TEST(ErtExport, BandwidthLevelsInnermostFirstEndingWithDram) {
 }
 
 TEST(ErtExport, ReadingTheExportBackGivesTheSameCeilings) {
-  const CeilingsFile original = exchange_sample();
+  const core::CeilingsFile original = exchange_sample();
   const json text = json::parse(export_text(original, "ert-json"));
-  const CeilingsFile back = from_ert_json(text);
+  const core::CeilingsFile back = from_ert_json(text);
   ASSERT_EQ(back.ceilings.size(), original.ceilings.size() - 1);  // less "shared"
-  for (const Ceiling& c : back.ceilings) {
+  for (const core::Ceiling& c : back.ceilings) {
     SCOPED_TRACE(c.name);
-    const Ceiling* o = original.find(c.name);
+    const core::Ceiling* o = original.find(c.name);
     ASSERT_NE(o, nullptr);
     EXPECT_EQ(c.kind, o->kind);
     EXPECT_EQ(c.units, o->units);
@@ -250,7 +250,7 @@ TEST(ErtExport, ReadingTheExportBackGivesTheSameCeilings) {
 }
 
 TEST(ErtExport, MachineTravelsInRooftopsMetadataBlock) {
-  CeilingsFile original = rooftop::testing::sample_ceilings_file();
+  core::CeilingsFile original = rooftop::testing::sample_ceilings_file();
   original.machine.hardware_threads = 8;
   rooftop::testing::expect_same_machine(from_ert_json(to_ert_json(original)).machine,
                                         original.machine);
@@ -290,7 +290,7 @@ std::vector<std::vector<std::string>> parse_csv(const std::string& text) {
 }
 
 TEST(CsvExport, HeaderThenOneRowPerCeilingEveryRowAsWide) {
-  const CeilingsFile f = rooftop::testing::sample_ceilings_file();
+  const core::CeilingsFile f = rooftop::testing::sample_ceilings_file();
   const auto rows = parse_csv(to_csv(f));
   ASSERT_EQ(rows.size(), 1 + f.ceilings.size());
   for (const auto& r : rows) EXPECT_EQ(r.size(), rows[0].size());
@@ -309,7 +309,7 @@ TEST(CsvExport, HeaderThenOneRowPerCeilingEveryRowAsWide) {
 }
 
 TEST(CsvExport, FieldsWithCommasQuotesAndLineBreaksSurvive) {
-  CeilingsFile f = rooftop::testing::sample_ceilings_file();
+  core::CeilingsFile f = rooftop::testing::sample_ceilings_file();
   f.ceilings[1].note = "ran with \"turbo\" off, twice\nsecond line";
   const auto rows = parse_csv(to_csv(f));
   ASSERT_EQ(rows.size(), 3u);
@@ -317,14 +317,14 @@ TEST(CsvExport, FieldsWithCommasQuotesAndLineBreaksSurvive) {
 }
 
 TEST(CsvExport, NumbersRoundTripExactly) {
-  CeilingsFile f = rooftop::testing::sample_ceilings_file();
+  core::CeilingsFile f = rooftop::testing::sample_ceilings_file();
   f.ceilings[0].value = 0.1 + 0.2;  // not representable in few digits
   const auto rows = parse_csv(to_csv(f));
   EXPECT_EQ(std::strtod(rows[1][5].c_str(), nullptr), f.ceilings[0].value) << rows[1][5];
 }
 
 TEST(JsonExport, RowsWithTheCsvColumnsAndNullWhereUnknown) {
-  const CeilingsFile f = rooftop::testing::sample_ceilings_file();
+  const core::CeilingsFile f = rooftop::testing::sample_ceilings_file();
   const json j = to_table_json(f);
   EXPECT_EQ(j["schema"], "rooftop-ceilings-table");
   EXPECT_EQ(j["schema_version"], "1.0");
@@ -355,13 +355,14 @@ TEST(ExportText, EveryFormatEndsWithANewline) {
 // The reference files in data/
 
 TEST(ReferenceData, V100FromThePublishedErtMeasurements) {
-  const CeilingsFile f = read_ert_file(std::string(ROOFTOP_DATA_DIR) + "/v100-ert-roofline.json");
+  const core::CeilingsFile f =
+      read_ert_file(std::string(ROOFTOP_DATA_DIR) + "/v100-ert-roofline.json");
   EXPECT_EQ(f.machine.gpu_name, "NVIDIA Tesla V100");
   EXPECT_DOUBLE_EQ(f.find("fp64_fma")->value, 7068.86);
   EXPECT_DOUBLE_EQ(f.find("fp64_nofma")->value, 3535.79);
   EXPECT_DOUBLE_EQ(f.find("l2")->value, 2996.77);
   EXPECT_DOUBLE_EQ(f.find("dram")->value, 828.758);
-  const Ceiling* l1 = f.find("l1");
+  const core::Ceiling* l1 = f.find("l1");
   ASSERT_NE(l1, nullptr);
   EXPECT_FALSE(l1->measured()) << "the published L1 value is theoretical";
   EXPECT_DOUBLE_EQ(*l1->theoretical, 14336.0);
@@ -369,9 +370,9 @@ TEST(ReferenceData, V100FromThePublishedErtMeasurements) {
 }
 
 TEST(ReferenceData, V100FileIsTheImportOfItsJson) {
-  const CeilingsFile json_import =
+  const core::CeilingsFile json_import =
       read_ert_file(std::string(ROOFTOP_DATA_DIR) + "/v100-ert-roofline.json");
-  const CeilingsFile h5 = read_file(std::string(ROOFTOP_DATA_DIR) + "/v100-ert.h5");
+  const core::CeilingsFile h5 = read_file(std::string(ROOFTOP_DATA_DIR) + "/v100-ert.h5");
   EXPECT_NE(h5.provenance.command_line.find("import-ceilings data/v100-ert-roofline.json"),
             std::string::npos)
       << h5.provenance.command_line;

@@ -15,59 +15,19 @@
 #include "rooftop/ceilings/fleet.hpp"
 #include "rooftop/ceilings/io.hpp"
 #include "rooftop/core/error.hpp"
+#include "samples.hpp"
 #include "support.hpp"
 
 namespace rooftop::ceilings {
 namespace {
 
 using rooftop::testing::error_of;
+using rooftop::testing::failed_rank;
+using rooftop::testing::fleet_provenance;
+using rooftop::testing::ok_rank;
+using rooftop::testing::sample_fleet;
 using rooftop::testing::TempDir;
 constexpr auto ceiling = rooftop::testing::make_ceiling;
-
-RankRecord ok_rank(int rank, const std::string& host, std::vector<Ceiling> ceilings) {
-  RankRecord k;
-  k.rank = rank;
-  k.hostname = host;
-  k.device = "cpus " + std::to_string(rank);
-  k.cpus = std::to_string(rank);
-  k.status = "ok";
-  k.seconds = 8.5;
-  CeilingsFile f = rooftop::testing::sample_ceilings_file();
-  f.machine.hostname = host;
-  f.ceilings = std::move(ceilings);
-  k.file = f;
-  return k;
-}
-
-RankRecord failed_rank(int rank, const std::string& host, const std::string& reason) {
-  RankRecord k;
-  k.rank = rank;
-  k.hostname = host;
-  k.device = "gpu 1";
-  k.status = "failed";
-  k.reason = reason;
-  return k;
-}
-
-Provenance provenance() {
-  Provenance p = current_provenance("rooftop measure --quick --out fleet.h5");
-  p.created_utc = "2026-11-22T10:00:00Z";
-  return p;
-}
-
-// Four ranks on two hosts: rank 2 has failed, rank 3 is 10% slow on dram.
-FleetFile sample_fleet() {
-  return make_fleet(
-      provenance(),
-      {ok_rank(3, "node02",
-               {ceiling("fp64_fma", 100.0, 98.0, 101.0, 5), ceiling("dram", 9.0, 8.9, 9.1, 3)}),
-       ok_rank(0, "node01",
-               {ceiling("dram", 10.0, 9.9, 10.1, 3), ceiling("fp64_fma", 100.0, 99.0, 102.0, 5)}),
-       failed_rank(2, "node02", "--space device: no GPU backend"),
-       ok_rank(
-           1, "node01",
-           {ceiling("fp64_fma", 104.0, 103.0, 105.0, 5), ceiling("dram", 10.2, 10.0, 10.3, 3)})});
-}
 
 // ---------------------------------------------------------------------------------------
 // statistics
@@ -122,7 +82,7 @@ TEST(FleetStatistics, EvenCountTakesTheMeanOfTheMiddleTwo) {
 }
 
 TEST(FleetStatistics, UnitsThatDifferBetweenRanksAreAnError) {
-  Ceiling odd = ceiling("dram", 10.0, 9.0, 11.0, 3);
+  core::Ceiling odd = ceiling("dram", 10.0, 9.0, 11.0, 3);
   odd.units = "GiB/s";
   const std::string msg = error_of([&] {
     fleet_statistics({ok_rank(0, "a", {ceiling("dram", 10.0, 9, 11, 3)}), ok_rank(1, "b", {odd})});
@@ -138,22 +98,22 @@ TEST(MakeFleet, SortsTheRanksAndRejectsAMissingOrRepeatedRank) {
   EXPECT_EQ(fleet.failed(), 1);
   EXPECT_EQ(fleet.hosts(), 2);
   EXPECT_NE(error_of([] {
-              make_fleet(provenance(), {failed_rank(0, "a", "x"), failed_rank(2, "a", "y")});
+              make_fleet(fleet_provenance(), {failed_rank(0, "a", "x"), failed_rank(2, "a", "y")});
             }).find("rank 2 where rank 1"),
             std::string::npos);
   EXPECT_NE(error_of([] {
-              make_fleet(provenance(), {failed_rank(0, "a", "x"), failed_rank(0, "a", "y")});
+              make_fleet(fleet_provenance(), {failed_rank(0, "a", "x"), failed_rank(0, "a", "y")});
             }).find("rank 0 where rank 1"),
             std::string::npos);
 }
 
 TEST(FleetSummary, TheRootIsAPlainCeilingsFileOfFleetMedians) {
   FleetFile fleet = sample_fleet();
-  const CeilingsFile summary = fleet_summary(fleet);
+  const core::CeilingsFile summary = fleet_summary(fleet);
   EXPECT_EQ(summary.machine.hostname, "2 hosts: node01, node02");
   EXPECT_EQ(summary.machine.cpu_model, "Test CPU 9000");
   ASSERT_EQ(summary.ceilings.size(), 2u);
-  const Ceiling* dram = summary.find("dram");
+  const core::Ceiling* dram = summary.find("dram");
   ASSERT_NE(dram, nullptr);
   EXPECT_DOUBLE_EQ(dram->value, 10.0);
   EXPECT_DOUBLE_EQ(dram->median, 10.0);
@@ -164,16 +124,16 @@ TEST(FleetSummary, TheRootIsAPlainCeilingsFileOfFleetMedians) {
   EXPECT_TRUE(summary.sweeps.compute.empty());
   // A theoretical peak only where every rank has one.
   EXPECT_FALSE(dram->theoretical);
-  const auto fma_of = [&](std::size_t r) -> Ceiling& {
-    for (Ceiling& c : fleet.ranks[r].file->ceilings)
+  const auto fma_of = [&](std::size_t r) -> core::Ceiling& {
+    for (core::Ceiling& c : fleet.ranks[r].file->ceilings)
       if (c.name == "fp64_fma") return c;
     throw std::logic_error("no fp64_fma");
   };
   fma_of(0).theoretical = 200.0;
   fma_of(1).theoretical = 210.0;
   fma_of(3).theoretical = 220.0;
-  const CeilingsFile with_peaks = fleet_summary(fleet);
-  const Ceiling* fma = with_peaks.find("fp64_fma");
+  const core::CeilingsFile with_peaks = fleet_summary(fleet);
+  const core::Ceiling* fma = with_peaks.find("fp64_fma");
   ASSERT_NE(fma, nullptr);
   ASSERT_TRUE(fma->theoretical);
   EXPECT_DOUBLE_EQ(*fma->theoretical, 210.0);
@@ -203,9 +163,9 @@ TEST(FleetReview, SlowBelowTheThresholdAndFailedRanksListed) {
 
 TEST(FleetReview, ExactlyAtTheThresholdIsNotSlowJustBelowIs) {
   const auto fleet_with = [](double value) {
-    return make_fleet(provenance(), {ok_rank(0, "a", {ceiling("l1", 100.0, 99, 101, 3)}),
-                                     ok_rank(1, "a", {ceiling("l1", 100.0, 99, 101, 3)}),
-                                     ok_rank(2, "b", {ceiling("l1", value, 1, 200, 3)})});
+    return make_fleet(fleet_provenance(), {ok_rank(0, "a", {ceiling("l1", 100.0, 99, 101, 3)}),
+                                           ok_rank(1, "a", {ceiling("l1", 100.0, 99, 101, 3)}),
+                                           ok_rank(2, "b", {ceiling("l1", value, 1, 200, 3)})});
   };
   EXPECT_TRUE(review(fleet_with(90.0), 0.10).slow.empty());
   const double below = std::nextafter(90.0, 0.0);
@@ -215,14 +175,12 @@ TEST(FleetReview, ExactlyAtTheThresholdIsNotSlowJustBelowIs) {
 
 TEST(FleetReview, ASlowValueWhoseOwnSamplesReachTheMedianIsStillListedAsNoisy) {
   const FleetFile fleet =
-      make_fleet(provenance(), {ok_rank(0, "a", {ceiling("l2", 100.0, 99, 101, 3)}),
-                                ok_rank(1, "a", {ceiling("l2", 100.0, 99, 101, 3)}),
-                                ok_rank(2, "b", {ceiling("l2", 80.0, 70, 100, 3)})});
+      make_fleet(fleet_provenance(), {ok_rank(0, "a", {ceiling("l2", 100.0, 99, 101, 3)}),
+                                      ok_rank(1, "a", {ceiling("l2", 100.0, 99, 101, 3)}),
+                                      ok_rank(2, "b", {ceiling("l2", 80.0, 70, 100, 3)})});
   const FleetReview r = review(fleet, 0.05);
   ASSERT_EQ(r.slow.size(), 1u);
   EXPECT_TRUE(r.slow[0].within_own_spread);
-  EXPECT_NE(format_review(r).find("(noisy: its own samples reach the median)"), std::string::npos);
-  EXPECT_EQ(to_json(fleet, r, "f.h5")["slow"][0]["within_own_spread"], true);
 }
 
 TEST(FleetReview, AThresholdOfOneFlagsNothingButFailures) {
@@ -236,51 +194,6 @@ TEST(FleetReview, ThresholdOutsideZeroToOneIsAnError) {
   EXPECT_NE(error_of([] { review(sample_fleet(), 1.5); }).find("[0, 1]"), std::string::npos);
   EXPECT_NE(error_of([] { review(sample_fleet(), std::nan("")); }).find("threshold"),
             std::string::npos);
-}
-
-TEST(FleetReview, TextNamesHostDeviceAndReasonAndSaysWhatWasFound) {
-  const std::string text = format_review(review(sample_fleet(), 0.05));
-  EXPECT_NE(text.find("more than 5.0% below the fleet median"), std::string::npos) << text;
-  EXPECT_NE(text.find("rank 3 on node02, cpus 3"), std::string::npos) << text;
-  EXPECT_NE(text.find("0.900 of the fleet median 10.0"), std::string::npos) << text;
-  EXPECT_NE(text.find("rank 2 on node02, gpu 1: --space device: no GPU backend"), std::string::npos)
-      << text;
-  EXPECT_NE(text.find("1 rank slow, 1 failed"), std::string::npos) << text;
-  const FleetFile healthy =
-      make_fleet(provenance(), {ok_rank(0, "a", {ceiling("l1", 1, 1, 1, 3)})});
-  EXPECT_NE(format_review(review(healthy, 0.05)).find("no rank is more than 5.0% below"),
-            std::string::npos);
-}
-
-TEST(FleetReview, JsonHasTheDocumentedKeys) {
-  const FleetFile fleet = sample_fleet();
-  const nlohmann::json j = to_json(fleet, review(fleet, 0.05), "fleet.h5");
-  EXPECT_EQ(j["file"], "fleet.h5");
-  EXPECT_EQ(j["size"], 4);
-  EXPECT_EQ(j["hosts"], 2);
-  EXPECT_DOUBLE_EQ(j["threshold"].get<double>(), 0.05);
-  ASSERT_EQ(j["ranks"].size(), 4u);
-  EXPECT_EQ(j["ranks"][2]["status"], "failed");
-  EXPECT_EQ(j["ranks"][2]["reason"], "--space device: no GPU backend");
-  EXPECT_TRUE(j["ranks"][0]["reason"].is_null());
-  EXPECT_EQ(j["ranks"][0]["machine"], "Test GPU");  // machine_name: the GPU first
-  for (const char* key :
-       {"name", "kind", "units", "ranks", "median", "min", "max", "spread", "min_rank", "max_rank"})
-    EXPECT_TRUE(j["statistics"][0].contains(key)) << key;
-  ASSERT_EQ(j["slow"].size(), 1u);
-  for (const char* key : {"rank", "hostname", "device", "ceiling", "units", "value", "fleet_median",
-                          "ratio", "min", "max", "within_own_spread"})
-    EXPECT_TRUE(j["slow"][0].contains(key)) << key;
-  ASSERT_EQ(j["failed"].size(), 1u);
-  EXPECT_EQ(j["failed"][0]["hostname"], "node02");
-}
-
-TEST(FleetTable, ListsEveryRankAndEveryStatisticWithoutTrailingBlanks) {
-  const std::string text = format_table(sample_fleet());
-  EXPECT_NE(text.find("fleet of 4 ranks on 2 hosts (1 failed)"), std::string::npos) << text;
-  EXPECT_NE(text.find("--space device: no GPU backend"), std::string::npos) << text;
-  EXPECT_NE(text.find("fp64_fma"), std::string::npos) << text;
-  EXPECT_EQ(text.find(" \n"), std::string::npos) << text;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -366,7 +279,7 @@ TEST(FleetFileIo, EveryCeilingsReaderReadsTheRootAsTheFleetMedians) {
   const std::string path = dir.file("fleet.h5");
   write_fleet_file(path, sample_fleet());
   EXPECT_TRUE(is_fleet_file(path));
-  const CeilingsFile root = read_file(path);
+  const core::CeilingsFile root = read_file(path);
   ASSERT_NE(root.find("dram"), nullptr);
   EXPECT_DOUBLE_EQ(root.find("dram")->value, 10.0);
   EXPECT_EQ(root.find("dram")->samples, 3);
@@ -403,8 +316,8 @@ TEST(FleetFileIo, APlainCeilingsFileIsNotAFleet) {
 TEST(FleetFileIo, AFleetWhereEveryRankFailedIsStillWrittenWithTheReasons) {
   TempDir dir;
   const std::string path = dir.file("failed.h5");
-  write_fleet_file(path, make_fleet(provenance(), {failed_rank(0, "a", "no GPU visible on a"),
-                                                   failed_rank(1, "b", "interrupted")}));
+  write_fleet_file(path, make_fleet(fleet_provenance(), {failed_rank(0, "a", "no GPU visible on a"),
+                                                         failed_rank(1, "b", "interrupted")}));
   const FleetFile back = read_fleet_file(path);
   EXPECT_TRUE(back.statistics.empty());
   EXPECT_EQ(back.failed(), 2);

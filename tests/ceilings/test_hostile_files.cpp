@@ -146,8 +146,8 @@ TEST(HostileCeilingsFile, AFlippedByteInANewFileIsDetected) {
   EXPECT_THROW(read_file(path), Error);
 }
 
-CeilingsFile with(const std::function<void(CeilingsFile&)>& change) {
-  CeilingsFile f = rooftop::testing::sample_ceilings_file();
+core::CeilingsFile with(const std::function<void(core::CeilingsFile&)>& change) {
+  core::CeilingsFile f = rooftop::testing::sample_ceilings_file();
   change(f);
   return f;
 }
@@ -156,26 +156,27 @@ CeilingsFile with(const std::function<void(CeilingsFile&)>& change) {
 TEST(Validation, ImplausibleCeilingsAreRefusedByTheWriter) {
   const double nan = std::numeric_limits<double>::quiet_NaN();
   const double inf = std::numeric_limits<double>::infinity();
-  const std::pair<std::function<void(CeilingsFile&)>, const char*> cases[] = {
-      {[&](CeilingsFile& f) { f.ceilings[0].value = nan; }, "not a plausible rate"},
-      {[&](CeilingsFile& f) { f.ceilings[0].value = inf; }, "not a plausible rate"},
-      {[&](CeilingsFile& f) { f.ceilings[0].value = -inf; }, "not a plausible rate"},
-      {[&](CeilingsFile& f) { f.ceilings[0].value = -1.0; }, "not a plausible rate"},
-      {[&](CeilingsFile& f) { f.ceilings[0].value = 0.0; }, "not a plausible rate"},
-      {[&](CeilingsFile& f) { f.ceilings[0].value = 1e308; }, "not a plausible rate"},
-      {[&](CeilingsFile& f) { f.ceilings[0].theoretical = 1e308; }, "theoretical"},
-      {[&](CeilingsFile& f) { f.ceilings[0].samples = -1; }, "samples -1 is negative"},
-      {[&](CeilingsFile& f) { std::swap(f.ceilings[0].min, f.ceilings[0].max); }, "not in order"},
-      {[&](CeilingsFile& f) { f.ceilings[0].kind = "speed"; }, "kind 'speed'"},
-      {[&](CeilingsFile& f) { f.ceilings[0].units = "furlongs"; }, "units 'furlongs'"},
-      {[&](CeilingsFile& f) { f.ceilings[0].name = "fp128_fma"; }, "unknown ceiling name"},
-      {[&](CeilingsFile& f) { f.ceilings.push_back(f.ceilings[0]); }, "a second row for"},
-      {[&](CeilingsFile& f) { f.ceilings.clear(); }, "no ceilings"},
-      {[&](CeilingsFile& f) { f.sweeps.bandwidth[0].working_set_bytes = 0; },
+  const std::pair<std::function<void(core::CeilingsFile&)>, const char*> cases[] = {
+      {[&](core::CeilingsFile& f) { f.ceilings[0].value = nan; }, "not a plausible rate"},
+      {[&](core::CeilingsFile& f) { f.ceilings[0].value = inf; }, "not a plausible rate"},
+      {[&](core::CeilingsFile& f) { f.ceilings[0].value = -inf; }, "not a plausible rate"},
+      {[&](core::CeilingsFile& f) { f.ceilings[0].value = -1.0; }, "not a plausible rate"},
+      {[&](core::CeilingsFile& f) { f.ceilings[0].value = 0.0; }, "not a plausible rate"},
+      {[&](core::CeilingsFile& f) { f.ceilings[0].value = 1e308; }, "not a plausible rate"},
+      {[&](core::CeilingsFile& f) { f.ceilings[0].theoretical = 1e308; }, "theoretical"},
+      {[&](core::CeilingsFile& f) { f.ceilings[0].samples = -1; }, "samples -1 is negative"},
+      {[&](core::CeilingsFile& f) { std::swap(f.ceilings[0].min, f.ceilings[0].max); },
+       "not in order"},
+      {[&](core::CeilingsFile& f) { f.ceilings[0].kind = "speed"; }, "kind 'speed'"},
+      {[&](core::CeilingsFile& f) { f.ceilings[0].units = "furlongs"; }, "units 'furlongs'"},
+      {[&](core::CeilingsFile& f) { f.ceilings[0].name = "fp128_fma"; }, "unknown ceiling name"},
+      {[&](core::CeilingsFile& f) { f.ceilings.push_back(f.ceilings[0]); }, "a second row for"},
+      {[&](core::CeilingsFile& f) { f.ceilings.clear(); }, "no ceilings"},
+      {[&](core::CeilingsFile& f) { f.sweeps.bandwidth[0].working_set_bytes = 0; },
        "working_set_bytes is 0"},
-      {[&](CeilingsFile& f) { f.sweeps.compute[0].rates[0] = nan; }, "sample rate"},
-      {[&](CeilingsFile& f) { f.machine.clock_ghz = -2.0; }, "clock_ghz"},
-      {[&](CeilingsFile& f) { f.machine.cores = -4; }, "cores -4 is negative"},
+      {[&](core::CeilingsFile& f) { f.sweeps.compute[0].rates[0] = nan; }, "sample rate"},
+      {[&](core::CeilingsFile& f) { f.machine.clock_ghz = -2.0; }, "clock_ghz"},
+      {[&](core::CeilingsFile& f) { f.machine.cores = -4; }, "cores -4 is negative"},
   };
   TempDir dir;
   const std::string path = dir.file("bad.h5");
@@ -193,7 +194,7 @@ TEST(Validation, ImplausibleCeilingsAreRefusedByTheWriter) {
 
 // One sample on a busy machine can be a thousand times slower than the rest: still data.
 TEST(Validation, ASlowSampleIsStillData) {
-  CeilingsFile f = rooftop::testing::sample_ceilings_file();
+  core::CeilingsFile f = rooftop::testing::sample_ceilings_file();
   f.sweeps.bandwidth[0].rates[0] = 1.7e-4;
   f.ceilings[0].min = 1.7e-4;
   EXPECT_NO_THROW(validate_ceilings_file(f));
@@ -205,7 +206,7 @@ TEST(Validation, ASlowSampleIsStillData) {
 TEST(Validation, AMissingValueColumnIsAnErrorNotZero) {
   // A table read by column name: a file whose /ceilings lacks `value` reads it as 0,
   // which the plausibility check refuses.
-  CeilingsFile f = rooftop::testing::sample_ceilings_file();
+  core::CeilingsFile f = rooftop::testing::sample_ceilings_file();
   f.ceilings[0].value = 0.0;
   EXPECT_NE(error_of([&] { validate(f); }).find("value 0 is not a plausible rate"),
             std::string::npos);
@@ -254,7 +255,8 @@ TEST(SafeOutput, DirectoriesAndSpecialFilesAreRefusedUpFront) {
 }
 
 TEST(BoundedInput, AnEndlessFileStopsAtTheLimitWithOneLine) {
-  const std::string msg = error_of([] { read_input_file("/dev/zero", 1 << 20, "test input"); });
+  const std::string msg =
+      error_of([] { core::read_input_file("/dev/zero", 1 << 20, "test input"); });
   EXPECT_EQ(msg, "/dev/zero: more than the 1 MiB a test input may have; not read");
 }
 
@@ -303,19 +305,19 @@ TEST(BoundedInput, AnUnreadableFileSaysPermissionDenied) {
     if (stat(path.c_str(), &st) != 0)  // a folder above it is closed: not what is tested
       return path + " is out of reach: " + std::strerror(errno);
     return error_of([&] { read_file(path); }) + "\n" +
-           error_of([&] { read_input_file(path, 1 << 20, "x"); });
+           error_of([&] { core::read_input_file(path, 1 << 20, "x"); });
   };
   EXPECT_EQ(as_unprivileged_user(messages), expected + "\n" + expected);
 }
 
 TEST(TerminalText, ControlCharactersAreEscaped) {
-  EXPECT_EQ(terminal_text("a\x1b]0;owned\x07z"), "a\\x1b]0;owned\\x07z");
-  EXPECT_EQ(terminal_text("\x1b[2J"), "\\x1b[2J");
-  EXPECT_EQ(terminal_text("x\xc2\x9b"
-                          "2Jy"),
+  EXPECT_EQ(core::terminal_text("a\x1b]0;owned\x07z"), "a\\x1b]0;owned\\x07z");
+  EXPECT_EQ(core::terminal_text("\x1b[2J"), "\\x1b[2J");
+  EXPECT_EQ(core::terminal_text("x\xc2\x9b"
+                                "2Jy"),
             "x\\u009b2Jy");  // the one-byte CSI
-  EXPECT_EQ(terminal_text("caf\xc3\xa9\tline\n"), "caf\xc3\xa9\tline\n");
-  EXPECT_EQ(terminal_text(std::string("a\0b", 3)), "a\\x00b");
+  EXPECT_EQ(core::terminal_text("caf\xc3\xa9\tline\n"), "caf\xc3\xa9\tline\n");
+  EXPECT_EQ(core::terminal_text(std::string("a\0b", 3)), "a\\x00b");
 }
 
 TEST(HostileErt, DuplicateKeysAreRejected) {
@@ -352,7 +354,7 @@ TEST(HostileErt, AnEndlessFileIsNotReadWhole) {
 }
 
 TEST(CsvExport, NotANumberIsAnEmptyFieldNeverNull) {
-  CeilingsFile f = rooftop::testing::sample_ceilings_file();
+  core::CeilingsFile f = rooftop::testing::sample_ceilings_file();
   f.ceilings[0].value = std::numeric_limits<double>::quiet_NaN();
   const std::string csv = to_csv(f);
   EXPECT_EQ(csv.find("null"), std::string::npos) << csv;

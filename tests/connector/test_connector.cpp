@@ -44,8 +44,8 @@ void kokkosp_end_parallel_scan(std::uint64_t);
 namespace rooftop::connector {
 namespace {
 
-using ceilings::KernelRecord;
-namespace cupti = analyze::cupti;
+using core::KernelRecord;
+namespace cupti = counters::cupti;
 
 // Kokkos Tools device ids: the execution space type in the top 8 bits.
 constexpr std::uint32_t kSerial = 0u << 24, kOpenMP = 1u << 24, kCuda = 2u << 24;

@@ -6,11 +6,11 @@
 #include "rooftop/core/roofline.hpp"
 #include "support.hpp"
 
-namespace rooftop::analyze {
+namespace rooftop::core {
 namespace {
 
-using ceilings::CeilingsFile;
-using ceilings::KernelRecord;
+using core::CeilingsFile;
+using core::KernelRecord;
 using rooftop::testing::make_ceiling;
 
 // fp64: 100 GFLOP/s with FMA, 60 without; L1 400, L2 200, DRAM 50 GB/s.
@@ -24,7 +24,7 @@ CeilingsFile machine() {
 }
 
 // `gflops` GFLOP/s over one second, with the bytes given per level.
-KernelRecord kernel(double gflops, std::vector<ceilings::LevelBytes> bytes, double fma = -1.0) {
+KernelRecord kernel(double gflops, std::vector<core::LevelBytes> bytes, double fma = -1.0) {
   KernelRecord k;
   k.name = "k";
   k.precision = "fp64";
@@ -136,4 +136,4 @@ TEST(Roofline, NoTimeMeansNoFraction) {
 }
 
 }  // namespace
-}  // namespace rooftop::analyze
+}  // namespace rooftop::core

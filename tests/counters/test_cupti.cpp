@@ -16,7 +16,7 @@
 #include "rooftop/counters/metrics.hpp"
 #include "support.hpp"
 
-namespace rooftop::analyze::cupti {
+namespace rooftop::counters::cupti {
 namespace {
 
 bool contains(const std::string& text, const std::string& part) {
@@ -184,4 +184,4 @@ TEST(CuptiHost, PrivilegeErrorsSayHowToFixThem) {
 }
 
 }  // namespace
-}  // namespace rooftop::analyze::cupti
+}  // namespace rooftop::counters::cupti

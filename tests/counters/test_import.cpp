@@ -18,10 +18,10 @@
 
 #include "support.hpp"
 
-namespace rooftop::analyze {
+namespace rooftop::counters {
 namespace {
 
-using ceilings::KernelRecord;
+using core::KernelRecord;
 using rooftop::testing::error_of;
 
 std::string fixture(const std::string& name) {
@@ -47,7 +47,7 @@ const KernelRecord& find(const ImportResult& r, const std::string& prefix) {
 }
 
 double bytes(const KernelRecord& k, const std::string& level) {
-  const ceilings::LevelBytes* b = k.find_bytes(level);
+  const core::LevelBytes* b = k.find_bytes(level);
   return b ? b->bytes : -1.0;
 }
 
@@ -742,4 +742,4 @@ TEST(EvaluateNvprof, NsightComputeDefinitionsComeFirst) {
 }
 
 }  // namespace
-}  // namespace rooftop::analyze
+}  // namespace rooftop::counters

@@ -9,7 +9,7 @@
 #include "rooftop/counters/import.hpp"
 #include "support.hpp"
 
-namespace rooftop::analyze {
+namespace rooftop::counters {
 namespace {
 
 using rooftop::testing::error_of;
@@ -56,4 +56,4 @@ TEST(HostileImport, AnEmptyTimingFileIsAnErrorNotNoTiming) {
 }
 
 }  // namespace
-}  // namespace rooftop::analyze
+}  // namespace rooftop::counters

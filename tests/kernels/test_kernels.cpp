@@ -14,7 +14,7 @@
 #include "rooftop/kernels/kernel.hpp"
 #include "support.hpp"
 
-namespace rooftop::analyze {
+namespace rooftop::kernels {
 namespace {
 
 using rooftop::testing::error_of;
@@ -57,7 +57,7 @@ TEST(Gpp, EveryVersionGivesTheAnalyticAnswerAtTheTinySize) {
   ASSERT_EQ(ladder.size(), 9u);
   for (std::size_t i = 0; i < ladder.size(); ++i) {
     Kernel& k = *ladder[i];
-    const ceilings::KernelRecord d = k.declared();
+    const core::KernelRecord d = k.declared();
     SCOPED_TRACE(d.name);
     EXPECT_EQ(d.id, "v" + std::to_string(i + 1));
     EXPECT_EQ(d.group, "gpp");
@@ -88,7 +88,7 @@ TEST(ReferenceKernels, EachGivesItsAnswerAtTheTinySize) {
     KernelList ks = make_kernels({name}, "tiny");
     ASSERT_EQ(ks.size(), 1u);
     Kernel& k = *ks[0];
-    const ceilings::KernelRecord d = k.declared();
+    const core::KernelRecord d = k.declared();
     EXPECT_EQ(d.group, "") << "not a ladder";
     EXPECT_GT(d.flops(), 0.0);
     ASSERT_NE(d.find_bytes("dram"), nullptr);
@@ -101,7 +101,7 @@ TEST(ReferenceKernels, EachGivesItsAnswerAtTheTinySize) {
 
 TEST(ReferenceKernels, DeclaredIntensities) {
   const auto ai = [](const std::string& name) {
-    const ceilings::KernelRecord d = make_kernels({name}, "small")[0]->declared();
+    const core::KernelRecord d = make_kernels({name}, "small")[0]->declared();
     return d.flops() / d.find_bytes("dram")->bytes;
   };
   EXPECT_DOUBLE_EQ(ai("triad"), 2.0 / 24.0);
@@ -117,7 +117,7 @@ TEST(Kernels, UnknownNamesAreErrors) {
 }
 
 }  // namespace
-}  // namespace rooftop::analyze
+}  // namespace rooftop::kernels
 
 int main(int argc, char** argv) {
   ::testing::InitGoogleTest(&argc, argv);

@@ -212,7 +212,7 @@ TEST(DeviceSweeps, TinyPlanGivesEveryDeviceCeiling) {
   plan.dram_patterns = {Pattern::read, Pattern::write, Pattern::copy, Pattern::triad};
   plan.sampling = tiny();
   std::size_t last_total = 0, calls = 0;
-  const ceilings::Sweeps s =
+  const core::Sweeps s =
       run_device_sweeps<Space>(plan, [&](std::size_t, std::size_t total, const std::string&) {
         last_total = total;
         ++calls;
@@ -221,7 +221,7 @@ TEST(DeviceSweeps, TinyPlanGivesEveryDeviceCeiling) {
   EXPECT_EQ(s.bandwidth.size(), 8u);  // l1, shared, l2, l2-far, 4 x dram
   EXPECT_EQ(calls, last_total + 1);
 
-  ceilings::Machine m;
+  core::Machine m;
   m.execution_space = "Cuda";
   m.compute_capability = "9.0";
   m.cores = 2;
@@ -240,7 +240,7 @@ TEST(DeviceSweeps, TinyPlanGivesEveryDeviceCeiling) {
 // The plan for an H100 SXM as its properties read (132 SMs, 1.98 GHz, 50 MiB L2, HBM3
 // at 2.619 GHz on 5120 bits): launches of about 2 ms at the peaks.
 TEST(DevicePlan, SizedFromTheGpuProperties) {
-  ceilings::Machine m;
+  core::Machine m;
   m.execution_space = "Cuda";
   m.compute_capability = "9.0";
   m.cores = 132;
@@ -253,8 +253,8 @@ TEST(DevicePlan, SizedFromTheGpuProperties) {
   EXPECT_EQ(p.threads, 270336);
   EXPECT_EQ(p.teams, 528);  // 4 teams of 512 per SM
   EXPECT_EQ(p.team_size, 512);
-  EXPECT_EQ(p.compute_inner[0], 242);  // 2 ms x 33.45 TFLOP/s / (270336 x 8 x 64 x 2)
-  EXPECT_EQ(p.compute_inner[1], 484);
+  EXPECT_EQ(p.compute_inner.at("fp64"), 242);  // 2 ms x 33.45 TFLOP/s / (270336 x 8 x 64 x 2)
+  EXPECT_EQ(p.compute_inner.at("fp32"), 484);
   EXPECT_EQ(p.l1_inner, 3868);
   EXPECT_EQ(p.l2_bytes, 50u * 256 * 1024);       // L2 / 4 = 50 chunks of 256 KiB
   EXPECT_EQ(p.l2_far_bytes, 160u * 256 * 1024);  // 0.8 x L2
@@ -275,7 +275,7 @@ TEST(DevicePlan, SizedFromTheGpuProperties) {
 
 #if ROOFTOP_TEST_ON_DEVICE
 TEST(DeviceProperties, DescribeTheGpu) {
-  const ceilings::Machine m = describe_device();
+  const core::Machine m = describe_device();
   EXPECT_EQ(m.execution_space, "Cuda");
   EXPECT_FALSE(m.gpu_name.empty());
   EXPECT_NE(m.compute_capability.find('.'), std::string::npos);

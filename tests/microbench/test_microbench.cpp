@@ -77,7 +77,7 @@ class ComputeKernels : public ::testing::TestWithParam<ComputeCase> {};
 TEST_P(ComputeKernels, ResultCheckedAndRatesPositive) {
   const ComputeCase& k = GetParam();
   const std::uint64_t requested = 64 * KiB;
-  ceilings::ComputePoint p;
+  core::ComputePoint p;
   ASSERT_NO_THROW(
       p = measure_compute<Host>(k.precision, k.fma, k.flops, k.ilp, requested, tiny_sampling()));
   EXPECT_EQ(p.precision, k.precision);
@@ -139,7 +139,7 @@ class BandwidthKernels : public ::testing::TestWithParam<BandwidthCase> {};
 
 TEST_P(BandwidthKernels, ResultCheckedAndRatesPositive) {
   const BandwidthCase& k = GetParam();
-  ceilings::BandwidthPoint p;
+  core::BandwidthPoint p;
   ASSERT_NO_THROW(p = measure_bandwidth<Host>(k.pattern, k.working_set, tiny_sampling()));
   EXPECT_EQ(p.pattern, pattern_name(k.pattern));
   EXPECT_GT(p.working_set_bytes, 0u);
@@ -206,7 +206,7 @@ void make_fake_sysfs(const std::filesystem::path& root) {
 TEST(ReadCaches, DataAndUnifiedLevelsWithSizesAndSharing) {
   TempDir dir;
   make_fake_sysfs(dir.path());
-  const std::vector<ceilings::CacheLevel> caches = read_caches(dir.path().string());
+  const std::vector<core::CacheLevel> caches = read_caches(dir.path().string());
   ASSERT_EQ(caches.size(), 3u);
   EXPECT_EQ(caches[0].name, "l1");
   EXPECT_EQ(caches[0].bytes, 48 * KiB);
@@ -227,7 +227,7 @@ TEST(ReadCaches, MissingTreeGivesNoCaches) {
 TEST(DescribeHost, TakesCachesAndCoresFromTheGivenTree) {
   TempDir dir;
   make_fake_sysfs(dir.path());
-  const ceilings::Machine m = describe_host(dir.path().string());
+  const core::Machine m = describe_host(dir.path().string());
   EXPECT_EQ(m.caches.size(), 3u);
   EXPECT_EQ(m.threads, Host().concurrency());
   EXPECT_EQ(m.cores, std::min(2, m.threads));
@@ -244,15 +244,15 @@ TEST(DescribeHost, TakesCachesAndCoresFromTheGivenTree) {
 // ---------------------------------------------------------------------------------------
 // the sweep plan
 
-ceilings::Machine fake_machine(const std::filesystem::path& sysfs) {
-  ceilings::Machine m;
+core::Machine fake_machine(const std::filesystem::path& sysfs) {
+  core::Machine m;
   m.cores = 2;
   m.threads = 2;
   m.caches = read_caches(sysfs.string());
   return m;
 }
 
-void expect_point_in_every_window(const ceilings::Machine& m, const SweepPlan& plan) {
+void expect_point_in_every_window(const core::Machine& m, const SweepPlan& plan) {
   const std::vector<ceilings::LevelWindow> windows = ceilings::level_windows(m);
   ASSERT_EQ(windows.size(), 4u);
   for (const ceilings::LevelWindow& w : windows) {
@@ -267,21 +267,21 @@ void expect_point_in_every_window(const ceilings::Machine& m, const SweepPlan& p
 TEST(MakePlan, FullPlanHasABandwidthPointInsideEveryLevelWindow) {
   TempDir dir;
   make_fake_sysfs(dir.path());
-  const ceilings::Machine m = fake_machine(dir.path());
+  const core::Machine m = fake_machine(dir.path());
   expect_point_in_every_window(m, make_plan(m, false));
 }
 
 TEST(MakePlan, QuickPlanHasABandwidthPointInsideEveryLevelWindow) {
   TempDir dir;
   make_fake_sysfs(dir.path());
-  const ceilings::Machine m = fake_machine(dir.path());
+  const core::Machine m = fake_machine(dir.path());
   expect_point_in_every_window(m, make_plan(m, true));
 }
 
 TEST(MakePlan, QuickPlanIsSmallerAndShorter) {
   TempDir dir;
   make_fake_sysfs(dir.path());
-  const ceilings::Machine m = fake_machine(dir.path());
+  const core::Machine m = fake_machine(dir.path());
   const SweepPlan full = make_plan(m, false);
   const SweepPlan quick = make_plan(m, true);
   EXPECT_LT(quick.compute.size(), full.compute.size());
@@ -292,7 +292,7 @@ TEST(MakePlan, QuickPlanIsSmallerAndShorter) {
 TEST(MakePlan, EveryComputeCeilingIsPlannedAtEveryIlp) {
   TempDir dir;
   make_fake_sysfs(dir.path());
-  const ceilings::Machine m = fake_machine(dir.path());
+  const core::Machine m = fake_machine(dir.path());
   for (bool quick : {false, true}) {
     SCOPED_TRACE(quick ? "quick" : "full");
     const SweepPlan plan = make_plan(m, quick);
@@ -316,8 +316,8 @@ TEST(RunSweeps, MeasuresEveryPlannedPointAndReportsProgress) {
   plan.compute.push_back({"fp64", true, 8, kDefaultIlp, 64 * KiB});
   plan.bandwidth.push_back({Pattern::triad, 96 * KiB});
   std::vector<std::pair<std::size_t, std::size_t>> calls;
-  const ceilings::Sweeps s = run_sweeps<Host>(
-      plan, [&](std::size_t done, std::size_t total, const std::string&) {
+  const core::Sweeps s =
+      run_sweeps<Host>(plan, [&](std::size_t done, std::size_t total, const std::string&) {
         calls.emplace_back(done, total);
       });
   ASSERT_EQ(s.compute.size(), 1u);
@@ -349,8 +349,8 @@ TEST(RunSweeps, ConfirmationPassesMeasureEachCeilingsSourceAgainComputeLast) {
   plan.confirm_passes = 2;
   std::vector<std::string> steps;
   std::size_t last_done = 0, total = 0;
-  const ceilings::Sweeps s = run_sweeps<Host>(
-      plan, [&](std::size_t done, std::size_t all, const std::string& what) {
+  const core::Sweeps s =
+      run_sweeps<Host>(plan, [&](std::size_t done, std::size_t all, const std::string& what) {
         EXPECT_GE(done, last_done) << "progress never goes back";
         last_done = done;
         total = all;
@@ -365,7 +365,7 @@ TEST(RunSweeps, ConfirmationPassesMeasureEachCeilingsSourceAgainComputeLast) {
                                              "again: compute", "done"}));
   EXPECT_EQ(last_done, total);
   for (std::size_t i : {2u, 3u}) {
-    const ceilings::ComputePoint& again = s.compute[i];
+    const core::ComputePoint& again = s.compute[i];
     EXPECT_EQ(again.precision, "fp64");
     EXPECT_EQ(again.mode, "fma");
     EXPECT_TRUE(again.ilp == 8 || again.ilp == 16);

@@ -70,7 +70,7 @@ TEST(CeilingsTable, MeasuredMachineLineCachesClockAndNotes) {
 }
 
 TEST(CeilingsTable, FactsAFileDoesNotHaveAreLeftOut) {
-  ceilings::CeilingsFile f;
+  core::CeilingsFile f;
   f.machine.gpu_name = "Imported GPU";
   f.ceilings = {rooftop::testing::make_ceiling("dram", 800.0, 800.0, 800.0, 1)};
   const std::string text = ceilings_table(f);

@@ -11,10 +11,10 @@
 #include "rooftop/report/chart.hpp"
 #include "support.hpp"
 
-namespace rooftop::analyze {
+namespace rooftop::report {
 namespace {
 
-using ceilings::CeilingsFile;
+using core::CeilingsFile;
 
 // Well under a second each; a runaway loop fails by the size check or ctest's timeout.
 void expect_bounded(const std::string& svg) {
@@ -24,7 +24,7 @@ void expect_bounded(const std::string& svg) {
 
 TEST(ChartOfExtremes, DenormalBandwidthFinishes) {
   CeilingsFile f = rooftop::testing::sample_ceilings_file();
-  for (ceilings::Ceiling& c : f.ceilings)
+  for (core::Ceiling& c : f.ceilings)
     if (c.kind == "bandwidth") c.value = c.median = c.min = c.max = 5e-324;
   const auto t0 = std::chrono::steady_clock::now();
   expect_bounded(roofline_svg(f));
@@ -51,7 +51,7 @@ TEST(ChartOfExtremes, SweepPointWithoutWorkingSetFinishes) {
 TEST(ChartOfExtremes, KernelsAtExtremeIntensitiesFinish) {
   CeilingsFile f = rooftop::testing::sample_ceilings_file();
   f.kernels.emplace_back();
-  ceilings::KernelRecord& k = f.kernels.back();
+  core::KernelRecord& k = f.kernels.back();
   k.name = "far";
   k.flops_fp64 = 1e300;
   k.time_s = 1e-300;
@@ -60,4 +60,4 @@ TEST(ChartOfExtremes, KernelsAtExtremeIntensitiesFinish) {
 }
 
 }  // namespace
-}  // namespace rooftop::analyze
+}  // namespace rooftop::report

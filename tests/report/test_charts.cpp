@@ -17,10 +17,10 @@
 #include "rooftop/report/chart.hpp"
 #include "support.hpp"
 
-namespace rooftop::analyze {
+namespace rooftop::report {
 namespace {
 
-using ceilings::CeilingsFile;
+using core::CeilingsFile;
 
 std::size_t count(const std::string& text, const std::string& what) {
   std::size_t n = 0;
@@ -108,10 +108,9 @@ std::string xml_problem(const std::string& svg) {
 }
 
 // A kernel with `flops` FP64 FLOPs in `seconds` and the bytes given per level.
-ceilings::KernelRecord kernel(const std::string& id, const std::string& group, int order,
-                              double flops, double seconds,
-                              const std::vector<ceilings::LevelBytes>& bytes) {
-  ceilings::KernelRecord k;
+core::KernelRecord kernel(const std::string& id, const std::string& group, int order, double flops,
+                          double seconds, const std::vector<core::LevelBytes>& bytes) {
+  core::KernelRecord k;
   k.id = id;
   k.name = "gpp::" + id;
   k.group = group;
@@ -390,12 +389,12 @@ std::vector<std::string> pattern_lines(const std::string& svg) {
 TEST(RooflineSvg, APointMeasuredAgainShowsItsBestMedianOnce) {
   CeilingsFile f = rooftop::testing::sample_ceilings_file();
   const std::vector<std::string> before = pattern_lines(roofline_svg(f));
-  ceilings::BandwidthPoint slower = f.sweeps.bandwidth.at(0);  // read at 16 KiB
+  core::BandwidthPoint slower = f.sweeps.bandwidth.at(0);  // read at 16 KiB
   for (double& r : slower.rates) r /= 2;
   f.sweeps.bandwidth.push_back(slower);
   EXPECT_EQ(pattern_lines(roofline_svg(f)), before) << "the slower repeat is not drawn";
 
-  ceilings::BandwidthPoint faster = f.sweeps.bandwidth.at(0);
+  core::BandwidthPoint faster = f.sweeps.bandwidth.at(0);
   for (double& r : faster.rates) r *= 1.1;
   f.sweeps.bandwidth.push_back(faster);
   const std::vector<std::string> after = pattern_lines(roofline_svg(f));
@@ -413,4 +412,4 @@ TEST(RooflineSvg, StaysWellFormed) {
 }
 
 }  // namespace
-}  // namespace rooftop::analyze
+}  // namespace rooftop::report

@@ -7,12 +7,12 @@
 #include "rooftop/report/chart.hpp"
 #include "rooftop/ceilings/extract.hpp"
 
-namespace rooftop::analyze {
+namespace rooftop::report {
 namespace {
 
-ceilings::CeilingsFile device_file() {
-  ceilings::CeilingsFile f;
-  ceilings::Machine& m = f.machine;
+core::CeilingsFile device_file() {
+  core::CeilingsFile f;
+  core::Machine& m = f.machine;
   m.execution_space = "Cuda";
   m.gpu_name = "Test GPU";
   m.compute_capability = "9.0";
@@ -23,7 +23,7 @@ ceilings::CeilingsFile device_file() {
   m.memory_bus_bits = 5120;
   m.caches = {{"l2", 50u << 20, 270336}};
   const auto point = [](const std::string& pattern, std::uint64_t ws, double rate) {
-    ceilings::BandwidthPoint p;
+    core::BandwidthPoint p;
     p.pattern = pattern;
     p.working_set_bytes = ws;
     p.rates = {rate, rate};
@@ -33,7 +33,7 @@ ceilings::CeilingsFile device_file() {
   f.sweeps.bandwidth = {point("l1:read", 32 << 10, 31000),    point("shared:read", 16 << 10, 30500),
                         point("l2:read", 12800u << 10, 9600), point("l2-far:read", 40u << 20, 7100),
                         point("dram:read", 2u << 30, 3150),   point("dram:triad", 6u << 30, 3000)};
-  ceilings::ComputePoint c;
+  core::ComputePoint c;
   c.precision = "fp64";
   c.mode = "fma";
   c.flops_per_element = 30976;
@@ -58,4 +58,4 @@ TEST(DeviceChart, NamesTheGpuLevels) {
 }
 
 }  // namespace
-}  // namespace rooftop::analyze
+}  // namespace rooftop::report

@@ -8,7 +8,7 @@
 #include "rooftop/report/chart.hpp"
 #include "support.hpp"
 
-namespace rooftop::analyze {
+namespace rooftop::report {
 namespace {
 
 using ceilings::RankRecord;
@@ -25,7 +25,7 @@ RankRecord rank(int r, const std::string& host, double fma, double dram) {
   k.hostname = host;
   k.device = "cpus " + std::to_string(r);
   k.status = "ok";
-  ceilings::CeilingsFile f;
+  core::CeilingsFile f;
   f.ceilings = {rooftop::testing::make_ceiling("fp64_fma", fma, fma, fma, 3),
                 rooftop::testing::make_ceiling("dram", dram, dram, dram, 3)};
   k.file = f;
@@ -76,4 +76,4 @@ TEST(FleetSpreadSvg, AFleetWithNothingMeasuredStillDraws) {
 }
 
 }  // namespace
-}  // namespace rooftop::analyze
+}  // namespace rooftop::report

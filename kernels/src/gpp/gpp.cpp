@@ -10,7 +10,7 @@
 #include "gpp_kernels.hpp"
 #include "rooftop/core/error.hpp"
 
-namespace rooftop::analyze::gpp {
+namespace rooftop::kernels::gpp {
 namespace {
 
 const std::vector<Size>& sizes() {
@@ -145,8 +145,8 @@ class GppKernel final : public Kernel {
   GppKernel(Size size, Step step, int order)
       : size_(std::move(size)), step_(std::move(step)), order_(order) {}
 
-  ceilings::KernelRecord declared() const override {
-    ceilings::KernelRecord r;
+  core::KernelRecord declared() const override {
+    core::KernelRecord r;
     r.name = step_.version.name;
     r.id = step_.version.id;
     r.group = "gpp";
@@ -287,4 +287,4 @@ KernelList make_ladder(const Size& size, const std::string& only) {
   return out;
 }
 
-}  // namespace rooftop::analyze::gpp
+}  // namespace rooftop::kernels::gpp

@@ -23,7 +23,7 @@
 #include <Kokkos_Core.hpp>
 #include <cstdint>
 
-namespace rooftop::analyze::gpp {
+namespace rooftop::kernels::gpp {
 
 using Complex = Kokkos::complex<double>;
 inline constexpr int kMaxFrequencies = 3;
@@ -41,15 +41,15 @@ struct Sums {
   }
 };
 
-}  // namespace rooftop::analyze::gpp
+}  // namespace rooftop::kernels::gpp
 
 // Team-level reductions of Sums start from this (Kokkos's customization point).
 template <>
-struct Kokkos::reduction_identity<rooftop::analyze::gpp::Sums> {
-  KOKKOS_FORCEINLINE_FUNCTION static rooftop::analyze::gpp::Sums sum() { return {}; }
+struct Kokkos::reduction_identity<rooftop::kernels::gpp::Sums> {
+  KOKKOS_FORCEINLINE_FUNCTION static rooftop::kernels::gpp::Sums sum() { return {}; }
 };
 
-namespace rooftop::analyze::gpp {
+namespace rooftop::kernels::gpp {
 
 template <class Space>
 struct Arrays {
@@ -235,4 +235,4 @@ struct TeamKernel {
   }
 };
 
-}  // namespace rooftop::analyze::gpp
+}  // namespace rooftop::kernels::gpp

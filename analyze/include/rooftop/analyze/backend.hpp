@@ -4,6 +4,7 @@
 //   host    runs kernels here, times them with fences, counts declared by each kernel
 //   cupti   runs kernels on an NVIDIA GPU, counts from the Range Profiler (CUDA build)
 //   import  reads another tool's measurements (Nsight Compute or nvprof CSV)
+//   profile runs an unmodified Kokkos program with rooftop's Kokkos Tools connector loaded
 
 #include <string>
 #include <vector>
@@ -21,7 +22,7 @@ class Backend {
   // fields derived against ceilings are left to the roofline math. Anything a user must
   // know about the counts (a metric missing, how a time was derived) goes to `notes`,
   // one line each.
-  virtual std::vector<ceilings::KernelRecord> collect(std::vector<std::string>& notes) = 0;
+  virtual std::vector<core::KernelRecord> collect(std::vector<std::string>& notes) = 0;
 };
 
 }  // namespace rooftop::analyze

@@ -28,7 +28,7 @@ inline bool cupti_backend_available() { return cupti_backend_unavailable_reason(
 // Throws rooftop::Error with the reason when this build has no cupti backend. Errors of
 // the machine (no GPU, a driver older than CUDA 12.6, counters not permitted) are
 // thrown by collect(), each with what to do about it.
-std::unique_ptr<Backend> make_cupti_backend(KernelList kernels, core::Sampling sampling,
+std::unique_ptr<Backend> make_cupti_backend(kernels::KernelList kernels, core::Sampling sampling,
                                             core::Progress progress = {});
 
 }  // namespace rooftop::analyze

@@ -22,20 +22,20 @@ constexpr core::Sampling kKernelSampling{
     .samples = 5, .min_sample_seconds = 0.05, .budget_seconds = 6.0};
 
 // The samples of a prepared kernel, one sample being `reps` runs back to back.
-core::SampleSet time_runs(Kernel& kernel, const core::Sampling& sampling);
+core::SampleSet time_runs(kernels::Kernel& kernel, const core::Sampling& sampling);
 
 // A record's times from the samples of its runs: the median, min and max of one run,
 // the count, and time_source, `how` they were taken then "median of 5 samples of 12 runs".
-void set_times(ceilings::KernelRecord& record, const core::SampleSet& runs, const std::string& how);
+void set_times(core::KernelRecord& record, const core::SampleSet& runs, const std::string& how);
 
 class HostBackend final : public Backend {
  public:
-  HostBackend(KernelList kernels, core::Sampling sampling, core::Progress progress = {});
+  HostBackend(kernels::KernelList kernels, core::Sampling sampling, core::Progress progress = {});
   std::string name() const override { return "host"; }
-  std::vector<ceilings::KernelRecord> collect(std::vector<std::string>& notes) override;
+  std::vector<core::KernelRecord> collect(std::vector<std::string>& notes) override;
 
  private:
-  KernelList kernels_;
+  kernels::KernelList kernels_;
   core::Sampling sampling_;
   core::Progress progress_;
 };

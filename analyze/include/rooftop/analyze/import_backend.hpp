@@ -10,13 +10,13 @@
 
 namespace rooftop::analyze {
 
-// Reads the files and hands them to parse_report. An unreadable file throws
+// Reads the files and hands them to counters::parse_report. An unreadable file throws
 // rooftop::Error "PATH: cannot read (reason)".
 class ImportBackend : public Backend {
  public:
   explicit ImportBackend(std::string report_path, std::string timing_path = "");
   std::string name() const override;  // "import"
-  std::vector<ceilings::KernelRecord> collect(std::vector<std::string>& notes) override;
+  std::vector<core::KernelRecord> collect(std::vector<std::string>& notes) override;
   // The format the last collect() recognized; empty before.
   const std::string& format() const { return format_; }
 

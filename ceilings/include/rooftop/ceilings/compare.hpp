@@ -10,9 +10,9 @@
 //   - "same" when the two runs' [min, max] ranges overlap (touching counts);
 //   - otherwise "higher" or "lower" by the value (the median).
 // The baseline itself reads "baseline"; a file without the ceiling reads "absent"; a
-// file that has a ceiling the baseline lacks reads "no baseline".
+// file that has a ceiling the baseline lacks reads "no baseline". Its table and JSON are
+// rooftop_report's (report/comparison_table.hpp).
 
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
@@ -26,17 +26,17 @@ enum class Verdict { baseline, same, higher, lower, absent, no_spread, no_baseli
 const char* to_string(Verdict verdict);  // "baseline", "same", …, "no spread", "no baseline"
 
 // True when the ceiling carries a usable [min, max] range (see the rule above).
-bool has_spread(const Ceiling& ceiling);
+bool has_spread(const core::Ceiling& ceiling);
 
 // The verdict on `other` against `baseline`, both present.
-Verdict judge(const Ceiling& baseline, const Ceiling& other);
+Verdict judge(const core::Ceiling& baseline, const core::Ceiling& other);
 
 // One ceiling across all files; every vector has one entry per file.
 struct ComparedCeiling {
   std::string name;
   std::string kind;
   std::string units;
-  std::vector<std::optional<Ceiling>> ceilings;  // empty where the file lacks it
+  std::vector<std::optional<core::Ceiling>> ceilings;  // empty where the file lacks it
   std::vector<std::optional<double>> ratios;     // value / baseline value
   std::vector<Verdict> verdicts;
 };
@@ -54,11 +54,7 @@ struct Comparison {
 
 // Throws rooftop::Error for fewer than two files, a label count that does not match,
 // or a ceiling whose units differ between files.
-Comparison compare(const std::vector<CeilingsFile>& files, const std::vector<std::string>& labels);
-
-// The stable form for scripts: {"files": […], "ceilings": [{"name", "values", "ratios",
-// "verdicts", …}]} (null where a file lacks the ceiling).
-nlohmann::json to_json(const Comparison& comparison);
-std::string format_table(const Comparison& comparison);
+Comparison compare(const std::vector<core::CeilingsFile>& files,
+                   const std::vector<std::string>& labels);
 
 }  // namespace rooftop::ceilings

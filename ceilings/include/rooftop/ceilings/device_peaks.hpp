@@ -23,13 +23,13 @@ inline constexpr double kDeviceL1BytesPerClock = 128.0;
 std::pair<std::string, std::string> split_device_pattern(const std::string& pattern);
 
 // True when the machine is a characterization of a Kokkos device space (CUDA).
-inline bool is_device(const Machine& m) { return m.execution_space == "Cuda"; }
+inline bool is_device(const core::Machine& m) { return m.execution_space == "Cuda"; }
 
 // The theoretical peak of one device ceiling (value and basis), where it can be known:
 // compute = SMs x lanes x (2 with FMA) x clock; l1, shared = SMs x 128 B x clock;
 // dram = 2 x memory clock x bus width / 8; l2: none (its B/clk/SM goes in the note).
 // `clock_ghz` is the SM clock the peaks are taken at, `clock_basis` how it was chosen.
-void attach_device_theoretical(const Machine& m, Ceiling& c, double clock_ghz,
+void attach_device_theoretical(const core::Machine& m, core::Ceiling& c, double clock_ghz,
                                const char* clock_basis);
 
 }  // namespace rooftop::ceilings

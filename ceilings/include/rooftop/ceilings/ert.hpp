@@ -23,7 +23,8 @@ namespace rooftop::ceilings {
 
 // Measured ceilings go to `empirical`, theoretical peaks (and ceilings that were never
 // measured) to `spec`. Ceilings ERT has no name for are left out and named in `skipped`.
-nlohmann::json to_ert_json(const CeilingsFile& file, std::vector<std::string>* skipped = nullptr);
+nlohmann::json to_ert_json(const core::CeilingsFile& file,
+                           std::vector<std::string>* skipped = nullptr);
 
 // Every value is marked as imported in its note. An empirical value becomes a ceiling
 // with one sample and no spread; a spec value the theoretical peak of the same ceiling,
@@ -32,14 +33,16 @@ nlohmann::json to_ert_json(const CeilingsFile& file, std::vector<std::string>* s
 // Throws rooftop::Error naming the key for missing keys, non-numeric or non-positive
 // values and two entries for one ceiling; labels rooftop does not know go to `skipped`.
 // The provenance is left for the caller to fill.
-CeilingsFile from_ert_json(const nlohmann::json& ert, std::vector<std::string>* skipped = nullptr);
+core::CeilingsFile from_ert_json(const nlohmann::json& ert,
+                                 std::vector<std::string>* skipped = nullptr);
 
 // from_ert_json on a file (at most 64 MiB); errors name the file.
-CeilingsFile read_ert_file(const std::string& path, std::vector<std::string>* skipped = nullptr);
+core::CeilingsFile read_ert_file(const std::string& path,
+                                 std::vector<std::string>* skipped = nullptr);
 
 // read_ert_file on text already read: rejects invalid JSON, a key given twice in one object
 // and anything validate_ceilings_file rejects, with one line starting with `name`.
-CeilingsFile parse_ert_text(const std::string& text, const std::string& name,
-                            std::vector<std::string>* skipped = nullptr);
+core::CeilingsFile parse_ert_text(const std::string& text, const std::string& name,
+                                  std::vector<std::string>* skipped = nullptr);
 
 }  // namespace rooftop::ceilings

@@ -17,15 +17,15 @@ inline constexpr const char* kExportFormats[] = {"ert-json", "csv", "json"};
 // RFC 4180 with LF line ends: a header row, comma-separated, fields quoted where they
 // hold a comma, a quote or a line break; unknown numbers (no theoretical peak) are
 // empty fields; booleans are true/false.
-std::string to_csv(const CeilingsFile& file);
+std::string to_csv(const core::CeilingsFile& file);
 
 // {"schema": "rooftop-ceilings-table", "schema_version", "columns": […], "rows": [{…}]}
 // with null where a number is unknown.
-nlohmann::json to_table_json(const CeilingsFile& file);
+nlohmann::json to_table_json(const core::CeilingsFile& file);
 
 // The file in `format` (one of kExportFormats), as text ending in a newline. Ceilings
 // the format cannot name go to `skipped`. Throws rooftop::Error for an unknown format.
-std::string export_text(const CeilingsFile& file, const std::string& format,
+std::string export_text(const core::CeilingsFile& file, const std::string& format,
                         std::vector<std::string>* skipped = nullptr);
 
 }  // namespace rooftop::ceilings

@@ -23,19 +23,19 @@ struct LevelWindow {
 // Bytes of one cache level available to `threads` threads spread over the machine
 // (OMP_PROC_BIND=spread: each thread lands on a distinct instance while there are
 // free ones). `hardware_threads` bounds the instances that exist; 0 means unknown.
-std::uint64_t capacity_for_threads(const CacheLevel& level, int threads,
+std::uint64_t capacity_for_threads(const core::CacheLevel& level, int threads,
                                    int hardware_threads = 0);
 
 // Windows for every cache level and dram. A level whose window is empty (too close in
 // size to the level below it) is left out and named in `skipped` with the reason.
-std::vector<LevelWindow> level_windows(const Machine& machine,
+std::vector<LevelWindow> level_windows(const core::Machine& machine,
                                        std::vector<std::string>* skipped = nullptr);
 
 // Theoretical peaks where the hardware model knows enough (zero/empty otherwise), at the
 // highest clock in `sample_clocks` (read around the samples of the point behind the
 // ceiling: the peak is then an upper bound for every sample, at the clock the samples
 // really ran at), or at the machine's clock where the point recorded none.
-void attach_theoretical(const Machine& machine, Ceiling& ceiling,
+void attach_theoretical(const core::Machine& machine, core::Ceiling& ceiling,
                         const std::vector<double>& sample_clocks = {});
 
 // Where a ceiling comes from: the sweep point with the highest median rate among those
@@ -48,12 +48,13 @@ struct CeilingSource {
 
 // The source of every ceiling the sweeps support; reasons for missing ones go to
 // `skipped`.
-std::vector<CeilingSource> ceiling_sources(const Machine& machine, const Sweeps& sweeps,
+std::vector<CeilingSource> ceiling_sources(const core::Machine& machine, const core::Sweeps& sweeps,
                                            std::vector<std::string>* skipped = nullptr);
 
 // Extract every ceiling the sweeps support (the median of each source point);
 // reasons for missing ones go to `skipped`.
-std::vector<Ceiling> extract_ceilings(const Machine& machine, const Sweeps& sweeps,
-                                      std::vector<std::string>* skipped = nullptr);
+std::vector<core::Ceiling> extract_ceilings(const core::Machine& machine,
+                                            const core::Sweeps& sweeps,
+                                            std::vector<std::string>* skipped = nullptr);
 
 }  // namespace rooftop::ceilings

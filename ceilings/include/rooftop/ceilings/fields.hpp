@@ -14,10 +14,10 @@
 namespace rooftop::ceilings {
 
 // The "machine" object of every JSON form (show --json, the exports).
-nlohmann::json to_json(const Machine& machine);
+nlohmann::json to_json(const core::Machine& machine);
 // Every field of one ceiling, in the schema's order (null where unknown); the
 // "ceilings" objects of show --json and the exported tables are built from it.
-std::vector<std::pair<std::string, nlohmann::json>> ceiling_fields(const Ceiling& ceiling);
+std::vector<std::pair<std::string, nlohmann::json>> ceiling_fields(const core::Ceiling& ceiling);
 std::string format_bytes(double bytes);  // "48 KiB", "1.5 MiB"
 
 // A number, or JSON null where it is unknown.
@@ -28,6 +28,6 @@ nlohmann::json number_or_null(const std::optional<double>& value);
 int display_rank(const std::string& ceiling_name);
 
 // What a reader calls the machine: the GPU's name, else the CPU model, else the host name.
-std::string machine_name(const Machine& machine);
+std::string machine_name(const core::Machine& machine);
 
 }  // namespace rooftop::ceilings

@@ -8,9 +8,8 @@
 // The fleet file is a ceilings file (schema 1.2, data/SCHEMA.md): its root holds the
 // fleet medians as an ordinary /ceilings table, so every reader of ceilings files reads
 // it; /ranks/<r> holds every rank's own ceilings file, and /fleet/statistics the
-// statistics.
+// statistics. Its tables and JSON are rooftop_report's (report/fleet_table.hpp).
 
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
@@ -30,7 +29,7 @@ struct RankRecord {
   std::string status;                // "ok" or "failed"
   std::string reason;                // why it failed (empty when ok)
   double seconds = 0.0;              // wall time of the rank's characterization
-  std::optional<CeilingsFile> file;  // present exactly when status is "ok"
+  std::optional<core::CeilingsFile> file;  // present exactly when status is "ok"
 
   bool ok() const { return status == "ok"; }
   // "rank 3 on node07, gpu 1": how reports name a rank.
@@ -47,7 +46,7 @@ struct FleetStatistic {
 };
 
 struct FleetFile {
-  Provenance provenance;          // of the run that gathered the fleet
+  core::Provenance provenance;    // of the run that gathered the fleet
   int size = 0;                   // ranks in the run
   std::vector<RankRecord> ranks;  // one per rank, in rank order
   std::vector<FleetStatistic> statistics;
@@ -63,12 +62,12 @@ std::vector<FleetStatistic> fleet_statistics(const std::vector<RankRecord>& rank
 
 // A fleet from the gathered ranks: sorts them, checks each rank appears once, and
 // computes the statistics.
-FleetFile make_fleet(const Provenance& provenance, std::vector<RankRecord> ranks);
+FleetFile make_fleet(const core::Provenance& provenance, std::vector<RankRecord> ranks);
 
 // The root of a fleet file as a plain ceilings file: one ceiling per statistic (value
 // and median: the fleet median; min and max: across ranks; samples: the ranks), the
 // machine of the first successful rank with the hosts in `hostname`, no sweeps.
-CeilingsFile fleet_summary(const FleetFile& fleet);
+core::CeilingsFile fleet_summary(const FleetFile& fleet);
 
 // A rank that falls below the fleet median of one ceiling by more than the threshold.
 struct SlowRank {
@@ -93,18 +92,6 @@ struct FleetReview {
 
 // Throws rooftop::Error for a threshold outside [0, 1].
 FleetReview review(const FleetFile& fleet, double threshold);
-
-// Stable for scripts (add keys, never rename): {"file", "size", "threshold", "ranks":
-// [{"rank", "hostname", "device", "cpus", "local_rank", "status", "reason", "seconds"}],
-// "statistics": [{"name", "kind", "units", "ranks", "median", "min", "max", "spread",
-// "min_rank", "max_rank"}], "slow": [{"rank", "hostname", "device", "ceiling", "units",
-// "value", "fleet_median", "ratio", "min", "max", "within_own_spread"}], "failed":
-// [{"rank", "hostname", "device", "reason"}]}.
-nlohmann::json to_json(const FleetFile& fleet, const FleetReview& review, const std::string& label);
-// The ranks and the statistics table.
-std::string format_table(const FleetFile& fleet);
-// The slow and failed ranks, and a closing line saying whether any was found.
-std::string format_review(const FleetReview& review);
 
 // The fleet file: written atomically (temporary file + rename), like write_file.
 void write_fleet_file(const std::string& path, const FleetFile& fleet);

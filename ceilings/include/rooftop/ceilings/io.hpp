@@ -15,11 +15,11 @@ inline constexpr const char* kSchemaName = "rooftop-ceilings";
 
 // Writes atomically: a temporary file beside `path`, then rename. On any failure the
 // temporary is removed and an existing `path` is left untouched.
-void write_file(const std::string& path, const CeilingsFile& file);
+void write_file(const std::string& path, const core::CeilingsFile& file);
 
 // Throws rooftop::Error with one clear line for a missing, corrupt or foreign file
 // and for an unknown schema major version.
-CeilingsFile read_file(const std::string& path);
+core::CeilingsFile read_file(const std::string& path);
 
 // Writes any text output (chart, export) the same way: temporary file beside `path`,
 // then rename; an existing `path` survives a failed write.
@@ -29,6 +29,6 @@ void write_text_file(const std::string& path, const std::string& text);
 void check_writable(const std::string& path);
 
 // Provenance for a file written now by this build.
-Provenance current_provenance(const std::string& command_line);
+core::Provenance current_provenance(const std::string& command_line);
 
 }  // namespace rooftop::ceilings

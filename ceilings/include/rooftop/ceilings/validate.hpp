@@ -24,10 +24,10 @@ void check_rate(double value, const std::string& what);
 
 // The whole file: machine, ceilings (known names, kinds and units, no duplicates,
 // finite positive values, min <= median <= max), sweeps and kernels.
-void validate(const CeilingsFile& file);
+void validate(const core::CeilingsFile& file);
 
 // validate(), and at least one ceiling: what a ceilings file (not a fleet's summary)
 // must have to be of any use.
-void validate_ceilings_file(const CeilingsFile& file);
+void validate_ceilings_file(const core::CeilingsFile& file);
 
 }  // namespace rooftop::ceilings

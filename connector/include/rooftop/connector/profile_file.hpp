@@ -50,7 +50,7 @@ struct ProfileHeader {
   std::int64_t kokkos_interface_version = 0;
   std::int64_t pid = 0;
   std::vector<std::string> metrics;
-  std::vector<analyze::cupti::SkippedMetric> skipped_metrics;
+  std::vector<counters::cupti::SkippedMetric> skipped_metrics;
   int passes = 0;
   std::int64_t stray_ends = 0;
   std::vector<std::string> notes;
@@ -58,7 +58,7 @@ struct ProfileHeader {
 
 // A label's statistics as a KernelRecord: times from the tracker, counts (when an
 // observer added counters) from the CUPTI evaluation math, the rest in the note.
-ceilings::KernelRecord to_record(const LabelStats& stats, std::size_t index);
+core::KernelRecord to_record(const LabelStats& stats, std::size_t index);
 
 // The whole file's text.
 std::string profile_text(const ProfileHeader& header, const std::vector<LabelStats>& labels);
@@ -72,7 +72,7 @@ struct Profile {
   std::string version;  // the file's format version
   std::string source;
   std::vector<std::string> notes;
-  std::vector<ceilings::KernelRecord> kernels;
+  std::vector<core::KernelRecord> kernels;
 };
 
 // Reads a profile's text; `name` is only used in messages. Throws rooftop::Error

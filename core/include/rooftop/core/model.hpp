@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-namespace rooftop::ceilings {
+namespace rooftop::core {
 
 // One level of the memory hierarchy, named from the hardware (sysfs, device properties).
 struct CacheLevel {
@@ -164,4 +164,4 @@ struct CeilingsFile {
   const Ceiling* find(const std::string& name) const;
 };
 
-}  // namespace rooftop::ceilings
+}  // namespace rooftop::core

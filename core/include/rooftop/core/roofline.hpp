@@ -9,10 +9,10 @@
 
 #include "rooftop/core/model.hpp"
 
-namespace rooftop::analyze {
+namespace rooftop::core {
 
 // FLOPs per byte at `level`; empty where the kernel has no byte count there.
-std::optional<double> arithmetic_intensity(const ceilings::KernelRecord& kernel,
+std::optional<double> arithmetic_intensity(const core::KernelRecord& kernel,
                                            const std::string& level);
 
 // The compute roof for a precision and FMA mix. With `fma_fraction` f (share of the FLOPs
@@ -23,7 +23,7 @@ struct ComputeRoof {
   double gflop_per_s = 0.0;
   std::string ceiling;  // "fp64_fma", "fp64_nofma", or "fp64_fma_mix" when adjusted
 };
-std::optional<ComputeRoof> compute_roof(const ceilings::CeilingsFile& file,
+std::optional<ComputeRoof> compute_roof(const core::CeilingsFile& file,
                                         const std::string& precision, double fma_fraction);
 
 // One kernel on one machine's roofline.
@@ -42,10 +42,10 @@ struct Placement {
   double fraction_of_roof = 0.0;
   std::vector<std::string> above;  // roofs the achieved rate exceeds by more than `tolerance`
 };
-Placement place(const ceilings::KernelRecord& kernel, const ceilings::CeilingsFile& file,
+Placement place(const core::KernelRecord& kernel, const core::CeilingsFile& file,
                 double tolerance = 0.02);
 
 // Fills the derived fields of `kernel` (limiter, attainable, fraction, above).
-void apply(const Placement& placement, ceilings::KernelRecord& kernel);
+void apply(const Placement& placement, core::KernelRecord& kernel);
 
-}  // namespace rooftop::analyze
+}  // namespace rooftop::core

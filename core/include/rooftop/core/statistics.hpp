@@ -3,7 +3,7 @@
 
 #include <vector>
 
-namespace rooftop::ceilings {
+namespace rooftop::core {
 
 struct Summary {
   double median = 0.0;
@@ -16,4 +16,4 @@ struct Summary {
 // Throws rooftop::Error on an empty input or a non-finite sample.
 Summary summarize(std::vector<double> samples);
 
-}  // namespace rooftop::ceilings
+}  // namespace rooftop::core

@@ -5,10 +5,10 @@
 
 #include <string>
 
-namespace rooftop::ceilings {
+namespace rooftop::core {
 
 // `text` with every control character but line break and tab written as \xHH (C1 controls
 // as \u00HH); everything else, UTF-8 included, unchanged.
 std::string terminal_text(const std::string& text);
 
-}  // namespace rooftop::ceilings
+}  // namespace rooftop::core

@@ -14,7 +14,7 @@
 namespace rooftop::core {
 
 // A kernel's FLOPs in one precision (an alias: nvcc's front end warns on the bare form).
-using FlopsField = double ceilings::KernelRecord::*;
+using FlopsField = double core::KernelRecord::*;
 
 // A floating-point format FLOPs are counted in.
 struct Precision {
@@ -27,9 +27,9 @@ struct Precision {
   FlopsField flops;         // a kernel's FLOPs in it
 };
 inline constexpr Precision kPrecisions[] = {
-    {"fp64", "FP64", 8, 'd', "dp", true, &ceilings::KernelRecord::flops_fp64},
-    {"fp32", "FP32", 4, 'f', "sp", true, &ceilings::KernelRecord::flops_fp32},
-    {"fp16", "FP16", 2, 'h', "hp", false, &ceilings::KernelRecord::flops_fp16},
+    {"fp64", "FP64", 8, 'd', "dp", true, &core::KernelRecord::flops_fp64},
+    {"fp32", "FP32", 4, 'f', "sp", true, &core::KernelRecord::flops_fp32},
+    {"fp16", "FP16", 2, 'h', "hp", false, &core::KernelRecord::flops_fp16},
 };
 const Precision* find_precision(std::string_view name);
 
@@ -37,8 +37,14 @@ const Precision* find_precision(std::string_view name);
 inline constexpr std::string_view kFlopOps[] = {"add", "mul", "fma"};
 
 // The compute ceilings of a precision: fused multiply-adds, and separate multiplies and
-// adds ("nofma"). Their names are "<precision>_<mode>".
-inline constexpr std::string_view kComputeModes[] = {"fma", "nofma"};
+// adds ("nofma"). Their names are "<precision>_<mode>"; `pattern` is what a ceiling
+// file's pattern column says of them.
+struct ComputeMode {
+  std::string_view name;
+  std::string_view pattern;
+};
+inline constexpr ComputeMode kComputeModes[] = {{"fma", "fma"}, {"nofma", "mul+add"}};
+const ComputeMode* find_compute_mode(std::string_view name);
 std::string compute_ceiling_name(std::string_view precision, std::string_view mode);
 
 // Memory levels, innermost first: the order of tables, charts and files.
@@ -70,5 +76,15 @@ const Pattern* find_pattern(std::string_view name);
 // The order ceilings are listed in: compute (precision by precision, fma first), then
 // the levels innermost first; a name not in it sorts last.
 int ceiling_rank(std::string_view name);
+
+// How many compute ceilings rooftop measures: its precisions with ceilings x the modes.
+int compute_ceiling_count();
+
+// "compute" for a compute ceiling rooftop measures, "bandwidth" for a memory level, empty
+// for a name rooftop does not know.
+std::string_view ceiling_kind(std::string_view name);
+
+// A pattern a ceiling can carry: an access pattern of kPatterns or a compute mode's.
+bool known_ceiling_pattern(std::string_view pattern);
 
 }  // namespace rooftop::core

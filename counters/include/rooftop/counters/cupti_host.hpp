@@ -22,7 +22,7 @@
 
 struct CUpti_Profiler_Host_Object;  // cupti_profiler_host.h
 
-namespace rooftop::analyze::cupti {
+namespace rooftop::counters::cupti {
 
 // "CUPTI_ERROR_INSUFFICIENT_PRIVILEGES" and, where the user can act, what to do.
 std::string describe_result(int cupti_result);
@@ -81,4 +81,4 @@ class ProfilerHost {
   CUpti_Profiler_Host_Object* object_ = nullptr;
 };
 
-}  // namespace rooftop::analyze::cupti
+}  // namespace rooftop::counters::cupti

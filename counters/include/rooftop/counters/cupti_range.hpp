@@ -21,7 +21,7 @@
 #include "rooftop/counters/cupti_host.hpp"
 #include "rooftop/counters/metrics.hpp"
 
-namespace rooftop::analyze::cupti {
+namespace rooftop::counters::cupti {
 
 struct RangeProfilerOptions {
   std::vector<std::string> metrics = roofline_metric_names();
@@ -67,4 +67,4 @@ class RangeProfiler {
   std::unique_ptr<State> state_;
 };
 
-}  // namespace rooftop::analyze::cupti
+}  // namespace rooftop::counters::cupti

@@ -23,11 +23,11 @@
 
 #include "rooftop/core/model.hpp"
 
-namespace rooftop::analyze {
+namespace rooftop::counters {
 
 struct ImportResult {
   std::string format;                           // "ncu-long", "ncu-wide", "nvprof-metrics"
-  std::vector<ceilings::KernelRecord> kernels;  // in order of first appearance
+  std::vector<core::KernelRecord> kernels;      // in order of first appearance
   std::vector<std::string> notes;               // one line each, naming the file
 };
 
@@ -36,4 +36,4 @@ struct ImportResult {
 ImportResult parse_report(const std::string& report_text, const std::string& report_name,
                           const std::string& timing_text = "", const std::string& timing_name = "");
 
-}  // namespace rooftop::analyze
+}  // namespace rooftop::counters

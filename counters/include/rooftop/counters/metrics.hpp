@@ -26,7 +26,7 @@
 
 #include "rooftop/core/model.hpp"
 
-namespace rooftop::analyze::cupti {
+namespace rooftop::counters::cupti {
 
 // What a metric is for in the roofline math.
 enum class MetricRole {
@@ -65,8 +65,8 @@ void accumulate(MetricValues& total, const MetricValues& range);
 struct Evaluation {
   // Counts only: flops_fp64/32/16, fma_fraction, precision, tensor_instructions, bytes
   // (classic definitions, levels with a count). Name, time and the rest are left empty.
-  ceilings::KernelRecord counts;
-  std::vector<ceilings::LevelBytes> bytes_alternative;  // newer definitions, where counted
+  core::KernelRecord counts;
+  std::vector<core::LevelBytes> bytes_alternative;      // newer definitions, where counted
   std::optional<double> gpu_time_s;                     // gpu__time_duration.sum, seconds
   std::vector<std::string> remarks;                     // what is missing or derived, one each
 };
@@ -79,6 +79,6 @@ Evaluation evaluate(const MetricValues& values);
 // Copies the counts into `record` (flops, fma_fraction, precision, tensor instructions,
 // bytes), and appends the newer byte definitions and the remarks to its note. Name,
 // time, invocations and source are the caller's.
-void apply_counts(const Evaluation& evaluation, ceilings::KernelRecord& record);
+void apply_counts(const Evaluation& evaluation, core::KernelRecord& record);
 
-}  // namespace rooftop::analyze::cupti
+}  // namespace rooftop::counters::cupti

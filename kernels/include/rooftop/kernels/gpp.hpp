@@ -10,7 +10,7 @@
 
 #include "rooftop/kernels/kernel.hpp"
 
-namespace rooftop::analyze::gpp {
+namespace rooftop::kernels::gpp {
 
 struct Size {
   std::string name;
@@ -52,4 +52,4 @@ const std::vector<Version>& versions();
 // The ladder, in order, for the default execution space; `only` picks one version ("v8").
 KernelList make_ladder(const Size& size, const std::string& only = "");
 
-}  // namespace rooftop::analyze::gpp
+}  // namespace rooftop::kernels::gpp

@@ -9,7 +9,7 @@
 
 #include "rooftop/core/model.hpp"
 
-namespace rooftop::analyze {
+namespace rooftop::kernels {
 
 class Kernel {
  public:
@@ -17,7 +17,7 @@ class Kernel {
 
   // Name, id, group, order, description, precision, declared FLOPs by precision, FMA
   // fraction and bytes per level for ONE run; source "declared". Cheap, no device.
-  virtual ceilings::KernelRecord declared() const = 0;
+  virtual core::KernelRecord declared() const = 0;
   virtual void prepare() = 0;       // allocate and fill the inputs (not timed)
   virtual void run() = 0;           // one execution; blocking: fenced before it returns
   virtual std::string check() = 0;  // after the timed runs: empty if the answer is right
@@ -36,4 +36,4 @@ std::vector<std::string> size_names();
 // rooftop::Error for an unknown kernel or size.
 KernelList make_kernels(const std::vector<std::string>& names, const std::string& size);
 
-}  // namespace rooftop::analyze
+}  // namespace rooftop::kernels

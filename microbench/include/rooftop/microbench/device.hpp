@@ -6,6 +6,7 @@
 // dram); their points carry the level in the pattern ("dram:triad").
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -24,7 +25,7 @@ void check_device(int device);
 // size, memory clock and bus width (cudaDeviceGetAttribute), driver and runtime
 // versions; NVML, when it loads, adds the driver's version string and the nominal
 // clocks. clock_ghz is left at 0 (measured later).
-ceilings::Machine describe_device();
+core::Machine describe_device();
 
 // Bytes of device memory free now (0 in a build without a GPU backend).
 std::uint64_t device_free_bytes();
@@ -34,7 +35,8 @@ struct DevicePlan {
   std::int64_t threads = 0;  // one full wave (compute, l1): Space().concurrency()
   int teams = 0;             // shared: teams of team_size threads, one wave
   int team_size = 0;
-  std::int64_t compute_inner[2] = {1, 1};  // fp64, fp32: repetitions of the unrolled body
+  // By precision (those of core::kPrecisions with ceilings): repetitions of the unrolled body.
+  std::map<std::string, std::int64_t> compute_inner;
   std::int64_t l1_inner = 1;
   std::int64_t shared_inner = 1;
   std::uint64_t l2_bytes = 0;      // inside one L2 partition (L2 / 4)
@@ -50,7 +52,7 @@ struct DevicePlan {
 // The plan for `machine` (describe_device) with `threads` = the device space's
 // concurrency; launches sized to last about 2 ms at the theoretical peak.
 // `free_bytes` bounds the HBM arrays. `quick`: shorter samples, fewer patterns.
-DevicePlan make_device_plan(const ceilings::Machine& machine, std::int64_t threads,
+DevicePlan make_device_plan(const core::Machine& machine, std::int64_t threads,
                             std::uint64_t free_bytes, bool quick);
 
 // One line per kernel: its policy, threads, per-thread work and working set.
@@ -59,25 +61,23 @@ std::string launch_geometry(const DevicePlan& plan);
 // Single measurements. Each checks its answer after timing (throws rooftop::Error when
 // wrong) and records the SM clock of every sample (ComputePoint/BandwidthPoint::clock_ghz).
 template <class Space>
-ceilings::ComputePoint measure_device_compute_fma(const std::string& precision,
-                                                  std::int64_t threads, std::int64_t inner,
-                                                  const core::Sampling& sampling);
+core::ComputePoint measure_device_compute_fma(const std::string& precision, std::int64_t threads,
+                                              std::int64_t inner, const core::Sampling& sampling);
 template <class Space>
-ceilings::ComputePoint measure_device_compute_nofma(const std::string& precision,
-                                                    std::int64_t threads, std::int64_t inner,
-                                                    const core::Sampling& sampling);
+core::ComputePoint measure_device_compute_nofma(const std::string& precision, std::int64_t threads,
+                                                std::int64_t inner, const core::Sampling& sampling);
 template <class Space>
-ceilings::BandwidthPoint measure_device_l1(std::int64_t threads, std::int64_t inner,
+core::BandwidthPoint measure_device_l1(std::int64_t threads, std::int64_t inner,
+                                       const core::Sampling& sampling);
+template <class Space>
+core::BandwidthPoint measure_device_shared(int teams, int team_size, std::int64_t inner,
                                            const core::Sampling& sampling);
-template <class Space>
-ceilings::BandwidthPoint measure_device_shared(int teams, int team_size, std::int64_t inner,
-                                               const core::Sampling& sampling);
 // level: "l2" (L1-bypassing loads), "l2-far" (the same across both partitions), or
 // "dram"; pattern: read (any level), write, copy, triad (dram).
 template <class Space>
-ceilings::BandwidthPoint measure_device_stream(const std::string& level, Pattern pattern,
-                                               std::uint64_t bytes_per_array, std::int64_t passes,
-                                               const core::Sampling& sampling);
+core::BandwidthPoint measure_device_stream(const std::string& level, Pattern pattern,
+                                           std::uint64_t bytes_per_array, std::int64_t passes,
+                                           const core::Sampling& sampling);
 
 // a * a + c with plain operators, in the fused (kernels of the FMA ceilings) or the
 // unfused translation unit; see FusionProbe in device_kernels.hpp for the values.
@@ -93,6 +93,6 @@ double measure_device_clock_ghz(std::int64_t threads, std::int64_t inner, double
 
 // Every kernel of the plan, in order; a clock warm-up first.
 template <class Space>
-ceilings::Sweeps run_device_sweeps(const DevicePlan& plan, const Progress& progress);
+core::Sweeps run_device_sweeps(const DevicePlan& plan, const Progress& progress);
 
 }  // namespace rooftop::microbench

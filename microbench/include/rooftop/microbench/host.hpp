@@ -10,10 +10,10 @@ namespace rooftop::microbench {
 
 // Everything but the clock; reads /proc/cpuinfo and /sys/devices/system/cpu.
 // `sysfs_root` exists for tests ("/sys/devices/system/cpu" on a real machine).
-ceilings::Machine describe_host(const std::string& sysfs_root = "/sys/devices/system/cpu");
+core::Machine describe_host(const std::string& sysfs_root = "/sys/devices/system/cpu");
 
 // Caches of cpu0 as listed under <sysfs_root>/cpu0/cache (data and unified only).
-std::vector<ceilings::CacheLevel> read_caches(const std::string& sysfs_root);
+std::vector<core::CacheLevel> read_caches(const std::string& sysfs_root);
 
 // Sustained core clock in GHz, measured with a chain of dependent integer adds
 // (one cycle each on every current core) on all threads of the host space at once;

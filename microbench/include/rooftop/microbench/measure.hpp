@@ -25,19 +25,18 @@ inline constexpr int kDefaultIlp = 8;
 // precision: "fp64" or "fp32". The fused and unfused kernels live in separate
 // translation units because they need different floating-point contraction flags.
 template <class Space>
-ceilings::ComputePoint measure_compute_fma(const std::string& precision, int flops_per_element,
-                                           int ilp, std::uint64_t working_set_bytes,
-                                           const core::Sampling& sampling);
+core::ComputePoint measure_compute_fma(const std::string& precision, int flops_per_element, int ilp,
+                                       std::uint64_t working_set_bytes,
+                                       const core::Sampling& sampling);
 template <class Space>
-ceilings::ComputePoint measure_compute_nofma(const std::string& precision, int flops_per_element,
-                                             int ilp, std::uint64_t working_set_bytes,
-                                             const core::Sampling& sampling);
+core::ComputePoint measure_compute_nofma(const std::string& precision, int flops_per_element,
+                                         int ilp, std::uint64_t working_set_bytes,
+                                         const core::Sampling& sampling);
 
 template <class Space>
-ceilings::ComputePoint measure_compute(const std::string& precision, bool fma,
-                                       int flops_per_element, int ilp,
-                                       std::uint64_t working_set_bytes,
-                                       const core::Sampling& sampling) {
+core::ComputePoint measure_compute(const std::string& precision, bool fma, int flops_per_element,
+                                   int ilp, std::uint64_t working_set_bytes,
+                                   const core::Sampling& sampling) {
   return fma ? measure_compute_fma<Space>(precision, flops_per_element, ilp, working_set_bytes,
                                           sampling)
              : measure_compute_nofma<Space>(precision, flops_per_element, ilp, working_set_bytes,
@@ -45,8 +44,8 @@ ceilings::ComputePoint measure_compute(const std::string& precision, bool fma,
 }
 
 template <class Space>
-ceilings::BandwidthPoint measure_bandwidth(Pattern pattern, std::uint64_t working_set_bytes,
-                                           const core::Sampling& sampling);
+core::BandwidthPoint measure_bandwidth(Pattern pattern, std::uint64_t working_set_bytes,
+                                       const core::Sampling& sampling);
 
 // Parallelism each space's kernels use (work items for bandwidth kernels).
 template <class Space>

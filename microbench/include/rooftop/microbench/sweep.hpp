@@ -39,7 +39,7 @@ struct SweepPlan {
   // several chances seconds apart, and on a shared machine a neighbour busy during one
   // of them no longer sets it. 0: none.
   int confirm_passes = 0;
-  ceilings::Machine machine;
+  core::Machine machine;
   // Called before each re-measurement pass; the host measure reads the clock there, so
   // the theoretical peak sees the clock of the moments the ceilings come from.
   std::function<void()> before_confirm_pass;
@@ -53,11 +53,11 @@ struct SweepPlan {
 // DRAM-resident array; a working-set sweep from 4 KiB to 16x the last-level cache with
 // every pattern, plus one point in the middle of each level's window. `quick` trims
 // patterns, points and sample length for a run of a few seconds.
-SweepPlan make_plan(const ceilings::Machine& machine, bool quick);
+SweepPlan make_plan(const core::Machine& machine, bool quick);
 
 using core::Progress;
 
 template <class Space>
-ceilings::Sweeps run_sweeps(const SweepPlan& plan, const Progress& progress);
+core::Sweeps run_sweeps(const SweepPlan& plan, const Progress& progress);
 
 }  // namespace rooftop::microbench

@@ -12,10 +12,10 @@ namespace rooftop::report {
 
 // {"schema_version", "tool_version", "git_revision", "created_utc", "machine": {...},
 //  "ceilings": [{every field of ceilings::ceiling_fields}]}
-nlohmann::json ceilings_json(const ceilings::CeilingsFile& file);
+nlohmann::json ceilings_json(const core::CeilingsFile& file);
 
 // The provenance and machine lines, one row per ceiling, then the theoretical peaks'
 // bases and the notes.
-std::string ceilings_table(const ceilings::CeilingsFile& file);
+std::string ceilings_table(const core::CeilingsFile& file);
 
 }  // namespace rooftop::report

@@ -10,13 +10,13 @@
 #include "rooftop/ceilings/fleet.hpp"
 #include "rooftop/core/model.hpp"
 
-namespace rooftop::analyze {
+namespace rooftop::report {
 
-std::string roofline_svg(const ceilings::CeilingsFile& file);
+std::string roofline_svg(const core::CeilingsFile& file);
 
 // The rooflines of `files` on one chart with a legend naming each file by its label
 // and machine; theoretical ceilings that were never measured are dotted.
-std::string comparison_svg(const std::vector<ceilings::CeilingsFile>& files,
+std::string comparison_svg(const std::vector<core::CeilingsFile>& files,
                            const std::vector<std::string>& labels);
 
 // The hierarchical roofline of file.kernels on file's measured ceilings: each kernel one
@@ -25,7 +25,7 @@ std::string comparison_svg(const std::vector<ceilings::CeilingsFile>& files,
 // id; the versions of a group joined in `order` by arrows, level by level; below the plot,
 // a table of id, full name, GFLOP/s, limiter and fraction of roof. A kernel with no time
 // (or no FLOPs, or no byte counts) is listed but not drawn; one above a ceiling is flagged.
-std::string kernels_svg(const ceilings::CeilingsFile& file, const std::string& title);
+std::string kernels_svg(const core::CeilingsFile& file, const std::string& title);
 
 // The spread of each ceiling across a fleet: one row per ceiling, one dot per rank at its
 // value / the fleet median (linear axis), the median and the review's threshold drawn,
@@ -33,4 +33,4 @@ std::string kernels_svg(const ceilings::CeilingsFile& file, const std::string& t
 // ranks with their reasons below.
 std::string fleet_spread_svg(const ceilings::FleetFile& fleet, const ceilings::FleetReview& review);
 
-}  // namespace rooftop::analyze
+}  // namespace rooftop::report
