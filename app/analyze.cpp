@@ -67,9 +67,7 @@ std::string gigabytes(double bytes) { return core::format_number("%.1f GB", byte
 }  // namespace
 
 int run_analyze(const AnalyzeOptions& options, const std::string& command_line) {
-  const core::CeilingsFile file = ceilings::read_file(options.ceilings);
-  const Outputs outputs{options.out, options.plot, options.format};
-  outputs.check();
+  const KernelReport report(options.ceilings, {options.out, options.plot, options.format});
   // The default size suits the build: a CPU benchmark on the host, the classic size
   // where kernels run on a GPU.
   const std::string size = !options.size.empty() ? options.size
@@ -91,8 +89,8 @@ int run_analyze(const AnalyzeOptions& options, const std::string& command_line) 
   core::Sampling sampling = analyze::kKernelSampling;
   sampling.cancel = &interrupted();
   std::vector<std::string> notes;
-  if (file.machine.hostname != host_name())
-    notes.push_back("the ceilings were measured on " + file.machine.hostname +
+  if (report.ceilings().machine.hostname != host_name())
+    notes.push_back("the ceilings were measured on " + report.ceilings().machine.hostname +
                     ", the kernels ran on " + host_name());
   // Kernels on a GPU are counted by CUPTI where this build has it; elsewhere their
   // counts are the kernels' own declarations.
@@ -104,18 +102,13 @@ int run_analyze(const AnalyzeOptions& options, const std::string& command_line) 
         std::make_unique<analyze::HostBackend>(std::move(kernels), sampling, progress_printer());
   std::vector<core::KernelRecord> records = backend->collect(notes);
   run.throw_if_interrupted();
-  return place_and_report(file, options.ceilings, std::move(records), notes, outputs, command_line);
+  return report.place(std::move(records), notes, command_line);
 }
 
 int run_import(const ImportOptions& options, const std::string& command_line) {
-  const core::CeilingsFile file = ceilings::read_file(options.ceilings);
-  const Outputs outputs{options.out, options.plot, options.format};
-  outputs.check();
+  const KernelReport report(options.ceilings, {options.out, options.plot, options.format});
   analyze::ImportBackend backend(options.report, options.timing);
-  std::vector<std::string> notes;
-  std::vector<core::KernelRecord> records = backend.collect(notes);
-  if (records.empty()) throw Error(options.report + ": no kernel found");
-  return place_and_report(file, options.ceilings, std::move(records), notes, outputs, command_line);
+  return report.collect_and_place(backend, command_line);
 }
 
 int run_plot(const PlotOptions& options) {

@@ -9,14 +9,26 @@
 
 namespace rooftop::app {
 
-void Outputs::check() const {
-  if (!out.empty()) ceilings::check_writable(out);
-  if (!plot.empty()) ceilings::check_writable(plot);
+KernelReport::KernelReport(std::string ceilings_path, Outputs outputs)
+    : ceilings_path_(std::move(ceilings_path)),
+      outputs_(std::move(outputs)),
+      file_(ceilings::read_file(ceilings_path_)) {
+  for (const std::string& path : {outputs_.out, outputs_.plot})
+    if (!path.empty()) ceilings::check_writable(path);
 }
 
-int place_and_report(core::CeilingsFile file, const std::string& ceilings_path,
-                     std::vector<core::KernelRecord> records, const std::vector<std::string>& notes,
-                     const Outputs& outputs, const std::string& command_line) {
+int KernelReport::collect_and_place(analyze::Backend& backend,
+                                    const std::string& command_line) const {
+  std::vector<std::string> notes;
+  std::vector<core::KernelRecord> records = backend.collect(notes);
+  return place(std::move(records), notes, command_line);
+}
+
+int KernelReport::place(std::vector<core::KernelRecord> records,
+                        const std::vector<std::string>& notes,
+                        const std::string& command_line) const {
+  core::CeilingsFile file = file_;
+  const Outputs& outputs = outputs_;
   for (core::KernelRecord& r : records) core::apply(core::place(r, file), r);
   file.kernels = std::move(records);
   file.provenance = ceilings::current_provenance(command_line);
@@ -27,7 +39,7 @@ int place_and_report(core::CeilingsFile file, const std::string& ceilings_path,
   std::vector<std::string> written;
   for (const std::string& path : {outputs.out, outputs.plot})
     if (!path.empty()) written.push_back(path);
-  writer_for(outputs.format).kernels(std::cout, file, ceilings_path, notes, written);
+  writer_for(outputs.format).kernels(std::cout, file, ceilings_path_, notes, written);
   for (const core::KernelRecord& k : file.kernels)
     if (!k.above.empty())
       std::cerr << "rooftop: warning: " << core::terminal_text(k.name) << " lies above " << k.above

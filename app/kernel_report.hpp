@@ -1,11 +1,12 @@
 #pragma once
-// What analyze, import and profile do with the kernels they collected: place them on the
-// ceilings file's roofline, then write the kernels file, the chart and the report.
+// Where analyze, import and profile put the kernels their backend collects: the ceilings
+// file's roofline they are placed on, the kernels file, the chart and the report.
 
 #include <string>
 #include <vector>
 
 #include "output.hpp"
+#include "rooftop/analyze/backend.hpp"
 #include "rooftop/core/model.hpp"
 
 namespace rooftop::app {
@@ -13,13 +14,26 @@ namespace rooftop::app {
 struct Outputs {
   std::string out, plot;  // empty: not written
   OutputFormat format = OutputFormat::table;
-  // Fails early (before any kernel runs) when an output could not be written later.
-  void check() const;
 };
 
-// Returns the exit status: 1 when a kernel's answer check failed, else 0.
-int place_and_report(core::CeilingsFile file, const std::string& ceilings_path,
-                     std::vector<core::KernelRecord> records, const std::vector<std::string>& notes,
-                     const Outputs& outputs, const std::string& command_line);
+class KernelReport {
+ public:
+  // Reads the ceilings file and checks that the outputs can be written, so that a bad
+  // path fails before any kernel runs.
+  KernelReport(std::string ceilings_path, Outputs outputs);
+  const core::CeilingsFile& ceilings() const { return file_; }
+
+  // Places `records` on the ceilings, writes the outputs and prints the report. Returns
+  // the exit status: 1 when a kernel's answer check failed, else 0.
+  int place(std::vector<core::KernelRecord> records, const std::vector<std::string>& notes,
+            const std::string& command_line) const;
+  // The backend's kernels, collected and placed.
+  int collect_and_place(analyze::Backend& backend, const std::string& command_line) const;
+
+ private:
+  std::string ceilings_path_;
+  Outputs outputs_;
+  core::CeilingsFile file_;
+};
 
 }  // namespace rooftop::app

@@ -2,6 +2,7 @@
 
 #include <utility>
 
+#include "rooftop/core/error.hpp"
 #include "rooftop/core/input_file.hpp"
 
 namespace rooftop::analyze {
@@ -28,6 +29,7 @@ std::vector<core::KernelRecord> ImportBackend::collect(std::vector<std::string>&
   counters::ImportResult result =
       counters::parse_report(report, report_path_, timing, timing_path_);
   format_ = result.format;
+  if (result.kernels.empty()) throw Error(report_path_ + ": no kernel found");
   notes.insert(notes.end(), result.notes.begin(), result.notes.end());
   return std::move(result.kernels);
 }

@@ -11,7 +11,8 @@
 namespace rooftop::analyze {
 
 // Reads the files and hands them to counters::parse_report. An unreadable file throws
-// rooftop::Error "PATH: cannot read (reason)".
+// rooftop::Error "PATH: cannot read (reason)", a report without kernels "PATH: no kernel
+// found".
 class ImportBackend : public Backend {
  public:
   explicit ImportBackend(std::string report_path, std::string timing_path = "");
