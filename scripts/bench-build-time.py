@@ -1,13 +1,13 @@
 #!/usr/bin/env python3
-"""Clean host build time of two revisions of this repository, side by side.
+"""Clean host build time of revisions of this repository, side by side.
 
 Each revision is checked out into its own scratch folder (git worktree), then configured
 and built from nothing the way scripts/test.sh builds (Release, tests and MPI on, the
-Kokkos that scripts/install-deps.sh provides, ninja when present, all cores), the two
-revisions alternating --rounds times so that a busy spell of a shared machine hits both.
-It prints each revision's median wall time and the ratio NEW / BASE (above 1: slower).
+Kokkos that scripts/install-deps.sh provides, ninja when present, all cores), the
+revisions alternating --rounds times so that a busy spell of a shared machine hits all.
+It prints each revision's median wall time and its ratio to BASE (above 1: slower).
 
-usage: scripts/bench-build-time.py BASE NEW [--rounds 2] [--markdown]
+usage: scripts/bench-build-time.py BASE NEW [NEW...] [--rounds 2] [--markdown]
 """
 import argparse
 import os
@@ -42,13 +42,13 @@ def clean_build(source, build, kokkos):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("base", help="git revision measured first in each round")
-    ap.add_argument("new", help="git revision compared with it")
+    ap.add_argument("new", nargs="+", help="git revisions compared with it")
     ap.add_argument("--rounds", type=int, default=2)
     ap.add_argument("--markdown", action="store_true", help="print a Markdown table")
     args = ap.parse_args()
     kokkos = kokkos_root()
     scratch = tempfile.mkdtemp(prefix="rooftop-build-time-")
-    revisions = [args.base, args.new]
+    revisions = [args.base] + args.new
     trees = []
     try:
         for i, rev in enumerate(revisions):
@@ -56,23 +56,24 @@ def main():
             subprocess.run(["git", "-C", ROOT, "worktree", "add", "--detach", tree, rev], check=True,
                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             trees.append(tree)
-        times = [[], []]
+        times = [[] for _ in revisions]
         for r in range(args.rounds):
             for i, tree in enumerate(trees):
                 seconds = clean_build(tree, os.path.join(tree, "build"), kokkos)
                 times[i].append(seconds)
                 print(f"round {r + 1}: {revisions[i]} {seconds:.0f} s", file=sys.stderr, flush=True)
-        base, new = (statistics.median(t) for t in times)
+        base = statistics.median(times[0])
         if args.markdown:
-            print("| revision | clean build, median of %d (s) | rounds (s) |" % args.rounds)
-            print("|---|---:|---|")
-            for rev, t in zip(revisions, times):
-                print(f"| {rev} | {statistics.median(t):.0f} | {', '.join(f'{x:.0f}' for x in t)} |")
-            print(f"\nratio {args.new} / {args.base}: **{new / base:.3f}**")
-        else:
-            for rev, t in zip(revisions, times):
-                print(f"{rev}: median {statistics.median(t):.0f} s ({', '.join(f'{x:.0f}' for x in t)})")
-            print(f"ratio new / base: {new / base:.3f}")
+            print("| revision | clean build, median of %d (s) | rounds (s) | ratio to %s |"
+                  % (args.rounds, args.base))
+            print("|---|---:|---|---:|")
+        for rev, t in zip(revisions, times):
+            median = statistics.median(t)
+            rounds = ", ".join(f"{x:.0f}" for x in t)
+            if args.markdown:
+                print(f"| {rev} | {median:.0f} | {rounds} | {median / base:.3f} |")
+            else:
+                print(f"{rev}: median {median:.0f} s ({rounds}), ratio to {args.base} {median / base:.3f}")
     finally:
         for tree in trees:
             subprocess.run(["git", "-C", ROOT, "worktree", "remove", "--force", tree],
