@@ -4,12 +4,8 @@
 
 namespace rooftop::core {
 
-using core::Ceiling;
-using core::CeilingsFile;
-using core::KernelRecord;
-
 std::optional<double> arithmetic_intensity(const KernelRecord& kernel, const std::string& level) {
-  const core::LevelBytes* b = kernel.find_bytes(level);
+  const LevelBytes* b = kernel.find_bytes(level);
   if (!b || b->bytes <= 0.0) return std::nullopt;
   return kernel.flops() / b->bytes;
 }
@@ -42,7 +38,7 @@ Placement place(const KernelRecord& kernel, const CeilingsFile& file, double tol
     p.limiter = p.compute->ceiling;
     p.attainable_gflop_per_s = p.compute->gflop_per_s;
   }
-  for (const core::LevelBytes& b : kernel.bytes) {
+  for (const LevelBytes& b : kernel.bytes) {
     const Ceiling* bw = file.find(b.level);
     const std::optional<double> ai = arithmetic_intensity(kernel, b.level);
     if (!bw || bw->kind != "bandwidth" || !ai) continue;

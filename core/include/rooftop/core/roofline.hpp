@@ -12,8 +12,7 @@
 namespace rooftop::core {
 
 // FLOPs per byte at `level`; empty where the kernel has no byte count there.
-std::optional<double> arithmetic_intensity(const core::KernelRecord& kernel,
-                                           const std::string& level);
+std::optional<double> arithmetic_intensity(const KernelRecord& kernel, const std::string& level);
 
 // The compute roof for a precision and FMA mix. With `fma_fraction` f (share of the FLOPs
 // issued as FMAs) known and both ceilings measured: nofma x (1 + f), capped by the FMA
@@ -23,8 +22,8 @@ struct ComputeRoof {
   double gflop_per_s = 0.0;
   std::string ceiling;  // "fp64_fma", "fp64_nofma", or "fp64_fma_mix" when adjusted
 };
-std::optional<ComputeRoof> compute_roof(const core::CeilingsFile& file,
-                                        const std::string& precision, double fma_fraction);
+std::optional<ComputeRoof> compute_roof(const CeilingsFile& file, const std::string& precision,
+                                        double fma_fraction);
 
 // One kernel on one machine's roofline.
 struct Placement {
@@ -42,10 +41,9 @@ struct Placement {
   double fraction_of_roof = 0.0;
   std::vector<std::string> above;  // roofs the achieved rate exceeds by more than `tolerance`
 };
-Placement place(const core::KernelRecord& kernel, const core::CeilingsFile& file,
-                double tolerance = 0.02);
+Placement place(const KernelRecord& kernel, const CeilingsFile& file, double tolerance = 0.02);
 
 // Fills the derived fields of `kernel` (limiter, attainable, fraction, above).
-void apply(const Placement& placement, core::KernelRecord& kernel);
+void apply(const Placement& placement, KernelRecord& kernel);
 
 }  // namespace rooftop::core

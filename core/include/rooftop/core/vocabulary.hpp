@@ -14,7 +14,7 @@
 namespace rooftop::core {
 
 // A kernel's FLOPs in one precision (an alias: nvcc's front end warns on the bare form).
-using FlopsField = double core::KernelRecord::*;
+using FlopsField = double KernelRecord::*;
 
 // A floating-point format FLOPs are counted in.
 struct Precision {
@@ -27,9 +27,9 @@ struct Precision {
   FlopsField flops;         // a kernel's FLOPs in it
 };
 inline constexpr Precision kPrecisions[] = {
-    {"fp64", "FP64", 8, 'd', "dp", true, &core::KernelRecord::flops_fp64},
-    {"fp32", "FP32", 4, 'f', "sp", true, &core::KernelRecord::flops_fp32},
-    {"fp16", "FP16", 2, 'h', "hp", false, &core::KernelRecord::flops_fp16},
+    {"fp64", "FP64", 8, 'd', "dp", true, &KernelRecord::flops_fp64},
+    {"fp32", "FP32", 4, 'f', "sp", true, &KernelRecord::flops_fp32},
+    {"fp16", "FP16", 2, 'h', "hp", false, &KernelRecord::flops_fp16},
 };
 const Precision* find_precision(std::string_view name);
 
