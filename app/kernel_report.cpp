@@ -27,19 +27,18 @@ int KernelReport::collect_and_place(analyze::Backend& backend,
 int KernelReport::place(std::vector<core::KernelRecord> records,
                         const std::vector<std::string>& notes,
                         const std::string& command_line) const {
-  core::CeilingsFile file = file_;
-  const Outputs& outputs = outputs_;
+  core::CeilingsFile file = file_;  // the ceilings with these kernels
   for (core::KernelRecord& r : records) core::apply(core::place(r, file), r);
   file.kernels = std::move(records);
   file.provenance = ceilings::current_provenance(command_line);
-  if (!outputs.out.empty()) ceilings::write_file(outputs.out, file);
-  if (!outputs.plot.empty())
-    ceilings::write_text_file(outputs.plot,
+  if (!outputs_.out.empty()) ceilings::write_file(outputs_.out, file);
+  if (!outputs_.plot.empty())
+    ceilings::write_text_file(outputs_.plot,
                               report::kernels_svg(file, "Kernels on the measured roofline"));
   std::vector<std::string> written;
-  for (const std::string& path : {outputs.out, outputs.plot})
+  for (const std::string& path : {outputs_.out, outputs_.plot})
     if (!path.empty()) written.push_back(path);
-  writer_for(outputs.format).kernels(std::cout, file, ceilings_path_, notes, written);
+  writer_for(outputs_.format).kernels(std::cout, file, ceilings_path_, notes, written);
   for (const core::KernelRecord& k : file.kernels)
     if (!k.above.empty())
       std::cerr << "rooftop: warning: " << core::terminal_text(k.name) << " lies above " << k.above
