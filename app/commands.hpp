@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "output.hpp"
+#include "rooftop/ceilings/fleet.hpp"
 
 namespace rooftop::app {
 
@@ -27,7 +28,8 @@ struct CompareOptions {
   std::vector<std::string> files;  // the first is the baseline; or one fleet file
   std::string plot;
   OutputFormat format = OutputFormat::table;
-  double threshold = 0.05;  // fleet: a rank this fraction below the fleet median is slow
+  double threshold =
+      ceilings::kDefaultSlowThreshold;  // fleet: this fraction below the median is slow
   bool threshold_given = false;
 };
 // Exit status of `compare FLEET.h5` when it found a slow or failed rank.

@@ -76,8 +76,8 @@ int main(int argc, char** argv) {
   add_format_flags(c, compare.format);
   CLI::Option* threshold =
       c->add_option("--threshold", compare.threshold,
-                    "fleet: a rank more than this fraction below the fleet median is slow "
-                    "(default 0.05)")
+                    "fleet: a rank more than this fraction below the fleet median is slow")
+          ->capture_default_str()
           ->check(CLI::Range(0.0, 1.0));
 
   rooftop::app::ExportOptions exp;

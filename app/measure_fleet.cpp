@@ -157,8 +157,9 @@ int run_measure_fleet(const MeasureOptions& options, const std::string& command_
       ceilings::make_fleet(ceilings::current_provenance(command_line), std::move(ranks));
   ceilings::write_fleet_file(options.out, fleet);
   if (!options.plot.empty())
-    ceilings::write_text_file(options.plot,
-                              report::fleet_spread_svg(fleet, ceilings::review(fleet, 0.05)));
+    ceilings::write_text_file(
+        options.plot,
+        report::fleet_spread_svg(fleet, ceilings::review(fleet, ceilings::kDefaultSlowThreshold)));
   const double write_seconds = seconds_since(write_start);
 
   std::cout << core::terminal_text(report::fleet_table(fleet));

@@ -23,7 +23,9 @@ class JsonWriter final : public Writer {
             const ceilings::FleetFile* fleet) const override {
     nlohmann::json j = report::ceilings_json(file);
     if (!file.kernels.empty()) j["kernels"] = report::kernels_json(file, path, {})["kernels"];
-    if (fleet) j["fleet"] = report::fleet_json(*fleet, ceilings::review(*fleet, 0.05), path);
+    if (fleet)
+      j["fleet"] = report::fleet_json(
+          *fleet, ceilings::review(*fleet, ceilings::kDefaultSlowThreshold), path);
     print(out, j);
   }
 

@@ -36,8 +36,10 @@ class TableWriter final : public Writer {
   void fleet_review(std::ostream& out, const ceilings::FleetFile& fleet,
                     const ceilings::FleetReview& review, const std::string& path,
                     const std::vector<std::string>& written) const override {
-    out << core::terminal_text(path + ": " + report::fleet_table(fleet)) << "\n"
-        << report::fleet_review_table(review) << wrote(written);
+    // Host names and failure reasons come from the file: made safe like every other name.
+    out << core::terminal_text(path + ": " + report::fleet_table(fleet) + "\n" +
+                               report::fleet_review_table(review))
+        << wrote(written);
   }
 
   void kernels(std::ostream& out, const core::CeilingsFile& file, const std::string&,

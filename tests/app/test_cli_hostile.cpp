@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "cli_support.hpp"
+#include "rooftop/ceilings/fleet.hpp"
 #include "rooftop/ceilings/io.hpp"
 #include "support.hpp"
 
@@ -129,6 +130,28 @@ TEST(CliHostile, TextFromFilesCannotDriveTheTerminal) {
   EXPECT_NE(imported.out.find("evil\\x1b[2J"), std::string::npos) << imported.out;
   EXPECT_EQ(imported.out.find('\x1b'), std::string::npos) << imported.out;
   EXPECT_EQ(imported.err.find('\x1b'), std::string::npos) << imported.err;
+}
+
+// A fleet's review names failed ranks with the reasons and host names their file holds.
+TEST(CliHostile, AFleetReviewCannotDriveTheTerminal) {
+  TempDir scratch;
+  ceilings::RankRecord ok;
+  ok.rank = 0;
+  ok.hostname = "node0";
+  ok.status = "ok";
+  ok.file = sample_ceilings_file();
+  ceilings::RankRecord failed;
+  failed.rank = 1;
+  failed.hostname = "node\x1b]0;owned\x07";
+  failed.status = "failed";
+  failed.reason = "evil\x1b[2J";
+  const std::string path = scratch.file("fleet.h5");
+  ceilings::write_fleet_file(path, ceilings::make_fleet({}, {ok, failed}));
+  const RunResult r = run_rooftop({"compare", path}, scratch);
+  EXPECT_EQ(r.status, 3) << r.err;  // a failed rank was found
+  EXPECT_NE(r.out.find("evil\\x1b[2J"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find('\x1b'), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find('\x07'), std::string::npos) << r.out;
 }
 
 // JSON output of text that is not UTF-8 replaces the bad bytes instead of failing with the

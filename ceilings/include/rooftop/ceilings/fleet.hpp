@@ -83,8 +83,12 @@ struct SlowRank {
   bool within_own_spread = false;
 };
 
+// The review's threshold unless the user names one: a rank 5% below the fleet median is
+// slow.
+inline constexpr double kDefaultSlowThreshold = 0.05;
+
 struct FleetReview {
-  double threshold = 0.05;         // a rank is slow below (1 - threshold) x the median
+  double threshold = kDefaultSlowThreshold;  // slow below (1 - threshold) x the median
   std::vector<SlowRank> slow;      // by rank, then ceiling in roofline order
   std::vector<RankRecord> failed;  // without their (absent) files
   bool anything_found() const { return !slow.empty() || !failed.empty(); }
