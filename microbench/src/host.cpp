@@ -173,35 +173,40 @@ core::Machine describe_host(const std::string& sysfs_root) {
 
 namespace {
 
-// Every thread of the host space runs `attempts` chains of `iterations` x 256 dependent
-// adds at once; each thread's fastest attempt, in GHz. Preemption and interrupts only
-// ever lower the apparent clock, so the fastest attempt is the truth.
+constexpr std::int64_t kAddsPerIteration = 256;
+
+// Every thread of the host space reads its own clock at once; in GHz, one per thread.
 std::vector<double> clock_per_thread_ghz(std::int64_t iterations, int attempts) {
   using Host = Kokkos::DefaultHostExecutionSpace;
-  const int threads = Host().concurrency();
-  std::vector<double> ghz(static_cast<std::size_t>(threads), 0.0);
-  constexpr std::int64_t kAddsPerIteration = 256;
+  std::vector<double> ghz(static_cast<std::size_t>(Host().concurrency()), 0.0);
   double* out = ghz.data();
   Kokkos::parallel_for(
-      "rooftop::clock", Kokkos::RangePolicy<Host>(0, threads), [=](const int t) {
-        for (int attempt = 0; attempt < attempts; ++attempt) {
-          std::int64_t x = t, k = 1;
-          asm volatile("" : "+r"(k));  // an opaque register, not an immediate the core could fold
-          const auto t0 = std::chrono::steady_clock::now();
-          for (std::int64_t i = 0; i < iterations; ++i) {
-            x = add_chain(x, k, std::make_index_sequence<kAddsPerIteration>{});
-          }
-          const auto t1 = std::chrono::steady_clock::now();
-          const double s = std::chrono::duration<double>(t1 - t0).count();
-          out[t] = std::max(out[t], static_cast<double>(iterations * kAddsPerIteration) / s * 1e-9);
-          asm volatile("" ::"r"(x));
-        }
-      });
+      "rooftop::clock", Kokkos::RangePolicy<Host>(0, Host().concurrency()),
+      [=](const int t) { out[t] = thread_clock_ghz(iterations, attempts); });
   Host().fence();
   return ghz;
 }
 
 }  // namespace
+
+// `attempts` chains of `iterations` x 256 dependent adds on the calling thread; the
+// fastest. Preemption and interrupts only ever lower the apparent clock, so the fastest
+// attempt is the truth.
+double thread_clock_ghz(std::int64_t iterations, int attempts) {
+  double best = 0.0;
+  for (int attempt = 0; attempt < attempts; ++attempt) {
+    std::int64_t x = attempt, k = 1;
+    asm volatile("" : "+r"(k));  // an opaque register, not an immediate the core could fold
+    const auto t0 = std::chrono::steady_clock::now();
+    for (std::int64_t i = 0; i < iterations; ++i)
+      x = add_chain(x, k, std::make_index_sequence<kAddsPerIteration>{});
+    const auto t1 = std::chrono::steady_clock::now();
+    const double s = std::chrono::duration<double>(t1 - t0).count();
+    best = std::max(best, static_cast<double>(iterations * kAddsPerIteration) / s * 1e-9);
+    asm volatile("" ::"r"(x));
+  }
+  return best;
+}
 
 double measure_host_clock_ghz(std::string& method) {
   // 12.8 M cycles per attempt: ~5 ms at 2.5 GHz.

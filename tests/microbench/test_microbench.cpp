@@ -120,6 +120,17 @@ TEST(MeasureCompute, UnknownPrecisionThrows) {
                rooftop::Error);
 }
 
+// The probe is a chain of dependent adds, one cycle each: a compiler that folded or
+// reordered the chain would read tens of GHz, a probe timed wrongly far below any core.
+TEST(ClockProbe, ReadsAClockACoreCanHave) {
+  const double thread = thread_clock_ghz(2000, 2);
+  EXPECT_GT(thread, 0.2);
+  EXPECT_LT(thread, 10.0);
+  const double sample = sample_clock_ghz();
+  EXPECT_GT(sample, 0.2);
+  EXPECT_LT(sample, 10.0);
+}
+
 // ---------------------------------------------------------------------------------------
 // bandwidth kernels
 
