@@ -1,7 +1,7 @@
 // How far the host FP64 FMA ceiling is from a register-only FMA loop, and how much of that
 // is the kernel and how much the way a ceiling is timed. Three measurements alternate in
-// one process, each as a fraction of cores x lanes x 2 FMA FLOPs x FMA pipes x the clock
-// read around it (rooftop's own clock probe):
+// one process, each as a fraction of the FP64 FMA peak the ceilings file gives
+// (ceilings::attach_theoretical) at the clock read around it (rooftop's own probe):
 //
 //   ceiling   rooftop's compute ceiling point (1024 FLOPs per element, ILP 8, an
 //             L2-resident array), timed as `measure` times it: one launch on every
@@ -11,7 +11,9 @@
 //             --window-ms with no barrier between threads (what single-loop peak-FLOP
 //             programs report), the clock read by each thread around each window.
 //
-// usage: fma_sampling [--rounds 3] [--sample-ms 50] [--window-ms 0.5]
+// usage: OMP_PROC_BIND=spread OMP_PLACES=cores fma_sampling [--rounds 3] [--sample-ms 50]
+//                                                       [--window-ms 0.5]
+// (one thread per core, as `rooftop measure` places them: a window's peak is one core's)
 
 #include <Kokkos_Core.hpp>
 #include <algorithm>
@@ -23,8 +25,10 @@
 #include <string>
 #include <vector>
 
+#include "rooftop/ceilings/extract.hpp"
 #include "rooftop/core/sampling.hpp"
 #include "rooftop/core/statistics.hpp"
+#include "rooftop/core/vocabulary.hpp"
 #include "rooftop/microbench/host.hpp"
 #include "rooftop/microbench/measure.hpp"
 
@@ -53,6 +57,15 @@ __attribute__((noinline)) double register_fmas(std::int64_t iterations, double a
 }
 
 constexpr double kFlopsPerIteration = 2.0 * kChains * kLanes;
+
+// The machine's FP64 FMA peak at `ghz`, in GFLOP/s, by the formula of the ceilings file.
+double fma_peak(const rooftop::core::Machine& m, double ghz) {
+  rooftop::core::Ceiling c;
+  c.name = rooftop::core::compute_ceiling_name("fp64", "fma");
+  c.kind = "compute";
+  rooftop::ceilings::attach_theoretical(m, c, {ghz});
+  return c.theoretical.value_or(0.0);
+}
 
 struct Fractions {
   std::vector<double> values;
@@ -94,7 +107,7 @@ int main(int argc, char** argv) {
   {
     const rooftop::core::Machine m = rooftop::microbench::describe_host();
     const int threads = Host().concurrency();
-    if (m.fma_pipes <= 0 || m.simd_bits < 8 * static_cast<int>(sizeof(Vector))) {
+    if (fma_peak(m, 1.0) <= 0.0 || m.simd_bits < 8 * static_cast<int>(sizeof(Vector))) {
       std::fprintf(stderr,
                    "fma_sampling: needs FMA pipes and %zu-bit vectors in the host model "
                    "(this host: %d FMA pipes, %d-bit vectors)\n",
@@ -102,12 +115,13 @@ int main(int argc, char** argv) {
       Kokkos::finalize();
       return 2;
     }
-    // FLOPs per cycle of one core: lanes x 2 (an FMA) x FMA pipes.
-    const double per_core_cycle = (m.simd_bits / 64.0) * 2.0 * m.fma_pipes;
-    const double machine_cycle = per_core_cycle * std::min(threads, m.cores);
-    std::printf("%s: %d threads on %d cores, %d-bit vectors, %d FMA pipes; fractions of "
-                "%.0f FLOP/cycle at the clock read around each sample\n",
-                m.cpu_model.c_str(), threads, m.cores, m.simd_bits, m.fma_pipes, machine_cycle);
+    // FLOPs per cycle of the machine and of one core (a window runs on one).
+    const double machine_cycle = fma_peak(m, 1.0);
+    const double per_core_cycle = machine_cycle / m.cores;
+    std::printf(
+        "%s: %d threads on %d cores; fractions of %.0f FLOP/cycle at the clock read "
+        "around each sample\n",
+        m.cpu_model.c_str(), threads, m.cores, machine_cycle);
 
     rooftop::core::Sampling sampling;
     sampling.samples = 7;
