@@ -89,10 +89,9 @@ void require_gpu() {
                 ": " + cudaGetErrorString(e) + ")");
   if (devices == 0) throw Error("no CUDA GPU visible (cudaGetDeviceCount found none)");
   int driver = 0;
-  if (cudaDriverGetVersion(&driver) == cudaSuccess && driver < 12060)
-    throw Error("the CUDA driver supports CUDA " + std::to_string(driver / 1000) + "." +
-                std::to_string(driver % 1000 / 10) +
-                ": GPU counters need CUPTI's Range Profiler, CUDA 12.6 or newer");
+  if (cudaDriverGetVersion(&driver) == cudaSuccess)
+    if (std::string why = counters::cupti::driver_too_old(driver, CUDART_VERSION); !why.empty())
+      throw Error(why);
 }
 
 class CuptiBackend final : public Backend {

@@ -8,10 +8,10 @@
 // with no file named, a short table to stderr.
 //
 // In the CUDA build with CUPTI, each outermost kernel on a CUDA execution space is also
-// profiled with CUPTI's Range Profiler (auto ranges, kernel replay: CUPTI replays each
-// launch itself), and its records carry FLOPs and bytes. ROOFTOP_CUPTI=0 turns that off;
-// a profiler that cannot start (no permission to the counters, say) is reported once and
-// the run goes on with times only.
+// counted with CUPTI's Range Profiler (auto ranges, kernel replay: CUPTI replays each
+// launch itself; set up once, see KernelCounter and AutoRangeSession), and its records
+// carry FLOPs and bytes. ROOFTOP_CUPTI=0 turns that off; counters that cannot be had (no
+// permission, say) are reported once and the run goes on with times only.
 //
 // Nothing here depends on Kokkos: the entry points are the documented C interface.
 
@@ -25,6 +25,7 @@
 #include <mutex>
 #include <string>
 
+#include "rooftop/connector/kernel_counter.hpp"
 #include "rooftop/connector/kernel_tracker.hpp"
 #include "rooftop/connector/profile_file.hpp"
 
@@ -42,94 +43,17 @@ struct Kokkos_Profiling_KokkosPDeviceInfo {
 namespace rooftop::connector {
 namespace {
 
-#if ROOFTOP_CONNECTOR_CUPTI
-// Profiles each outermost CUDA kernel: auto ranges between its begin and end, summed.
-class CuptiObserver final : public KernelTracker::Observer {
- public:
-  CuptiObserver(KernelTracker& tracker, ProfileHeader& header)
-      : tracker_(tracker), header_(header) {}
-
-  void on_begin(const Invocation& k) override {
-    if (!is_cuda(k.device_id) || k.depth != 0) return;
-    std::lock_guard<std::mutex> lock(mutex_);
-    if (failed_) return;
-    if (active_ != 0) {  // another host thread's kernel holds the profiler
-      tracker_.add_note(k.label, "some launches overlapped another profiled kernel: not counted");
-      return;
-    }
-    try {
-      if (!profiler_) {
-        profiler_ = std::make_unique<counters::cupti::RangeProfiler>();
-        header_.source = "cupti";
-        header_.metrics = profiler_->metrics();
-        header_.skipped_metrics = profiler_->skipped();
-        header_.passes = static_cast<int>(profiler_->passes());
-        header_.notes.push_back("CUPTI on " + profiler_->chip() + ": " +
-                                std::to_string(profiler_->passes()) +
-                                " replay passes per launch (auto ranges, kernel replay)");
-      }
-      profiler_->begin_auto();
-      active_ = k.id;
-    } catch (const std::exception& e) {
-      give_up(e.what());
-    }
-  }
-
-  void on_end(const Invocation& k, double) override {
-    std::lock_guard<std::mutex> lock(mutex_);
-    if (active_ == 0 || active_ != k.id) return;
-    active_ = 0;
-    try {
-      const counters::cupti::Collection c = profiler_->end_auto();
-      tracker_.add_counters(k.label, c.values);
-      if (c.dropped_ranges > 0)
-        tracker_.add_note(k.label, std::to_string(c.dropped_ranges) +
-                                       " CUDA launches not counted (more than the counter-data "
-                                       "image holds)");
-    } catch (const std::exception& e) {
-      tracker_.add_note(k.label, std::string("CUPTI failed: ") + e.what());
-    }
-  }
-
-  // At finalize: a kernel begun and never ended leaves the profiler running.
-  void close() {
-    std::lock_guard<std::mutex> lock(mutex_);
-    if (active_ != 0) {
-      active_ = 0;
-      try {
-        profiler_->end_auto();
-      } catch (const std::exception&) {
-      }
-    }
-    profiler_.reset();
-  }
-
- private:
-  void give_up(const std::string& why) {
-    failed_ = true;
-    header_.notes.push_back("no counters: " + why);
-    std::fprintf(stderr, "rooftop connector: no counters, times only: %s\n", why.c_str());
-  }
-
-  KernelTracker& tracker_;
-  ProfileHeader& header_;
-  std::mutex mutex_;
-  std::unique_ptr<counters::cupti::RangeProfiler> profiler_;
-  std::uint64_t active_ = 0;
-  bool failed_ = false;
-};
-#endif
-
 struct Session {
   KernelTracker tracker;
   ProfileHeader header;
-#if ROOFTOP_CONNECTOR_CUPTI
-  std::unique_ptr<CuptiObserver> cupti;
-#endif
+  std::unique_ptr<KernelCounter> counter;  // CUDA build with CUPTI, counters on
 };
 
 std::mutex session_mutex;
-std::unique_ptr<Session> session;
+// Never destroyed by the C++ runtime: a program that exits without Kokkos::finalize
+// would otherwise tear CUPTI down from a static destructor, after the CUDA runtime's
+// and libcupti's own exit handlers may have run. finish() ends the session in order.
+std::unique_ptr<Session>& session = *new std::unique_ptr<Session>();
 
 Session& current() {
   std::lock_guard<std::mutex> lock(session_mutex);
@@ -149,8 +73,11 @@ void start(std::uint64_t interface_version) {
   if (cupti && std::string(cupti) == "0") {
     s->header.notes.push_back("counters off (ROOFTOP_CUPTI=0)");
   } else {
-    s->cupti = std::make_unique<CuptiObserver>(s->tracker, s->header);
-    s->tracker.set_observer(s->cupti.get());
+    s->counter = std::make_unique<KernelCounter>(s->tracker, s->header, [] {
+      return std::make_unique<counters::AutoRangeSession>(
+          counters::cupti::make_auto_range_target());
+    });
+    s->tracker.set_observer(s->counter.get());
   }
 #else
   s->header.notes.push_back("times only: this connector was built without CUDA and CUPTI");
@@ -176,9 +103,7 @@ void finish() {
   }
   if (!s) return;
   s->tracker.set_observer(nullptr);
-#if ROOFTOP_CONNECTOR_CUPTI
-  if (s->cupti) s->cupti->close();
-#endif
+  if (s->counter) s->counter->close();
   const std::vector<LabelStats> labels = s->tracker.snapshot();
   s->header.stray_ends = s->tracker.stray_ends();
   const char* out = std::getenv("ROOFTOP_PROFILE_OUT");

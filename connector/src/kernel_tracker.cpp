@@ -67,7 +67,9 @@ std::uint64_t KernelTracker::begin(const char* label, std::uint32_t device_id, K
     invocation.label = label && *label ? label : "(unlabelled)";
     invocation.kind = kind;
     invocation.device_id = device_id;
-    invocation.depth = static_cast<int>(open_.size());
+    invocation.thread = std::this_thread::get_id();
+    for (const auto& [id, open] : open_)
+      if (open.invocation.thread == invocation.thread) ++invocation.depth;
     LabelStats& s = stats_for(invocation.label);
     add_unique(s.kinds, kind_name(kind));
     add_unique(s.spaces, space_name(device_id));

@@ -5,6 +5,7 @@
 #include <cupti_result.h>
 #include <cupti_version.h>
 
+#include <algorithm>
 #include <utility>
 
 #include "rooftop/core/error.hpp"
@@ -41,6 +42,10 @@ std::string describe_result(int cupti_result) {
            "NVreg_RestrictProfilingToAdminUsers=0, see "
            "https://developer.nvidia.com/ERR_NVGPUCTRPERM)";
       break;
+    case CUPTI_ERROR_HARDWARE_BUSY:
+      s += " (another process is profiling this GPU: ncu, nsys, DCGM's profiling module, or "
+           "another rank on the same GPU)";
+      break;
     case CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED:
     case CUPTI_ERROR_OLD_PROFILER_API_INITIALIZED:
       s += " (another profiler holds the GPU's counters: run rooftop outside ncu, nsys and "
@@ -55,6 +60,18 @@ std::string describe_result(int cupti_result) {
       break;
   }
   return s;
+}
+
+std::string driver_too_old(int driver_version, int built_with) {
+  const auto version = [](int v) {
+    return std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 10);
+  };
+  const int needed = std::max(12060, built_with / 1000 * 1000);
+  if (driver_version >= needed) return "";
+  return "the CUDA driver supports CUDA " + version(driver_version) +
+         ", older than the CUDA " + version(needed) + " that this build's CUPTI (CUDA " +
+         version(built_with) + ") needs for GPU counters: update the NVIDIA driver" +
+         (built_with >= 13000 ? " (r580 or newer)" : "");
 }
 
 std::uint32_t cupti_version() {
@@ -159,6 +176,17 @@ std::string ProfilerHost::check_metric(const std::string& name) const {
   const CUptiResult r = cuptiProfilerHostGetMetricProperties(&p);
   if (r == CUPTI_SUCCESS) return "";
   return "not a metric on " + chip_ + " (" + result_name(r) + ")";
+}
+
+ProfilerHost::MetricDescription ProfilerHost::describe_metric(const std::string& name) const {
+  if (!object_) throw Error("CUPTI profiler host for " + chip_ + " was moved from");
+  CUpti_Profiler_Host_GetMetricProperties_Params p{};
+  p.structSize = CUpti_Profiler_Host_GetMetricProperties_Params_STRUCT_SIZE;
+  p.pHostObject = object_;
+  p.pMetricName = name.c_str();
+  if (const CUptiResult r = cuptiProfilerHostGetMetricProperties(&p); r != CUPTI_SUCCESS)
+    fail(name + " on " + chip_, r);
+  return {p.pDescription ? p.pDescription : "", p.pDimUnit ? p.pDimUnit : ""};
 }
 
 void ProfilerHost::add_batch(const std::vector<std::string>& names) {

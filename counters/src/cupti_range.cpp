@@ -15,7 +15,20 @@ namespace rooftop::counters::cupti {
 namespace {
 
 [[noreturn]] void fail(const std::string& what, CUptiResult r) {
-  throw Error(what + ": " + describe_result(static_cast<int>(r)));
+  const std::string message = what + ": " + describe_result(static_cast<int>(r));
+  switch (r) {
+    case CUPTI_ERROR_HARDWARE_BUSY:
+      throw CountersBusy(message);
+    case CUPTI_ERROR_INSUFFICIENT_PRIVILEGES:
+    case CUPTI_ERROR_VIRTUALIZED_DEVICE_INSUFFICIENT_PRIVILEGES:
+    case CUPTI_ERROR_NOT_SUPPORTED:
+    case CUPTI_ERROR_LEGACY_PROFILER_NOT_SUPPORTED:
+    case CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED:
+    case CUPTI_ERROR_OLD_PROFILER_API_INITIALIZED:
+      throw CountersRefused(message);
+    default:
+      throw Error(message);
+  }
 }
 
 void check(CUptiResult r, const char* what) {
@@ -80,8 +93,8 @@ struct RangeProfiler::State {
     object = nullptr;
   }
 
-  // Enables the profiler on the context with a fresh counter-data image and the config.
-  void enable(CUpti_ProfilerRange range, CUpti_ProfilerReplayMode replay) {
+  // Enables the profiler on the context and sizes its counter-data image.
+  void enable_object() {
     if (object) throw Error("CUPTI range profiler: a collection is already running");
     CUpti_RangeProfiler_Enable_Params e{};
     e.structSize = CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE;
@@ -100,30 +113,45 @@ struct RangeProfiler::State {
       s.maxNumRangeTreeNodes = static_cast<std::uint32_t>(options.max_ranges);
       check(cuptiRangeProfilerGetCounterDataSize(&s), "cuptiRangeProfilerGetCounterDataSize");
       counter_data.assign(s.counterDataSize, 0);
+    } catch (...) {
+      disable();
+      throw;
+    }
+  }
 
-      CUpti_RangeProfiler_CounterDataImage_Initialize_Params i{};
-      i.structSize = CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE;
-      i.pRangeProfilerObject = object;
-      i.counterDataSize = counter_data.size();
-      i.pCounterData = counter_data.data();
-      check(cuptiRangeProfilerCounterDataImageInitialize(&i),
-            "cuptiRangeProfilerCounterDataImageInitialize");
+  // An empty counter-data image and the config, for the next collection: host-side work
+  // on an enabled profiler (SetConfig is also how each pass of user replay is chosen).
+  void configure(CUpti_ProfilerRange range, CUpti_ProfilerReplayMode replay) {
+    if (!object) throw Error("CUPTI range profiler: not enabled");
+    CUpti_RangeProfiler_CounterDataImage_Initialize_Params i{};
+    i.structSize = CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE;
+    i.pRangeProfilerObject = object;
+    i.counterDataSize = counter_data.size();
+    i.pCounterData = counter_data.data();
+    check(cuptiRangeProfilerCounterDataImageInitialize(&i),
+          "cuptiRangeProfilerCounterDataImageInitialize");
 
-      CUpti_RangeProfiler_SetConfig_Params c{};
-      c.structSize = CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE;
-      c.pRangeProfilerObject = object;
-      c.configSize = config.size();
-      c.pConfig = config.data();
-      c.counterDataImageSize = counter_data.size();
-      c.pCounterDataImage = counter_data.data();
-      c.range = range;
-      c.replayMode = replay;
-      c.maxRangesPerPass = options.max_ranges;
-      c.numNestingLevels = 1;
-      c.minNestingLevel = 1;
-      c.passIndex = 0;
-      c.targetNestingLevel = 1;
-      check(cuptiRangeProfilerSetConfig(&c), "cuptiRangeProfilerSetConfig");
+    CUpti_RangeProfiler_SetConfig_Params c{};
+    c.structSize = CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE;
+    c.pRangeProfilerObject = object;
+    c.configSize = config.size();
+    c.pConfig = config.data();
+    c.counterDataImageSize = counter_data.size();
+    c.pCounterDataImage = counter_data.data();
+    c.range = range;
+    c.replayMode = replay;
+    c.maxRangesPerPass = options.max_ranges;
+    c.numNestingLevels = 1;
+    c.minNestingLevel = 1;
+    c.passIndex = 0;
+    c.targetNestingLevel = 1;
+    check(cuptiRangeProfilerSetConfig(&c), "cuptiRangeProfilerSetConfig");
+  }
+
+  void enable(CUpti_ProfilerRange range, CUpti_ProfilerReplayMode replay) {
+    enable_object();
+    try {
+      configure(range, replay);
     } catch (...) {
       disable();
       throw;
@@ -145,17 +173,24 @@ struct RangeProfiler::State {
     return p.isAllPassSubmitted != 0;
   }
 
+  // Decodes what the hardware holds into the counter-data image; the ranges it holds.
+  std::size_t decode() {
+    CUpti_RangeProfiler_DecodeData_Params d{};
+    d.structSize = CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE;
+    d.pRangeProfilerObject = object;
+    check(cuptiRangeProfilerDecodeData(&d), "cuptiRangeProfilerDecodeData");
+    dropped = d.numOfRangeDropped;
+    return range_count(counter_data);
+  }
+  std::size_t dropped = 0;  // by the last decode
+
   // Decodes the counter data, sums every range, and disables the profiler.
   Collection finish(std::size_t passes_run) {
     Collection out;
     out.passes = passes_run;
     try {
-      CUpti_RangeProfiler_DecodeData_Params d{};
-      d.structSize = CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE;
-      d.pRangeProfilerObject = object;
-      check(cuptiRangeProfilerDecodeData(&d), "cuptiRangeProfilerDecodeData");
-      out.dropped_ranges = d.numOfRangeDropped;
-      out.ranges = range_count(counter_data);
+      out.ranges = decode();
+      out.dropped_ranges = dropped;
       for (std::size_t r = 0; r < out.ranges; ++r)
         accumulate(out.values, host->evaluate(counter_data, r));
     } catch (...) {
@@ -179,10 +214,8 @@ RangeProfiler::RangeProfiler(RangeProfilerOptions options) : state_(std::make_un
   int driver = 0;
   if (const CUresult r = cuDriverGetVersion(&driver); r != CUDA_SUCCESS)
     fail_driver("cuDriverGetVersion", r);
-  if (driver < 12060)
-    throw Error("the CUDA driver supports CUDA " + std::to_string(driver / 1000) + "." +
-                std::to_string(driver % 1000 / 10) +
-                ": counters need CUPTI's Range Profiler, CUDA 12.6 or newer");
+  if (std::string why = driver_too_old(driver, CUDA_VERSION); !why.empty())
+    throw CountersRefused(why);
   if (const CUresult r = cuCtxGetCurrent(&s.context); r != CUDA_SUCCESS)
     fail_driver("cuCtxGetCurrent", r);
   if (!s.context)
@@ -241,6 +274,7 @@ Collection RangeProfiler::collect_user_range(const std::string& name,
   State& s = *state_;
   s.enable(CUPTI_UserRange, CUPTI_UserReplay);
   std::size_t passes = 0;
+  bool started = false, pushed = false;
   try {
     // A pass count far above the config's means the ranges never completed.
     const std::size_t limit = 4 * s.passes + 8;
@@ -251,48 +285,83 @@ Collection RangeProfiler::collect_user_range(const std::string& name,
                     std::to_string(passes) + " replay passes (the config needs " +
                     std::to_string(s.passes) + ")");
       s.start();
+      started = true;
       CUpti_RangeProfiler_PushRange_Params push{};
       push.structSize = CUpti_RangeProfiler_PushRange_Params_STRUCT_SIZE;
       push.pRangeProfilerObject = s.object;
       push.pRangeName = name.c_str();
       check(cuptiRangeProfilerPushRange(&push), "cuptiRangeProfilerPushRange");
+      pushed = true;
       run();
       CUpti_RangeProfiler_PopRange_Params pop{};
       pop.structSize = CUpti_RangeProfiler_PopRange_Params_STRUCT_SIZE;
       pop.pRangeProfilerObject = s.object;
+      pushed = false;
       check(cuptiRangeProfilerPopRange(&pop), "cuptiRangeProfilerPopRange");
+      started = false;
       all_submitted = s.stop();
       ++passes;
     }
   } catch (...) {
+    // Close what is open in the order CUPTI opened it, so that the next collection's
+    // Enable finds the profiler as after a clean run; their own failures change nothing.
+    if (pushed) {
+      CUpti_RangeProfiler_PopRange_Params pop{};
+      pop.structSize = CUpti_RangeProfiler_PopRange_Params_STRUCT_SIZE;
+      pop.pRangeProfilerObject = s.object;
+      cuptiRangeProfilerPopRange(&pop);
+    }
+    if (started) {
+      CUpti_RangeProfiler_Stop_Params stop{};
+      stop.structSize = CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE;
+      stop.pRangeProfilerObject = s.object;
+      cuptiRangeProfilerStop(&stop);
+    }
     s.disable();
     throw;
   }
   return s.finish(passes);
 }
 
-void RangeProfiler::begin_auto() {
-  State& s = *state_;
-  s.enable(CUPTI_AutoRange, CUPTI_KernelReplay);
-  try {
-    s.start();
-  } catch (...) {
-    s.disable();
-    throw;
-  }
+void RangeProfiler::enable_auto() { state_->enable_object(); }
+void RangeProfiler::reset_image() { state_->configure(CUPTI_AutoRange, CUPTI_KernelReplay); }
+void RangeProfiler::start() { state_->start(); }
+void RangeProfiler::stop() {
+  // Kernel replay finishes every pass inside each launch.
+  if (!state_->stop()) throw Error("CUPTI range profiler: kernel replay left passes unsubmitted");
 }
+std::size_t RangeProfiler::decode() { return state_->decode(); }
+std::size_t RangeProfiler::dropped() const { return state_->dropped; }
+MetricValues RangeProfiler::evaluate(std::size_t range) const {
+  return state_->host->evaluate(state_->counter_data, range);
+}
+void RangeProfiler::disable() noexcept { state_->disable(); }
 
-Collection RangeProfiler::end_auto() {
-  State& s = *state_;
-  if (!s.object) throw Error("CUPTI range profiler: end_auto() without begin_auto()");
-  try {
-    // Kernel replay finishes every pass inside each launch.
-    if (!s.stop()) throw Error("CUPTI range profiler: kernel replay left passes unsubmitted");
-  } catch (...) {
-    s.disable();
-    throw;
+namespace {
+
+class CuptiAutoTarget final : public AutoRangeTarget {
+ public:
+  explicit CuptiAutoTarget(RangeProfilerOptions options) : profiler_(std::move(options)) {}
+  AutoRangeSetup setup() const override {
+    return {profiler_.chip(), profiler_.metrics(), profiler_.skipped(), profiler_.passes()};
   }
-  return s.finish(s.passes);
+  void enable() override { profiler_.enable_auto(); }
+  void reset_image() override { profiler_.reset_image(); }
+  void start() override { profiler_.start(); }
+  void stop() override { profiler_.stop(); }
+  std::size_t decode() override { return profiler_.decode(); }
+  std::size_t dropped() const override { return profiler_.dropped(); }
+  MetricValues evaluate(std::size_t range) override { return profiler_.evaluate(range); }
+  void disable() noexcept override { profiler_.disable(); }
+
+ private:
+  RangeProfiler profiler_;
+};
+
+}  // namespace
+
+std::unique_ptr<AutoRangeTarget> make_auto_range_target(RangeProfilerOptions options) {
+  return std::make_unique<CuptiAutoTarget>(std::move(options));
 }
 
 }  // namespace rooftop::counters::cupti

@@ -38,7 +38,11 @@ std::string flop_metric(char letter, std::string_view op) {
          "_pred_on.sum";
 }
 
-std::string flop_total_metric(char letter) {
+std::string flop_total_metric(std::string_view nvprof_precision) {
+  return "flop_count_" + std::string(nvprof_precision);
+}
+
+std::string instruction_total_metric(char letter) {
   const std::string l(1, letter);
   return "sm__sass_thread_inst_executed_ops_" + l + "add_" + l + "mul_" + l + "fma_pred_on.sum";
 }
@@ -60,7 +64,9 @@ Counts evaluate(const Lookup& value) {
     }
     const double parts =
         count[0].value_or(0.0) + count[1].value_or(0.0) + 2.0 * count[2].value_or(0.0);
-    f.flops = value(flop_total_metric(p.sass)).value_or(parts);
+    // nvprof's flop_count_* is FLOPs; Nsight Compute's ops_ sum is instructions and is
+    // never read here.
+    f.flops = value(flop_total_metric(p.nvprof)).value_or(parts);
     if (f.flops > 0.0) {
       if (!f.lacking.empty()) {
         c.fma_known = false;

@@ -435,10 +435,13 @@ const std::map<std::string, Quantity>& ncu_metrics() {
   static const std::map<std::string, Quantity> metrics = [] {
     std::map<std::string, Quantity> m;
     for (const char* prefix : {"sm__", "smsp__"}) {  // the SM and its sub-partitions count alike
-      for (const Precision& p : kPrecisions)
+      for (const Precision& p : kPrecisions) {
         for (const char* op : kOps)
           m[std::string(prefix) + "sass_thread_inst_executed_op_" + p.sass + op + "_pred_on.sum"] =
               Quantity::count;
+        // Read only to say that it is instructions, not FLOPs.
+        m[prefix + counters::instruction_total_metric(p.sass).substr(4)] = Quantity::count;
+      }
       for (const char* pipe : {"", "_op_hmma", "_op_dmma", "_op_imma"})
         m[std::string(prefix) + "inst_executed_pipe_tensor" + pipe + ".sum"] = Quantity::count;
     }
@@ -621,6 +624,12 @@ KernelRecord ncu_record(const NcuKernel& k, std::size_t index, const NcuReport& 
     const Precision& p = *f.precision;
     bool in_file = false;
     for (const char* op : kOps) in_file = in_file || file_has_sm(report, flop_metric(p.sass, op));
+    const std::string instructions = counters::instruction_total_metric(p.sass);
+    if (!in_file && file_has_sm(report, instructions.substr(4)))
+      book.add(instructions + " counts instructions (an FMA once), not FLOPs",
+               std::string(p.label) + " FLOPs need sm__" + flop_metric(p.sass, "{add,mul,fma}") +
+                   ": not counted",
+               r.id);
     if (!in_file) continue;
     r.*p.flops = f.flops;
     if (f.lacking.empty()) continue;
@@ -992,8 +1001,7 @@ KernelRecord nvprof_record(const NvprofKernel& k, std::size_t index, const Timin
   // _add/_mul/_fma parts give the FMA share.
   std::map<std::string, std::string> names;  // the evaluator's metric -> nvprof's
   for (const Precision& p : kPrecisions) {
-    const std::string stem = "flop_count_" + std::string(p.nvprof);
-    names[counters::flop_total_metric(p.sass)] = stem;
+    const std::string stem = counters::flop_total_metric(p.nvprof);
     for (std::string_view op : core::kFlopOps)
       names[counters::flop_metric(p.sass, op)] = stem + "_" + std::string(op);
   }

@@ -175,6 +175,38 @@ TEST(CuptiHost, MovedHostKeepsItsMetrics) {
   EXPECT_FALSE(c.config_image().empty());
 }
 
+// What GH100's CUPTI says of the FP64 sums: instructions, which is why the evaluator
+// takes FLOPs from the add, mul and fma parts (an FMA counted twice) and never from them.
+TEST(CuptiHost, GH100InstructionSumsAreInstructions) {
+  REQUIRE_CHIP("GH100");
+  const ProfilerHost host("GH100");
+  const auto sum = host.describe_metric(
+      "sm__sass_thread_inst_executed_ops_dadd_dmul_dfma_pred_on.sum");
+  const auto fma = host.describe_metric("sm__sass_thread_inst_executed_op_dfma_pred_on.sum");
+  EXPECT_TRUE(contains(sum.description + " " + sum.dimension, "inst")) << sum.description;
+  EXPECT_EQ(sum.dimension, fma.dimension) << "the sum is the same kind of count as its parts";
+  EXPECT_TRUE(contains(error_of([&] { host.describe_metric("no_such__metric.sum"); }),
+                       "no_such__metric.sum on GH100"));
+}
+
+TEST(CuptiHost, DriverOlderThanTheBuildsCuptiIsRefusedWithTheFix) {
+  EXPECT_EQ(driver_too_old(13000, 13000), "");
+  EXPECT_EQ(driver_too_old(13010, 13000), "");
+  EXPECT_EQ(driver_too_old(13000, 13020), "") << "a newer minor runs on the major's driver";
+  const std::string old = driver_too_old(12060, 13000);  // accepted before: 12.6 >= 12.6
+  EXPECT_TRUE(contains(old, "supports CUDA 12.6")) << old;
+  EXPECT_TRUE(contains(old, "CUDA 13.0")) << old;
+  EXPECT_TRUE(contains(old, "r580")) << old;
+  EXPECT_TRUE(contains(driver_too_old(12040, 12080), "supports CUDA 12.4")) << "Range Profiler";
+  EXPECT_EQ(driver_too_old(12060, 12080), "");
+}
+
+TEST(CuptiHost, BusyCountersAreNotAPermissionProblem) {
+  const std::string s = describe_result(26);  // CUPTI_ERROR_HARDWARE_BUSY
+  EXPECT_TRUE(contains(s, "another process is profiling this GPU")) << s;
+  EXPECT_FALSE(contains(s, "NVreg")) << s;
+}
+
 TEST(CuptiHost, PrivilegeErrorsSayHowToFixThem) {
   const std::string s = describe_result(35);  // CUPTI_ERROR_INSUFFICIENT_PRIVILEGES
   EXPECT_TRUE(contains(s, "CUPTI_ERROR_INSUFFICIENT_PRIVILEGES")) << s;

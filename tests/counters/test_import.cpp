@@ -741,5 +741,51 @@ TEST(EvaluateNvprof, NsightComputeDefinitionsComeFirst) {
   EXPECT_FALSE(c.bytes[0].bytes) << "gld without gst is no L1 figure";
 }
 
+// GH100's metric names: the ops_ sums count instructions (an FMA once), so FLOPs come
+// from the parts with an FMA counted twice, whether or not the sum was collected too.
+TEST(EvaluateFlops, InstructionSumsAreNeverReadAsFlops) {
+  const double adds = 100, muls = 30, fmas = 1000;
+  const counters::Counts with_sum = counters::evaluate(lookup_of(
+      {{"sm__sass_thread_inst_executed_op_dadd_pred_on.sum", adds},
+       {"sm__sass_thread_inst_executed_op_dmul_pred_on.sum", muls},
+       {"sm__sass_thread_inst_executed_op_dfma_pred_on.sum", fmas},
+       {"sm__sass_thread_inst_executed_ops_dadd_dmul_dfma_pred_on.sum", adds + muls + fmas}}));
+  EXPECT_DOUBLE_EQ(with_sum.flops[0].flops, adds + muls + 2 * fmas);
+  ASSERT_TRUE(with_sum.fma_fraction);
+  EXPECT_DOUBLE_EQ(*with_sum.fma_fraction, 2 * fmas / (adds + muls + 2 * fmas));
+
+  const counters::Counts sum_only = counters::evaluate(lookup_of(
+      {{"sm__sass_thread_inst_executed_ops_dadd_dmul_dfma_pred_on.sum", adds + muls + fmas}}));
+  EXPECT_EQ(sum_only.flops[0].parts, 0);
+  EXPECT_DOUBLE_EQ(sum_only.flops[0].flops, 0.0);
+  EXPECT_TRUE(sum_only.precision.empty());
+}
+
+TEST(EvaluateFlops, NvprofFlopCountIsFlops) {
+  const counters::Counts c = counters::evaluate(lookup_of({{"flop_count_dp", 2060.0},
+                                                           {"flop_count_dp_add", 40.0},
+                                                           {"flop_count_dp_mul", 20.0},
+                                                           {"flop_count_dp_fma", 1000.0}}));
+  // The evaluator's names for nvprof's parts are the sass ones; the total is nvprof's own.
+  EXPECT_DOUBLE_EQ(c.flops[0].flops, 2060.0);
+  EXPECT_EQ(counters::flop_total_metric("dp"), "flop_count_dp");
+  EXPECT_EQ(counters::instruction_total_metric('d'),
+            "sm__sass_thread_inst_executed_ops_dadd_dmul_dfma_pred_on.sum");
+}
+
+TEST(ImportNcu, AnInstructionSumAloneCountsNoFlopsAndSaysWhy) {
+  const std::string text =
+      ncu_long({{"0", "k", "gpu__time_duration.sum", "ns", "1000"},
+                {"0", "k", "sm__sass_thread_inst_executed_ops_dadd_dmul_dfma_pred_on.sum", "inst",
+                 "4096"},
+                {"0", "k", "dram__bytes.sum", "byte", "65536"}});
+  const ImportResult r = parse_report(text, "ops.csv");
+  ASSERT_EQ(r.kernels.size(), 1u);
+  EXPECT_DOUBLE_EQ(r.kernels[0].flops_fp64, 0.0);
+  const std::string notes = all_notes(r);
+  EXPECT_NE(notes.find("counts instructions (an FMA once), not FLOPs"), std::string::npos)
+      << notes;
+}
+
 }  // namespace
 }  // namespace rooftop::counters

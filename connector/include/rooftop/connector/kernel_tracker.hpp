@@ -7,14 +7,16 @@
 // values an observer (the CUPTI range code) adds. Labels are kept in order of first
 // appearance. Thread-safe: Kokkos may launch from several host threads.
 //
-// Times are inclusive: a kernel begun while another is open adds its time to its own
-// label only, and the outer one's time still covers it.
+// Times are inclusive: a kernel begun while another is open on the same host thread adds
+// its time to its own label only, and the outer one's time still covers it. Nesting is
+// per host thread: a kernel open on another thread does not make one nested.
 
 #include <cstdint>
 #include <functional>
 #include <map>
 #include <mutex>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace rooftop::connector {
@@ -33,7 +35,8 @@ struct Invocation {
   std::string label;
   KernelKind kind = KernelKind::parallel_for;
   std::uint32_t device_id = 0;
-  int depth = 0;  // invocations open when it began (0: outermost)
+  int depth = 0;  // invocations open on its host thread when it began (0: outermost)
+  std::thread::id thread;  // the host thread that began it
 };
 
 struct LabelStats {

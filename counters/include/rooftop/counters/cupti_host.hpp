@@ -32,6 +32,12 @@ std::string describe_result(int cupti_result);
 std::uint32_t cupti_version();
 inline constexpr std::uint32_t kFirstRangeProfilerVersion = 24;
 
+// One line when a CUDA driver that supports CUDA `driver_version` (cuDriverGetVersion:
+// 13000 is 13.0) cannot run the CUPTI of the toolkit this program was built with
+// (`built_with`, CUDA_VERSION: 13000): CUPTI needs a driver of its own major version or
+// newer (CUDA 13: r580), and the Range Profiler CUDA 12.6 at least. Empty when it will do.
+std::string driver_too_old(int driver_version, int built_with);
+
 // Chips this CUPTI can build config images for ("GA100", "GH100", ...).
 std::vector<std::string> supported_chips();
 
@@ -56,6 +62,13 @@ class ProfilerHost {
 
   // Empty when the chip has the metric; otherwise why not.
   std::string check_metric(const std::string& name) const;
+
+  // What CUPTI says a metric is on this chip: its description and the dimension of its
+  // values ("inst", "byte", ...). Throws rooftop::Error where the chip lacks it.
+  struct MetricDescription {
+    std::string description, dimension;
+  };
+  MetricDescription describe_metric(const std::string& name) const;
 
   // Schedules `names` in one batch. A metric the chip lacks, or cannot schedule, is
   // skipped with its reason and the others are added; the skipped ones are returned.

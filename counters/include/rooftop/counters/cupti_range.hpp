@@ -9,7 +9,13 @@
 //                              same work each time: rooftop's kernels are idempotent);
 //   auto ranges, kernel replay the Kokkos Tools connector: one range per CUDA launch,
 //                              CUPTI replays each launch itself (saving and restoring
-//                              the memory it writes), so an unmodified application runs once.
+//                              the memory it writes), so an unmodified application runs
+//                              once. make_auto_range_target() gives the steps to an
+//                              AutoRangeSession (auto_ranges.hpp), which sets the
+//                              profiler up once and counts kernel after kernel.
+// A counter unit held by another process fails with CountersBusy, a lasting refusal (no
+// permission, an unsupported device, another CUPTI client in the process) with
+// CountersRefused, anything else with rooftop::Error.
 
 #include <cstddef>
 #include <cstdint>
@@ -18,6 +24,7 @@
 #include <string>
 #include <vector>
 
+#include "rooftop/counters/auto_ranges.hpp"
 #include "rooftop/counters/cupti_host.hpp"
 #include "rooftop/counters/metrics.hpp"
 
@@ -57,14 +64,25 @@ class RangeProfiler {
   // blocking (fenced) and do the same work every time.
   Collection collect_user_range(const std::string& name, const std::function<void()>& run);
 
-  // Auto ranges with kernel replay: every CUDA launch between begin_auto() and
-  // end_auto() is one range; end_auto() sums them.
-  void begin_auto();
-  Collection end_auto();
+  // Auto ranges with kernel replay, step by step (what AutoRangeTarget names):
+  // enable_auto() once, then per kernel reset_image(), start(), the launches, stop(),
+  // decode() (the ranges in the image), evaluate(r) for each; disable() at the end.
+  void enable_auto();
+  void reset_image();
+  void start();
+  void stop();
+  std::size_t decode();
+  std::size_t dropped() const;
+  MetricValues evaluate(std::size_t range) const;
+  void disable() noexcept;
 
  private:
   struct State;
   std::unique_ptr<State> state_;
 };
+
+// The CUDA context's profiler as an AutoRangeTarget (checks as RangeProfiler's
+// constructor, which it runs now).
+std::unique_ptr<AutoRangeTarget> make_auto_range_target(RangeProfilerOptions options = {});
 
 }  // namespace rooftop::counters::cupti

@@ -5,11 +5,13 @@
 // in through a lookup and words what is missing its own way.
 //
 //   FLOPs   sm__sass_thread_inst_executed_op_{d,f,h}{add,mul,fma}_pred_on.sum: an add or
-//           a mul is one FLOP, an FMA two. A precision's FLOPs are its
-//           sm__sass_thread_inst_executed_ops_dadd_dmul_dfma_pred_on.sum (likewise f, h;
-//           FMAs counted twice: nvprof's flop_count_dp) where collected, else the sum of
-//           the parts it has; the FMA share is unknown only where a precision with FLOPs
-//           lacks a part (a precision with no FLOPs counted does not make it unknown).
+//           a mul is one FLOP, an FMA two. A precision's FLOPs are nvprof's
+//           flop_count_{dp,sp,hp} (FLOPs, an FMA counted twice) where collected, else
+//           add + mul + 2 fma of the parts it has; the FMA share is unknown only where a
+//           precision with FLOPs lacks a part (a precision with no FLOPs counted does not
+//           make it unknown). Nsight Compute's
+//           sm__sass_thread_inst_executed_ops_dadd_dmul_dfma_pred_on.sum (likewise f, h)
+//           counts instructions, an FMA once, and is never read as FLOPs.
 //   tensor  sm__inst_executed_pipe_tensor.sum, else the sum of its _op_{hmma,dmma,imma}
 //   bytes   each level from the first definition that is there:
 //             l1    l1tex__t_bytes.sum, l1tex__t_sectors.sum x 32 B, then the newer
@@ -45,8 +47,11 @@ using Lookup = std::function<std::optional<double>(const std::string& metric)>;
 // "sm__sass_thread_inst_executed_op_" + letter + op + "_pred_on.sum"; `op` may be a
 // pattern for messages ("{add,mul,fma}", "*").
 std::string flop_metric(char letter, std::string_view op);
-// "sm__sass_thread_inst_executed_ops_" + "dadd_dmul_dfma" (for 'd') + "_pred_on.sum".
-std::string flop_total_metric(char letter);
+// nvprof's FLOP total of a precision: "flop_count_" + "dp" (core::Precision::nvprof).
+std::string flop_total_metric(std::string_view nvprof_precision);
+// Nsight Compute's instruction total of a precision, "sm__sass_thread_inst_executed_ops_"
+// + "dadd_dmul_dfma" (for 'd') + "_pred_on.sum": instructions, not FLOPs (an FMA is one).
+std::string instruction_total_metric(char letter);
 
 struct PrecisionFlops {
   const core::Precision* precision = nullptr;
