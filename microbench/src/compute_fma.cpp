@@ -3,6 +3,13 @@
 
 namespace rooftop::microbench {
 
+std::vector<int> compute_ilp_choices(bool fma) {
+  std::vector<int> out;
+  for (int chains : host_ilp_choices(fma, kHostVectorRegisters))
+    if (chains > 0) out.push_back(chains);
+  return out;
+}
+
 template <class Space>
 core::ComputePoint measure_compute_fma(const std::string& precision, int flops, int ilp,
                                        std::uint64_t working_set_bytes,

@@ -85,16 +85,21 @@ core::ComputePoint dispatch(const std::string& precision, int flops,
   return out;
 }
 
+// The roofline trace runs kDefaultIlp at every FLOPs per element; the other chain
+// counts are for the compute ceilings, measured at 1024 FLOPs per element only.
 template <class Space, class T, bool kFma, int... kIlp>
 core::ComputePoint dispatch(const std::string& precision, int flops, int ilp,
                             std::uint64_t working_set_bytes, const core::Sampling& sampling,
                             std::integer_sequence<int, kIlp...>) {
-  using Flops = std::integer_sequence<int, 1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024>;
+  using AllFlops = std::integer_sequence<int, 1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024>;
+  using CeilingFlops = std::integer_sequence<int, 1024>;
   core::ComputePoint out;
-  const bool found = ((ilp == kIlp && (out = dispatch<Space, T, kFma, kIlp>(
-                                           precision, flops, working_set_bytes, sampling, Flops{}),
-                                       true)) ||
-                      ...);
+  const auto run = [&]<int kOne>(std::integral_constant<int, kOne>) {
+    using Flops = std::conditional_t<kOne == kDefaultIlp, AllFlops, CeilingFlops>;
+    out = dispatch<Space, T, kFma, kOne>(precision, flops, working_set_bytes, sampling, Flops{});
+    return true;
+  };
+  const bool found = ((ilp == kIlp && run(std::integral_constant<int, kIlp>{})) || ...);
   if (!found) throw Error("no compute kernel with ILP " + std::to_string(ilp));
   return out;
 }
@@ -102,8 +107,8 @@ core::ComputePoint dispatch(const std::string& precision, int flops, int ilp,
 template <class Space, bool kFma>
 core::ComputePoint measure(const std::string& precision, int flops, int ilp,
                            std::uint64_t working_set_bytes, const core::Sampling& sampling) {
-  using Ilps = std::integer_sequence<int, kIlpChoices[0], kIlpChoices[1]>;
-  static_assert(kIlpChoices.size() == 2, "every ILP choice is dispatched");
+  using Ilps =
+      std::conditional_t<kContiguousItems<Space>, HostIlpCandidates, DeviceIlpCandidates>;
   return with_precision_type(precision, [&](auto element) {
     return dispatch<Space, decltype(element), kFma>(precision, flops, ilp, working_set_bytes,
                                                     sampling, Ilps{});

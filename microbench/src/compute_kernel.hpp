@@ -21,8 +21,10 @@
 #include <cmath>
 #include <cstdint>
 #include <string>
+#include <utility>
 
 #include "rooftop/core/error.hpp"
+#include "rooftop/microbench/measure.hpp"
 
 namespace rooftop::microbench {
 
@@ -61,11 +63,23 @@ inline constexpr int kHostSimdBytes = 32;
 inline constexpr int kHostSimdBytes = 16;
 #endif
 
+// Vector registers the host kernels have: the chains of a work item live in them.
+#if defined(__AVX512F__) || defined(__aarch64__)
+inline constexpr int kHostVectorRegisters = 32;
+#else
+inline constexpr int kHostVectorRegisters = 16;  // x86-64 with AVX2, AVX or SSE
+#endif
+
+// Every chain count the dispatch can run (compute_impl.hpp); which of them a machine
+// measures is host_ilp_choices' answer for its vector ISA.
+using HostIlpCandidates = std::integer_sequence<int, 8, 10, 12, 14, 16, 24>;
+using DeviceIlpCandidates = std::integer_sequence<int, 8, 16>;
+
 // Instruction-level parallelism: the independent chains each SIMD lane (host) or each
 // thread (GPU) interleaves. It must cover latency x pipes, and more is not free: on
 // Zen 4 the unfused multiply-then-add chains reach 0.83 of peak with 16 and the peak
 // with 8, while some cores need more than 8 to keep two FMA pipes busy. The plan
-// measures every choice (kIlpChoices, measure.hpp) and the best one makes the ceiling.
+// measures every choice (compute_ilp_choices, measure.hpp) and the best makes the ceiling.
 template <class Space, class T, int kIlp>
 inline constexpr int kComputeChains =
     kContiguousItems<Space> ? kIlp * kHostSimdBytes / static_cast<int>(sizeof(T)) : kIlp;

@@ -77,35 +77,6 @@ int physical_cores(const std::string& sysfs_root) {
   return static_cast<int>(cores.size());
 }
 
-// Vector pipes per core, in units of the width the kernels were built for. From the
-// vendors' optimization manuals; 0 means unknown (no theoretical peak is claimed).
-struct Pipes {
-  int fma = 0, add = 0, loads = 0;
-  double store_bytes = 0;
-  std::string assumption;
-};
-
-Pipes pipes_for(const std::map<std::string, std::string>& info, int simd_bits) {
-  const std::string vendor = info.count("vendor_id") ? info.at("vendor_id") : "";
-  const int family = info.count("cpu family") ? std::stoi(info.at("cpu family")) : 0;
-  Pipes p;
-  if (vendor == "GenuineIntel" && simd_bits >= 256) {
-    // Haswell and later: two FMA-capable ports (p0, p1/p5), two vector loads per cycle.
-    // AVX-512: p0+p1 fused and p5 -- two 512-bit FMA pipes on Xeon Gold 6xxx,
-    // Platinum and every Xeon since Ice Lake; some older Silver/Gold 5xxx parts have one.
-    // Stores: one 512-bit or two 256-bit per cycle (Ice Lake and later), 64 B.
-    p = {2, 0, 2, 64, "Intel: 2 FMA pipes and 2 loads per cycle at the built vector width"};
-  } else if (vendor == "AuthenticAMD" && family == 0x19) {
-    // Zen 3/4: 2 FMA (FP0/FP1) + 2 FADD (FP2/FP3) pipes, 256 bits wide; 512-bit ops
-    // are split in two, so count in 512-bit units when built for AVX-512.
-    const int per = simd_bits >= 512 ? 1 : 2;
-    p = {per, per, per, 32, "Zen 3/4: 2 FMA + 2 add pipes, 2 loads and 1 store of 256 bits"};
-  } else if (vendor == "AuthenticAMD" && family == 0x1a) {
-    p = {2, 2, 2, 64, "Zen 5: 2 FMA + 2 add pipes, 2 loads and 1 store of 512 bits"};
-  }
-  return p;
-}
-
 // kAdds dependent adds, unrolled at compile time so that loop control (a taken branch
 // per add) cannot be the limit. The empty asm that "may change x" forbids folding the
 // chain into one multiply; each add then waits one cycle for the previous one.
@@ -154,7 +125,16 @@ core::Machine describe_host(const std::string& sysfs_root) {
   m.cores = std::min(std::max(1, physical_cores(sysfs_root)), m.threads);
   m.caches = read_caches(sysfs_root);
   m.simd_bits = kHostSimdBytes * 8;
-  const Pipes p = pipes_for(info, m.simd_bits);
+  const auto number = [&](const char* key, int base) {
+    try {
+      return info.count(key) ? std::stoi(info.at(key), nullptr, base) : 0;
+    } catch (const std::exception&) {
+      return 0;
+    }
+  };
+  const CoreModel p = core_model(info.count("vendor_id") ? info.at("vendor_id") : "",
+                                 number("cpu family", 10), number("model", 10), m.cpu_model,
+                                 m.simd_bits);
   m.fma_pipes = p.fma;
   m.add_pipes = p.add;
   m.load_ports = p.loads;

@@ -66,10 +66,28 @@ struct ComputeCase {
 std::vector<ComputeCase> all_compute_cases() {
   std::vector<ComputeCase> out;
   for (const char* precision : {"fp64", "fp32"})
-    for (bool fma : {true, false})
-      for (int ilp : kIlpChoices)
-        for (int flops : kFlopsPerElement) out.push_back({precision, fma, flops, ilp});
+    for (bool fma : {true, false}) {
+      for (int flops : kFlopsPerElement) out.push_back({precision, fma, flops, kDefaultIlp});
+      for (int ilp : compute_ilp_choices(fma))
+        if (ilp != kDefaultIlp) out.push_back({precision, fma, 1024, ilp});
+    }
   return out;
+}
+
+// The chain counts fit the vector registers beside the kernel's constants and reach
+// latency x pipes of the cores we know: 8 for two 4-cycle FMA pipes, 12 for Zen's
+// unfused mix (two 3-cycle multiply and two 3-cycle add pipes).
+TEST(IlpChoices, FitTheRegistersAndCoverTheKnownCores) {
+  EXPECT_EQ(host_ilp_choices(true, 16), (std::array<int, 4>{8, 10, 12, 14}));
+  EXPECT_EQ(host_ilp_choices(false, 16), (std::array<int, 4>{8, 10, 12, 0}));
+  EXPECT_EQ(host_ilp_choices(true, 32), (std::array<int, 4>{8, 12, 16, 24}));
+  EXPECT_EQ(host_ilp_choices(false, 32), (std::array<int, 4>{8, 12, 16, 24}));
+  for (bool fma : {true, false}) {
+    const std::vector<int> built = compute_ilp_choices(fma);
+    ASSERT_GE(built.size(), 3u);
+    EXPECT_EQ(built.front(), kDefaultIlp);
+    EXPECT_GE(built.back(), 12);
+  }
 }
 
 class ComputeKernels : public ::testing::TestWithParam<ComputeCase> {};
@@ -252,6 +270,42 @@ TEST(DescribeHost, TakesCachesAndCoresFromTheGivenTree) {
 #endif
 }
 
+// The core table: pipes at the width the kernels were built for, and no figures where
+// the core or its part is not known.
+TEST(CoreModel, PipesPerCoreAndWidth) {
+  const CoreModel zen3 = core_model("AuthenticAMD", 25, 1, "AMD EPYC 7763", 256);
+  EXPECT_EQ(zen3.name, "Zen 3");
+  EXPECT_EQ(zen3.fma, 2);
+  EXPECT_EQ(zen3.add, 2);
+  const CoreModel zen4 = core_model("AuthenticAMD", 25, 17, "AMD EPYC 9654", 512);
+  EXPECT_EQ(zen4.name, "Zen 4");
+  EXPECT_EQ(zen4.fma, 1) << "a 512-bit FMA takes both 256-bit pipes";
+  EXPECT_EQ(core_model("AuthenticAMD", 25, 17, "AMD EPYC 9654", 256).fma, 2);
+  EXPECT_EQ(core_model("AuthenticAMD", 26, 2, "AMD EPYC 9575F", 512).fma, 2);  // Zen 5
+  EXPECT_EQ(core_model("AuthenticAMD", 23, 49, "AMD EPYC 7742", 256).fma, 2);  // Zen 2
+  EXPECT_EQ(core_model("AuthenticAMD", 23, 1, "AMD EPYC 7601", 256).fma, 1);   // Zen 1
+  EXPECT_EQ(core_model("GenuineIntel", 6, 0x55, "Intel(R) Xeon(R) Gold 6148 CPU", 512).fma, 2);
+  EXPECT_EQ(core_model("GenuineIntel", 6, 0x55, "Intel(R) Xeon(R) Gold 5118 CPU", 512).fma, 1);
+  EXPECT_EQ(core_model("GenuineIntel", 6, 0x55, "Intel(R) Xeon(R) Gold 5122 CPU", 512).fma, 2);
+  EXPECT_EQ(core_model("GenuineIntel", 6, 0x55, "Intel(R) Xeon(R) Silver 4114 CPU", 512).fma, 1);
+  EXPECT_EQ(core_model("GenuineIntel", 6, 0x55, "Intel(R) Xeon(R) Gold 5118 CPU", 256).fma, 2);
+  const CoreModel spr = core_model("GenuineIntel", 6, 0x8f, "Intel(R) Xeon(R) Platinum 8480+", 256);
+  EXPECT_EQ(spr.fma, 2);
+  EXPECT_EQ(spr.add, 1);
+  EXPECT_EQ(core_model("GenuineIntel", 6, 0x8f, "Intel(R) Xeon(R) Platinum 8480+", 512).add, 0);
+}
+
+TEST(CoreModel, UnknownCoresAndPartsGetNoPeak) {
+  const CoreModel guest = core_model("GenuineIntel", 6, 0x55, "Intel Xeon Processor (Cascadelake)", 512);
+  EXPECT_EQ(guest.fma, 0);
+  EXPECT_NE(guest.assumption.find("unknown"), std::string::npos) << guest.assumption;
+  const CoreModel hybrid = core_model("GenuineIntel", 6, 0x97, "12th Gen Intel(R) Core(TM) i9-12900K", 256);
+  EXPECT_EQ(hybrid.fma, 0);
+  EXPECT_NE(hybrid.assumption.find("unknown core"), std::string::npos) << hybrid.assumption;
+  EXPECT_EQ(core_model("HygonGenuine", 24, 1, "Hygon C86", 256).fma, 0);
+  EXPECT_EQ(core_model("AuthenticAMD", 25, 1, "AMD EPYC 7763", 128).fma, 0);
+}
+
 // ---------------------------------------------------------------------------------------
 // the sweep plan
 
@@ -309,7 +363,7 @@ TEST(MakePlan, EveryComputeCeilingIsPlannedAtEveryIlp) {
     const SweepPlan plan = make_plan(m, quick);
     for (const char* precision : {"fp64", "fp32"})
       for (bool fma : {true, false})
-        for (int ilp : kIlpChoices) {
+        for (int ilp : compute_ilp_choices(fma)) {
           int found = 0;
           for (const ComputeRun& r : plan.compute)
             found += r.precision == precision && r.fma == fma && r.ilp == ilp;
@@ -354,7 +408,7 @@ TEST(RunSweeps, ConfirmationPassesMeasureEachCeilingsSourceAgainComputeLast) {
   plan.machine.cores = plan.machine.threads = 2;
   plan.sampling = tiny_sampling();
   plan.compute.push_back({"fp64", true, 8, 8, 64 * KiB});
-  plan.compute.push_back({"fp64", true, 8, 16, 64 * KiB});
+  plan.compute.push_back({"fp64", true, 1024, 16, 64 * KiB});
   plan.bandwidth.push_back({Pattern::read, 96 * KiB});
   plan.bandwidth.push_back({Pattern::rmw, 96 * KiB});
   plan.confirm_passes = 2;
