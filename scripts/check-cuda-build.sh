@@ -3,7 +3,11 @@
 # without running it, so no kernel is written that only the host compiler accepts: the
 # device tests included (ROOFTOP_DEVICE_TESTS), register spills in the device kernels as
 # errors (microbench/CMakeLists.txt), and then the PTX of the device-ceiling kernels
-# checked (scripts/check-ptx.sh).
+# checked (scripts/check-ptx.sh). Configured as scripts/make-gpu-bundle.sh packs it, so
+# one build serves CI and the bundle: without MPI (-DROOFTOP_WITH_MPI=OFF: no MPI library
+# has to travel; the host build compiles the fleet mode) and host code for x86-64-v3
+# (-DROOFTOP_HOST_ARCH, so the bundle runs on any recent x86 GPU host); cmake args given
+# here come after these and override them.
 #
 #   scripts/check-cuda-build.sh [--cuda-arch 70|75|80|86|89|90|100|120] [cmake args...]
 #
@@ -26,6 +30,7 @@ generator=()
 command -v ninja >/dev/null && generator=(-G Ninja)
 cmake -S "$root" -B "$build" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release \
       -DKokkos_ROOT="$kokkos_root" -DCMAKE_CXX_COMPILER="$kokkos_root/bin/nvcc_wrapper" \
-      -DROOFTOP_DEVICE_TESTS=ON -DCMAKE_EXPORT_COMPILE_COMMANDS=ON "$@"
+      -DROOFTOP_DEVICE_TESTS=ON -DCMAKE_EXPORT_COMPILE_COMMANDS=ON \
+      -DROOFTOP_WITH_MPI=OFF -DROOFTOP_HOST_ARCH=x86-64-v3 "$@"
 cmake --build "$build" --parallel "$(nproc)"
 "$root/scripts/check-ptx.sh" "$build"

@@ -1,59 +1,163 @@
 #!/usr/bin/env bash
-# Packs the CUDA build into a self-contained bundle for a GPU machine without network:
-# the rooftop program, the Kokkos Tools connector, the device tests, connector_app,
-# scripts/run-gpu.sh, and the shared libraries they load that a machine with only the
-# NVIDIA driver and CUDA Toolkit lacks (HDF5 and its dependencies, the C++ and OpenMP
-# runtimes). The driver, the CUDA runtime, CUPTI and the C library are the GPU
-# machine's own. Builds build-gpu-bundle/ (the CUDA build without MPI, so no MPI
-# library has to travel, host code for x86-64-v3), or packs an existing CUDA build
-# configured with -DROOFTOP_DEVICE_TESTS=ON (--build, e.g. build-cuda).
+# Packs the CUDA build into a self-contained bundle for a GPU machine without network
+# that has the NVIDIA driver and nothing else: the rooftop program, the Kokkos Tools
+# connector, the device tests, connector_app, scripts/run-gpu.sh, and every shared
+# library they load that is not the driver's or the C library's: the CUDA runtime,
+# CUPTI and the nvperf libraries CUPTI loads (from the CUDA Toolkit that built them),
+# HDF5 and its dependencies, the C++ and OpenMP runtimes. Never the driver's own
+# libraries (libcuda, libnvidia-*), which must match the GPU machine's kernel module.
+#
 #   scripts/make-gpu-bundle.sh [--build DIR] [OUTPUT.tar.gz]
-#   (default output: rooftop-gpu-bundle.tar.gz)
+#
+# Without --build it runs scripts/check-cuda-build.sh (the CUDA build in build-cuda/,
+# or $ROOFTOP_CUDA_BUILD_DIR: no MPI, so no MPI library has to travel, host code for
+# x86-64-v3, device tests on; then the PTX checks), so CI's CUDA build and the bundle
+# are one build. --build DIR packs an existing CUDA build configured with
+# -DROOFTOP_DEVICE_TESTS=ON instead. Default output: BUILD/rooftop-gpu-bundle.tar.gz (an
+# ignored path); an output inside the source tree must be an ignored path. Everything
+# the packing needs is checked before the build starts.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+die() { echo "make-gpu-bundle: $*" >&2; exit 1; }
 build=""
+pack_only=0
 if [[ "${1:-}" == "--build" ]]; then
-  build="$(realpath "${2:?--build needs a directory}")"
+  [[ -d "${2:-}" ]] || die "--build needs an existing build directory"
+  build="$(realpath "$2")"
+  pack_only=1
   shift 2
 fi
-output="$(realpath -m "${1:-rooftop-gpu-bundle.tar.gz}")"
+[[ -n "$build" ]] || build="$(realpath -m "${ROOFTOP_CUDA_BUILD_DIR:-$root/build-cuda}")"
+output="$(realpath -m "${1:-$build/rooftop-gpu-bundle.tar.gz}")"
 limit=$((64 * 1024 * 1024))
 
-if [[ -z "$build" ]]; then
-  build="$root/build-gpu-bundle"
-  ROOFTOP_CUDA_BUILD_DIR="$build" "$root/scripts/check-cuda-build.sh" \
-    -DROOFTOP_WITH_MPI=OFF -DROOFTOP_HOST_ARCH=x86-64-v3 >&2
+# --- Everything the packing needs, before the (long) build ---------------------------
+for tool in ldd tar gzip strip awk; do
+  command -v "$tool" >/dev/null || die "'$tool' not found"
+done
+[[ -f "$root/scripts/run-gpu.sh" ]] || die "$root/scripts/run-gpu.sh is missing"
+output_dir="$(dirname "$output")"
+mkdir -p "$output_dir" 2>/dev/null || die "cannot create $output_dir"
+[[ -w "$output_dir" ]] || die "$output_dir is not writable"
+if [[ "$output" == "$root"/* ]] && command -v git >/dev/null &&
+   git -C "$root" rev-parse --is-inside-work-tree >/dev/null 2>&1 &&
+   ! git -C "$root" check-ignore -q "$output"; then
+  die "$output is inside the source tree and not ignored: write it under build-cuda/ or outside"
 fi
-for f in app/rooftop tests/test_device tests/connector_app analyze/librooftop_kokkos_connector.so; do
-  [[ -f "$build/$f" ]] || { echo "make-gpu-bundle: $build/$f is missing" >&2; exit 1; }
+
+# The CUDA Toolkit: the one named by the build's cache, else nvcc on PATH, else the
+# default location (check-cuda-build.sh's order).
+nvcc=""
+if [[ -f "$build/CMakeCache.txt" ]]; then
+  nvcc="$(sed -n 's/^CUDAToolkit_NVCC_EXECUTABLE:[A-Z]*=//p' "$build/CMakeCache.txt" | head -1)"
+fi
+[[ -x "$nvcc" ]] || nvcc="$(command -v nvcc || true)"
+[[ -x "$nvcc" ]] || nvcc=/usr/local/cuda/bin/nvcc
+[[ -x "$nvcc" ]] || die "nvcc not found (install the CUDA Toolkit or put its bin/ on PATH)"
+toolkit="$(realpath "$(dirname "$nvcc")/..")"
+toolkit_version="$("$nvcc" --version | sed -n 's/.*release [0-9.]*, V\([0-9.]*\).*/\1/p')"
+[[ -n "$toolkit_version" ]] || die "cannot read the CUDA version from '$nvcc --version'"
+toolkit_libs=()
+for d in "$toolkit/lib64" "$toolkit/targets/x86_64-linux/lib" "$toolkit/extras/CUPTI/lib64" \
+         "$toolkit/lib/x86_64-linux-gnu" "$toolkit/lib"; do
+  [[ -d "$d" ]] && toolkit_libs+=("$d")
+done
+(( ${#toolkit_libs[@]} )) || die "no library folder under $toolkit"
+toolkit_path="$(IFS=:; echo "${toolkit_libs[*]}")"
+# The libraries of the toolkit that travel: the CUDA runtime and CUPTI (linked), and the
+# nvperf libraries, which CUPTI loads by bare name at run time (ldd does not show them).
+find_toolkit_lib() {
+  local d
+  for d in "${toolkit_libs[@]}"; do
+    [[ -e "$d/$1" ]] && { realpath "$d/$1"; return 0; }
+  done
+  return 1
+}
+declare -A from_toolkit=()
+for lib in libcudart.so.13 libcupti.so.13 libnvperf_host.so libnvperf_target.so; do
+  from_toolkit[$lib]="$(find_toolkit_lib "$lib")" ||
+    die "$lib not found under $toolkit (looked in ${toolkit_libs[*]})"
 done
 
+cuda_build() {
+  grep -q '^CMAKE_CXX_COMPILER:[A-Z]*=.*nvcc_wrapper' "$build/CMakeCache.txt" 2>/dev/null ||
+    die "$build is not a CUDA build (no nvcc_wrapper in its CMakeCache.txt)"
+}
+(( pack_only )) && cuda_build
+
+# --- The build ----------------------------------------------------------------------
+if (( ! pack_only )); then
+  ROOFTOP_CUDA_BUILD_DIR="$build" "$root/scripts/check-cuda-build.sh" >&2
+  cuda_build
+fi
+programs=(app/rooftop tests/test_device tests/connector_app)
+connector=connector/librooftop_kokkos_connector.so
+for f in "${programs[@]}" "$connector"; do
+  [[ -f "$build/$f" ]] || die "$build/$f is missing (a CUDA build with -DROOFTOP_DEVICE_TESTS=ON?)"
+done
+
+# --- Packing ------------------------------------------------------------------------
 stage="$(mktemp -d)"
 trap 'rm -rf "$stage"' EXIT
 dir="$stage/rooftop-gpu"
 mkdir -p "$dir/bin" "$dir/lib"
-cp "$build/app/rooftop" "$build/tests/test_device" "$build/tests/connector_app" "$dir/bin/"
-cp "$build/analyze/librooftop_kokkos_connector.so" "$dir/lib/"
+for f in "${programs[@]}"; do cp "$build/$f" "$dir/bin/"; done
+cp "$build/$connector" "$dir/lib/"
 cp "$root/scripts/run-gpu.sh" "$dir/"
-echo "rooftop $("$build/app/rooftop" --version 2>/dev/null || echo unknown), CUDA build," \
-     "packed $(date -u +%Y-%m-%d)" > "$dir/VERSION"
+cuda_arch="$(sed -n 's/^Kokkos_ROOT:[A-Z]*=.*cuda-sm\([0-9]*\).*/\1/p' "$build/CMakeCache.txt" 2>/dev/null |
+             head -1)"
+{
+  echo "rooftop $("$build/app/rooftop" --version 2>/dev/null || echo unknown), CUDA build," \
+       "packed $(date -u +%Y-%m-%d)"
+  echo "cuda_toolkit ${toolkit_version}"
+  echo "cuda_arch ${cuda_arch:-unknown}"
+} > "$dir/VERSION"
 
-# Every library the programs load, less those the GPU machine brings: the C library
-# and loader, the driver and the CUDA Toolkit's own libraries.
-keep_out='^(linux-vdso|ld-linux|libc\.so|libm\.so|libdl\.so|libpthread\.so|librt\.so|libresolv\.so|libcuda\.so|libcudart|libcupti|libnvperf|libnvidia|libnvrtc)'
-for program in "$dir"/bin/* "$dir"/lib/librooftop_kokkos_connector.so; do
-  ldd "$program" | awk '$2 == "=>" && $3 ~ /^\// {print $1, $3}'
-done | sort -u | while read -r name path; do
-  [[ "$name" =~ $keep_out ]] && continue
-  cp -L "$path" "$dir/lib/$name"
+for lib in "${!from_toolkit[@]}"; do
+  cp -L "${from_toolkit[$lib]}" "$dir/lib/$lib"
 done
-strip --strip-unneeded "$dir"/bin/* "$dir"/lib/*.so* 2>/dev/null || true
+# Every library the programs and those toolkit libraries load (resolved against the
+# toolkit's folders, where libcupti lives apart from the runtime), less what the GPU
+# machine must bring itself: the C library (libc, libm, libdl, libpthread, librt,
+# libresolv, libutil: stubs or parts of libc that must match it) and loader, and the
+# driver (libcuda, libnvidia-*).
+keep_out='^(linux-vdso|ld-linux|libc\.so|libm\.so|libdl\.so|libpthread\.so|librt\.so|libresolv\.so|libutil\.so|libcuda\.so|libnvidia)'
+for program in "$dir"/bin/* "$dir"/lib/*.so*; do
+  LD_LIBRARY_PATH="$toolkit_path${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" ldd "$program" |
+    awk '$2 == "=>" && $3 ~ /^\// {print $1, $3}'
+done | sort -u > "$stage/needed"
+while read -r name path; do
+  [[ "$name" =~ $keep_out || -e "$dir/lib/$name" ]] && continue
+  case "$name" in  # the toolkit's libraries come from the toolkit that built the programs
+    libcudart.so.*|libcupti.so.*|libnvperf*)
+      [[ "$(realpath "$path")" == "$toolkit"/* ]] ||
+        die "$name resolves to $path, outside the CUDA Toolkit $toolkit" ;;
+  esac
+  cp -L "$path" "$dir/lib/$name"
+done < "$stage/needed"
+# Ours and the distribution's libraries lose their symbol tables; NVIDIA's travel as
+# shipped.
+strip --strip-unneeded "$dir"/bin/* "$dir/lib/librooftop_kokkos_connector.so" 2>/dev/null || true
+for f in "$dir"/lib/*.so*; do
+  case "$(basename "$f")" in
+    libcudart*|libcupti*|libnvperf*|librooftop*) ;;
+    *) strip --strip-unneeded "$f" 2>/dev/null || true ;;
+  esac
+done
+
+# With only the bundle's lib/ on the library path, nothing may be missing but the driver.
+missing="$(for f in "$dir"/bin/* "$dir"/lib/*.so*; do
+             LD_LIBRARY_PATH="$dir/lib" ldd "$f" 2>/dev/null |
+               awk -v f="${f#"$dir"/}" '/not found/ && $1 !~ /^libcuda\.so/ {print f ": " $1}'
+           done)"
+[[ -z "$missing" ]] || die "not found with the bundle's lib/ alone:"$'\n'"$missing"
 
 tar -C "$stage" -czf "$output" rooftop-gpu
 size=$(stat -c %s "$output")
 if (( size > limit )); then
-  echo "make-gpu-bundle: $output is $((size / 1024 / 1024)) MiB, over the 64 MiB limit" >&2
-  exit 1
+  die "$output is $((size / 1024 / 1024)) MiB, over the 64 MiB limit"
 fi
-echo "make-gpu-bundle: wrote $output ($((size / 1024)) KiB; $(ls "$dir/lib" | wc -l) libraries)" >&2
+libs=("$dir"/lib/*)
+echo "make-gpu-bundle: wrote $output ($((size / 1024)) KiB; ${#libs[@]} libraries;" \
+     "CUDA $toolkit_version)" >&2
 echo "$output"

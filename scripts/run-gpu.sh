@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
-# On a GPU machine (CUDA 13 driver and toolkit, ncu; no network needed), from an
-# unpacked bundle of scripts/make-gpu-bundle.sh: the device tests, `measure --space
-# device` three times, `analyze` of the reference kernels with CUPTI counts, the same
-# kernels under Nsight Compute and imported, and `profile` of a Kokkos program through
-# the connector. Every file and a summary go to one folder: $OUT if set, else
-# ./rooftop-gpu-results. A step that fails is recorded in the summary; the others run.
+# On a GPU machine (the NVIDIA driver; ncu for the Nsight Compute step; no network or
+# CUDA Toolkit needed), from an unpacked bundle of scripts/make-gpu-bundle.sh: first
+# what the machine is (driver, the CUDA version it supports against the bundle's, GPU,
+# clocks, MIG, counter permission, what every shipped binary loads), then the device
+# tests, `measure --space device` three times, `analyze` of the reference kernels with
+# CUPTI counts, the same kernels under Nsight Compute and imported, and `profile` of a
+# Kokkos program through the connector. Every step has its own time limit, sized so the
+# whole run fits in 10 minutes; a step that fails or times out is recorded in the
+# summary and the others run. Every file and the summary go to one folder: $OUT if set,
+# else ./rooftop-gpu-results.
 #   ./run-gpu.sh [--quick]
 set -uo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -15,30 +19,140 @@ mkdir -p "$out"
 summary="$out/summary.txt"
 : > "$summary"
 
+# Time limits in seconds, one per step (a step that runs past its limit gets SIGTERM,
+# SIGKILL 5 s later). Together, with the machine checks, under 10 minutes.
+declare -A limit=(
+  [device-tests]=70
+  [measure]=60          # each of the three
+  [compare]=10
+  [analyze-cupti]=90
+  [ncu]=120
+  [ncu-import]=10
+  [profile]=40
+  [show]=10
+)
+
+# The bundle's libraries first: its CUDA runtime, CUPTI, and the nvperf libraries that
+# libcupti opens by bare name (dlopen searches LD_LIBRARY_PATH, so it finds the shipped
+# ones). The machine's own toolkit, if any, only after them.
 cuda="${CUDA_HOME:-/usr/local/cuda}"
-export LD_LIBRARY_PATH="$here/lib:$cuda/lib64:$cuda/extras/CUPTI/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-export PATH="$cuda/bin:$PATH"
+export LD_LIBRARY_PATH="$here/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}:$cuda/lib64:$cuda/extras/CUPTI/lib64"
+export PATH="$PATH:$cuda/bin"
 rooftop="$here/bin/rooftop"
 
 note() { echo "$*" | tee -a "$summary"; }
-# step NAME COMMAND...: runs with stdout and stderr in $out/NAME.log, times it, records
-# the exit status in the summary.
+field() { printf '%-12s %s' "$1" "$2"; }
+
+# step NAME COMMAND...: runs COMMAND under its time limit (limit[NAME], or
+# limit[NAME without -N]) with stdout and stderr in $out/NAME.log; records the exit
+# status, the time and the limit in the summary, as each step ends (a run cut short keeps
+# the steps it finished).
 step() {
   local name="$1"; shift
+  local secs="${limit[$name]:-${limit[${name%-[0-9]}]:-60}}"
   local t0=$SECONDS
-  echo "== $name: $*" >&2
-  "$@" > "$out/$name.log" 2>&1
+  echo "== $name (limit ${secs}s): $*" >&2
+  timeout -k 5 "$secs" "$@" > "$out/$name.log" 2>&1
   local rc=$?
-  note "$(printf '%-22s exit %3d  %4ds  %s' "$name" "$rc" "$((SECONDS - t0))" "$*")"
+  local what=""
+  (( rc == 124 || rc == 137 )) && what="TIMED OUT"
+  (( rc != 0 )) && [[ -z "$what" ]] && what="FAILED"
+  note "$(printf '%-16s %5d %6d %6d  %s' "$name" "$rc" "$((SECONDS - t0))" "$secs" "$what")"
   return $rc
 }
+# smi ARGS...: nvidia-smi with a short time limit (a wedged driver hangs it).
+smi() { timeout -k 5 15 nvidia-smi "$@" 2>/dev/null; }
 
+# --- The machine ----------------------------------------------------------------------
 note "rooftop GPU run, $(date -u +%Y-%m-%dT%H:%M:%SZ), $(hostname)"
-note "bundle: $(cat "$here/VERSION" 2>/dev/null || echo unknown)"
-command -v nvidia-smi >/dev/null && nvidia-smi > "$out/nvidia-smi.txt" 2>&1
-command -v nvidia-smi >/dev/null && nvidia-smi -q > "$out/nvidia-smi-q.txt" 2>&1
-step ldd ldd "$rooftop"
+note "$(field bundle: "$(head -1 "$here/VERSION" 2>/dev/null || echo unknown)")"
+built_cuda="$(awk '$1 == "cuda_toolkit" {print $2}' "$here/VERSION" 2>/dev/null)"
+built_arch="$(awk '$1 == "cuda_arch" {print $2}' "$here/VERSION" 2>/dev/null)"
+note "$(field built: "CUDA Toolkit ${built_cuda:-unknown}, sm_${built_arch:-unknown}")"
 
+if command -v nvidia-smi >/dev/null; then
+  smi > "$out/nvidia-smi.txt"
+  smi -q > "$out/nvidia-smi-q.txt"
+  driver="$(smi --query-gpu=driver_version --format=csv,noheader | head -1)"
+  driver_cuda="$(awk -F': *' '/CUDA Version/ {print $2; exit}' "$out/nvidia-smi-q.txt")"
+  [[ -n "$driver_cuda" ]] ||
+    driver_cuda="$(grep -o 'CUDA Version: *[0-9.]*' "$out/nvidia-smi.txt" | grep -o '[0-9.]*$')"
+  check=""
+  if [[ -n "$driver_cuda" && -n "$built_cuda" ]]; then
+    # Compare major.minor: a driver for an older CUDA runs a newer minor release only
+    # through minor-version compatibility (no PTX JIT), and CUPTI may refuse it.
+    read -r dmaj dmin _ <<< "${driver_cuda//./ } 0 0"
+    read -r bmaj bmin _ <<< "${built_cuda//./ } 0 0"
+    if (( dmaj < bmaj )); then
+      check="; TOO OLD for the bundle's CUDA $built_cuda: nothing on the GPU will run"
+    elif (( dmaj == bmaj && dmin < bmin )); then
+      check="; older than the bundle's CUDA $built_cuda: minor-version compatibility only, CUPTI may refuse"
+    else
+      check="; covers the bundle's CUDA $built_cuda"
+    fi
+  fi
+  note "$(field driver: "${driver:-unknown}, supports CUDA ${driver_cuda:-unknown}$check")"
+  # One line per GPU; a field this nvidia-smi does not know reads "n/a".
+  gpu_fields=(index name compute_cap pci.bus_id clocks.sm clocks.max.sm clocks.mem clocks.max.mem
+              mig.mode.current memory.total power.limit temperature.gpu)
+  for i in $(smi --query-gpu=index --format=csv,noheader); do
+    line=""
+    for f in "${gpu_fields[@]}"; do
+      v="$(smi -i "$i" --query-gpu="$f" --format=csv,noheader | head -1)"
+      line+="${line:+, }$f ${v:-n/a}"
+    done
+    note "$(field "gpu $i:" "$line")"
+  done
+else
+  note "$(field driver: "nvidia-smi not found: no NVIDIA driver on this machine?")"
+fi
+
+os="$(sed -n 's/^PRETTY_NAME="\{0,1\}\([^"]*\)"\{0,1\}$/\1/p' /etc/os-release 2>/dev/null)"
+note "$(field host: "${os:-unknown OS}, $(uname -r), $(ldd --version 2>/dev/null | head -1)")"
+
+# Counter permission: with RmProfilingAdminOnly=1 only root (or CAP_SYS_ADMIN) may read
+# the GPU's performance counters (CUPTI and ncu fail with ERR_NVGPUCTRPERM).
+admin_only="$(awk -F': *' '/RmProfilingAdminOnly/ {print $2}' /proc/driver/nvidia/params 2>/dev/null)"
+case "$admin_only:$(id -u)" in
+  1:0) counters="admin only; running as root: allowed" ;;
+  1:*) counters="admin only and not root: CUPTI and ncu counters will be refused" ;;
+  0:*) counters="any user may read them" ;;
+  *)   counters="/proc/driver/nvidia/params unreadable: unknown" ;;
+esac
+note "$(field counters: "RmProfilingAdminOnly=${admin_only:-?} ($counters)")"
+
+# What every shipped binary loads: only the driver's libcuda should come from outside.
+{
+  for f in "$here"/bin/* "$here"/lib/*.so*; do
+    echo "== ${f#"$here"/}"
+    timeout 10 ldd "$f" 2>&1
+  done
+} > "$out/ldd.txt"
+not_found="$(awk '/^== / {f = $2} /not found/ {sub(/^[ \t]+/, ""); print f ": " $0}' "$out/ldd.txt" |
+             sort -u)"
+libcuda="$(awk '$1 ~ /^libcuda\.so/ && $3 ~ /^\// {print $3; exit}' "$out/ldd.txt")"
+if [[ -n "$not_found" ]]; then
+  note "$(field libraries: "NOT FOUND: $(echo "$not_found" | tr '\n' ';' | sed 's/;$//; s/;/; /g')")"
+else
+  note "$(field libraries: "all resolved (libcuda from ${libcuda:-?}; details in ldd.txt)")"
+fi
+
+# Nsight Compute: on PATH, in the toolkit, or where its installer puts it.
+ncu="$(command -v ncu || true)"
+if [[ -z "$ncu" ]]; then
+  for f in /usr/local/cuda*/bin/ncu /opt/nvidia/nsight-compute/*/ncu; do  # the newest last
+    [[ -x "$f" ]] && ncu="$f"
+  done
+fi
+if [[ -n "$ncu" ]]; then
+  note "$(field ncu: "$ncu, $(timeout 20 "$ncu" --version 2>/dev/null | tail -1)")"
+else
+  note "$(field ncu: "not found (the Nsight Compute step is skipped)")"
+fi
+
+# --- The steps: one line each in the summary -------------------------------------------
+note ""
+note "$(printf '%-16s %5s %6s %6s' step exit secs limit)"
 # 1. Device tests (gtest: every device kernel with its check, the fusion probe, the
 #    clock probe, device properties).
 step device-tests "$here/bin/test_device" --gtest_output="xml:$out/device-tests.xml"
@@ -47,37 +161,54 @@ step device-tests "$here/bin/test_device" --gtest_output="xml:$out/device-tests.
 for i in 1 2 3; do
   step "measure-$i" "$rooftop" measure --space device "${quick[@]}" \
        --out "$out/gpu-$i.h5" --plot "$out/gpu-$i.svg" &&
-    "$rooftop" show "$out/gpu-$i.h5" --json > "$out/gpu-$i.json" 2>> "$out/measure-$i.log"
+    timeout 20 "$rooftop" show "$out/gpu-$i.h5" --json > "$out/gpu-$i.json" 2>> "$out/measure-$i.log"
 done
-ceilings="$out/gpu-1.h5"
-[[ -f "$ceilings" ]] || ceilings="$(ls "$out"/gpu-*.h5 2>/dev/null | head -1)"
+ceilings=""
+for f in "$out"/gpu-{1,2,3}.h5; do
+  [[ -f "$f" ]] && { ceilings="$f"; break; }
+done
 if [[ -n "$ceilings" ]]; then
   step compare "$rooftop" compare "$out"/gpu-*.h5 --plot "$out/compare.svg"
   # 3. Reference kernels counted by CUPTI.
-  kernels=(--kernels gpp,triad,polynomial,stencil --size classic)
+  kernels=(--kernels "gpp,triad,polynomial,stencil" --size classic)
   step analyze-cupti "$rooftop" analyze --ceilings "$ceilings" "${kernels[@]}" \
        --out "$out/analyze-cupti.h5" --plot "$out/analyze-cupti.svg" --json
   # 4. The same kernels under Nsight Compute (declared counts inside rooftop, since ncu
   #    and CUPTI's profiler cannot share a process), then imported onto the ceilings.
-  if command -v ncu >/dev/null; then
+  if [[ -n "$ncu" ]]; then
     metrics="gpu__time_duration.sum,dram__bytes.sum,lts__t_bytes.sum,l1tex__t_bytes.sum"
     for p in d f h; do
       for op in add mul fma; do
         metrics+=",sm__sass_thread_inst_executed_op_${p}${op}_pred_on.sum"
       done
     done
-    # The first launch of every kernel (analyze launches each one many times); if this
-    # ncu does not take that filter, the first 200 launches.
+    # One launch of each of the analyzer's kernels, in one process. With the default
+    # --kernel-name-base function every Kokkos kernel is named
+    # cuda_parallel_launch_local_memory, so names are matched demangled, where they carry
+    # the functor: rooftop::kernels::gpp::CollapseAll (v1), CollapseTwo (v2), TeamKernel<...>
+    # (v3-v9, one instantiation each), and the KOKKOS_LAMBDAs of the reference kernels,
+    # whose demangled names hold their enclosing function (...::Triad::run,
+    # Polynomial<16>::run, Stencil::run). Kokkos's own fills and copies carry none of
+    # these names. The invocation number of --kernel-id counts launches per distinct
+    # kernel (name, grid, block and shared memory), so :1 is the first launch of each:
+    # 12 for gpp (9 versions), triad, polynomial and stencil.
+    # --clock-control none: ncu would otherwise lock the clocks to base, changing the
+    # GPU's settings and giving base-clock times against boost-clock ceilings.
+    # --cache-control none: ncu would otherwise flush the caches before every replay
+    # pass; rooftop's CUPTI replay does not, so both count the same way (every working
+    # set here is several times the L2, so DRAM bytes differ little either way).
+    expected_kernels=12
     under_ncu=("$rooftop" analyze --ceilings "$ceilings" "${kernels[@]}" --no-cupti
                --out "$out/analyze-under-ncu.h5")
-    step ncu ncu --csv --page raw --metrics "$metrics" --kernel-id "::regex:.*:1" \
-         --log-file "$out/ncu.csv" "${under_ncu[@]}" ||
-      step ncu-first-200 ncu --csv --page raw --metrics "$metrics" --launch-count 200 \
-           --log-file "$out/ncu.csv" "${under_ncu[@]}"
+    step ncu "$ncu" --csv --page raw --metrics "$metrics" \
+         --clock-control none --cache-control none --kernel-name-base demangled \
+         --kernel-id '::regex:rooftop::kernels::.*(CollapseAll|CollapseTwo|TeamKernel|Triad|Polynomial|Stencil):1' \
+         --log-file "$out/ncu.csv" "${under_ncu[@]}"
+    profiled="$(grep -c '^"[0-9]' "$out/ncu.csv" 2>/dev/null)"
+    note "$(printf '%-16s (%s profiled %s launches, %s expected)' "" ncu "${profiled:-0}" \
+                                                                   "$expected_kernels")"
     step ncu-import "$rooftop" import "$out/ncu.csv" --ceilings "$ceilings" \
          --out "$out/ncu-import.h5" --plot "$out/ncu-import.svg" --json
-  else
-    note "ncu: not found on PATH (skipped)"
   fi
   # 5. An unmodified Kokkos program through the connector.
   step profile "$rooftop" profile --ceilings "$ceilings" --out "$out/profile.h5" \
@@ -86,8 +217,10 @@ if [[ -n "$ceilings" ]]; then
 else
   note "no device ceilings were written: analyze, ncu and profile skipped (see measure-1.log)"
 fi
-# The ceilings of every run, for the summary.
+
+note "total ${SECONDS}s"
+# --- Then the ceilings of every run ----------------------------------------------------
 for f in "$out"/gpu-*.h5; do
-  [[ -f "$f" ]] && { echo; echo "== $f"; "$rooftop" show "$f"; } >> "$summary" 2>&1
+  [[ -f "$f" ]] && { echo; echo "== $f"; timeout 20 "$rooftop" show "$f"; } >> "$summary" 2>&1
 done
 echo "results in $out" >&2
