@@ -25,12 +25,20 @@ std::string quoted(const std::string& s) {
   return q + "'";
 }
 
+// The build's paths, unless the environment names others (a bundle unpacked elsewhere).
+std::string path_of(const char* variable, const char* built) {
+  const char* given = std::getenv(variable);
+  return given && *given ? given : built;
+}
+
 TEST(CountsOnDevice, ConnectorCountsAxpyExactly) {
   testing::TempDir dir;
   const std::string out = dir.file("app.jsonl");
-  const std::string command = "KOKKOS_TOOLS_LIBS=" + quoted(ROOFTOP_CONNECTOR_LIBRARY) +
-                              " ROOFTOP_PROFILE_OUT=" + quoted(out) + " " +
-                              quoted(ROOFTOP_CONNECTOR_APP) + " > " +
+  const std::string command =
+      "KOKKOS_TOOLS_LIBS=" +
+      quoted(path_of("ROOFTOP_CONNECTOR_LIBRARY", ROOFTOP_CONNECTOR_LIBRARY)) +
+      " ROOFTOP_PROFILE_OUT=" + quoted(out) + " " +
+      quoted(path_of("ROOFTOP_CONNECTOR_APP", ROOFTOP_CONNECTOR_APP)) + " > " +
                               quoted(dir.file("log")) + " 2>&1";
   ASSERT_EQ(std::system(command.c_str()), 0) << testing::read_bytes(dir.file("log"));
   const connector::Profile p = connector::parse_profile(testing::read_bytes(out), out);
