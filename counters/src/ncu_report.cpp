@@ -1,0 +1,239 @@
+#include "ncu_report.hpp"
+
+#include <algorithm>
+#include <limits>
+#include <string_view>
+
+#include "records.hpp"
+#include "rooftop/counters/evaluate.hpp"
+#include "units.hpp"
+
+namespace rooftop::counters::importing {
+namespace {
+
+const std::map<std::string, Quantity>& ncu_metrics() {
+  static const std::map<std::string, Quantity> metrics = [] {
+    std::map<std::string, Quantity> m;
+    for (const char* prefix : {"sm__", "smsp__"}) {  // the SM and its sub-partitions count alike
+      for (const Precision& p : kPrecisions) {
+        for (const char* op : kOps)
+          m[std::string(prefix) + "sass_thread_inst_executed_op_" + p.sass + op + "_pred_on.sum"] =
+              Quantity::count;
+        // Read only to say that it is instructions, not FLOPs.
+        m[prefix + counters::instruction_total_metric(p.sass).substr(4)] = Quantity::count;
+      }
+      for (const char* pipe : {"", "_op_hmma", "_op_dmma", "_op_imma"})
+        m[std::string(prefix) + "inst_executed_pipe_tensor" + pipe + ".sum"] = Quantity::count;
+    }
+    for (const char* b : {"dram__bytes.sum", "dram__bytes_read.sum", "dram__bytes_write.sum",
+                          "lts__t_bytes.sum", "l1tex__t_bytes.sum"})
+      m[b] = Quantity::bytes;
+    for (const char* c :
+         {"dram__sectors_read.sum", "dram__sectors_write.sum", "lts__t_sectors.sum",
+          "l1tex__t_sectors.sum", "lts__lts2xbar_cycles_active.sum",
+          "l1tex__lsu_writeback_active_mem_lgds.sum", "l1tex__lsu_writeback_active_mem_lg.sum",
+          "l1tex__lsu_writeback_active_mem_ds.sum", "sm__cycles_elapsed.avg"})
+      m[c] = Quantity::count;
+    m["gpu__time_duration.sum"] = Quantity::time;
+    m["Duration"] = Quantity::time;  // its name in the details page's Speed Of Light section
+    m["sm__cycles_elapsed.avg.per_second"] = Quantity::frequency;
+    return m;
+  }();
+  return metrics;
+}
+
+}  // namespace
+
+bool ncu_metric_wanted(const std::string& metric) { return ncu_metrics().count(metric) > 0; }
+
+void store(Launch& launch, NcuReport& report, const std::string& metric, const std::string& value,
+           const std::string& unit, const std::string& where) {
+  if (metric.empty()) return;
+  launch.seen.insert(metric);
+  const auto it = ncu_metrics().find(metric);
+  if (it == ncu_metrics().end()) return;
+  report.metrics.insert(metric);
+  const auto v = read_value(value, unit, it->second, false, where, metric);
+  launch.values.emplace(metric, v);  // a metric listed twice in one launch: the first counts
+}
+
+namespace {
+
+// Sums over a kernel's launches.
+class LaunchSums {
+ public:
+  explicit LaunchSums(const NcuKernel& k) : k_(k) {}
+
+  // Empty unless every launch has a number for `metric`.
+  std::optional<double> sum(const std::string& metric) const {
+    double s = 0.0;
+    for (const Launch& l : k_.launches) {
+      const auto it = l.values.find(metric);
+      if (it == l.values.end() || !it->second) return std::nullopt;
+      s += *it->second;
+    }
+    return k_.launches.empty() ? std::nullopt : std::optional<double>(s);
+  }
+  // The sm__ metric, else its smsp__ twin.
+  std::optional<double> sum_sm(const std::string& tail) const {
+    if (auto v = sum("sm__" + tail)) return v;
+    return sum("smsp__" + tail);
+  }
+
+ private:
+  const NcuKernel& k_;
+};
+
+std::optional<double> launch_value(const Launch& l, const std::string& metric) {
+  const auto it = l.values.find(metric);
+  return it == l.values.end() ? std::nullopt : it->second;
+}
+
+std::string flop_metric(char p, const char* op) {
+  return std::string("sass_thread_inst_executed_op_") + p + op + "_pred_on.sum";
+}
+
+// The byte metrics of each level, as the notes name them.
+const std::map<std::string_view, const char*> kClassicBytes = {
+    {"l1", "l1tex__t_bytes.sum and l1tex__t_sectors.sum"},
+    {"l2", "lts__t_bytes.sum and lts__t_sectors.sum"}};
+const std::map<std::string_view, const char*> kByteMetrics = {
+    {"l1", "l1tex__t_bytes.sum or l1tex__t_sectors.sum"},
+    {"l2", "lts__t_bytes.sum or lts__t_sectors.sum"},
+    {"dram",
+     "dram__bytes.sum, dram__bytes_read.sum + _write.sum or dram__sectors_read.sum + _write.sum"}};
+
+bool file_has_sm(const NcuReport& report, const std::string& tail) {
+  return report.metrics.count("sm__" + tail) || report.metrics.count("smsp__" + tail);
+}
+
+KernelRecord ncu_record(const NcuKernel& k, std::size_t index, const NcuReport& report,
+                        NoteBook& book) {
+  KernelRecord r = new_record(k.name, index, "ncu-import");
+  r.invocations = static_cast<int>(k.launches.size());
+  std::vector<std::string> remarks;
+  const LaunchSums sums(k);
+
+  // The counts, by the one evaluator; an sm__ metric is taken from its smsp__ twin where
+  // the report has only that.
+  const counters::Counts c = counters::evaluate([&](const std::string& metric) {
+    return metric.rfind("sm__", 0) == 0 ? sums.sum_sm(metric.substr(4)) : sums.sum(metric);
+  });
+  for (const counters::PrecisionFlops& f : c.flops) {
+    const Precision& p = *f.precision;
+    bool in_file = false;
+    for (const char* op : kOps) in_file = in_file || file_has_sm(report, flop_metric(p.sass, op));
+    const std::string instructions = counters::instruction_total_metric(p.sass);
+    if (!in_file && file_has_sm(report, instructions.substr(4)))
+      book.add(instructions + " counts instructions (an FMA once), not FLOPs",
+               std::string(p.label) + " FLOPs need sm__" + flop_metric(p.sass, "{add,mul,fma}") +
+                   ": not counted",
+               r.id);
+    if (!in_file) continue;
+    r.*p.flops = f.flops;
+    if (f.lacking.empty()) continue;
+    const std::string label(p.label);
+    book.add("no " + f.lacking + " count (sm__" + flop_metric(p.sass, "*") + " absent or n/a)",
+             label + " FLOPs leave it out" + (f.flops > 0.0 ? ", FMA share unknown" : ""), r.id);
+    remarks.push_back(label + " FLOPs without " + f.lacking);
+  }
+  if (c.fma_fraction) r.fma_fraction = *c.fma_fraction;
+  if (c.tensor_instructions) r.tensor_instructions = *c.tensor_instructions;
+
+  for (const counters::LevelBytes& b : c.bytes) {
+    const std::string label(b.label);
+    if (b.bytes) {
+      r.bytes.push_back({std::string(b.level), *b.bytes});
+      if (b.newer)
+        book.add(label + " bytes from " + b.from + ", the newer definition (" +
+                     kClassicBytes.at(b.level) + " absent or n/a)",
+                 "", r.id);
+    } else {
+      book.add("no " + label + " byte metric (" + kByteMetrics.at(b.level) + ", absent or n/a)",
+               label + " not plotted", r.id);
+      remarks.push_back("no " + label + " bytes");
+    }
+  }
+
+  // Time: the duration of each launch, else its elapsed cycles over the SM clock.
+  bool timed = !k.launches.empty(), by_duration = false, by_cycles = false;
+  double total = 0.0, lo = std::numeric_limits<double>::infinity(), hi = 0.0;
+  for (const Launch& l : k.launches) {
+    auto t = launch_value(l, "gpu__time_duration.sum");
+    if (!t) t = launch_value(l, "Duration");
+    if (t) {
+      by_duration = true;
+    } else {
+      const auto cycles = launch_value(l, "sm__cycles_elapsed.avg");
+      const auto clock = launch_value(l, "sm__cycles_elapsed.avg.per_second");
+      if (cycles && clock && *clock > 0.0) {
+        t = *cycles / *clock;
+        by_cycles = true;
+      }
+    }
+    if (!t) {
+      timed = false;
+      break;
+    }
+    total += *t;
+    lo = std::min(lo, *t);
+    hi = std::max(hi, *t);
+  }
+  if (timed) {
+    r.time_s = total;
+    r.time_min = lo;
+    r.time_max = hi;
+    r.samples = static_cast<int>(k.launches.size());
+    r.time_source = by_cycles ? (by_duration ? "ncu gpu__time_duration.sum, else "
+                                               "sm__cycles_elapsed.avg / .avg.per_second"
+                                             : "ncu sm__cycles_elapsed.avg / "
+                                               "sm__cycles_elapsed.avg.per_second")
+                              : "ncu gpu__time_duration.sum";
+    if (by_cycles)
+      book.add(
+          "time from sm__cycles_elapsed.avg / sm__cycles_elapsed.avg.per_second "
+          "(gpu__time_duration.sum absent or n/a)",
+          "", r.id);
+  } else {
+    r.time_source = "none";
+    book.add(
+        "no time (gpu__time_duration.sum, or sm__cycles_elapsed.avg with "
+        "sm__cycles_elapsed.avg.per_second, absent or n/a in some launch)",
+        "placed by arithmetic intensity only, not by rate", r.id);
+    remarks.push_back("no time");
+  }
+  finish_record(r, remarks);
+  return r;
+}
+
+void ncu_file_notes(const NcuReport& report, const std::string& file,
+                    std::vector<std::string>& notes) {
+  note_missing_flop_metrics(
+      file, "sm__sass_thread_inst_executed_op_{d,f,h}{add,mul,fma}_pred_on.sum",
+      [&](const Precision& p) {
+        bool in_file = false;
+        for (const char* op : kOps)
+          in_file = in_file || file_has_sm(report, flop_metric(p.sass, op));
+        return in_file;
+      },
+      [](const Precision& p) { return "sm__" + flop_metric(p.sass, "{add,mul,fma}"); }, notes);
+}
+
+}  // namespace
+
+Reading ncu_reading(const NcuReport& report, const std::string& file, const std::string& format,
+                    const Input* timing) {
+  Reading result;
+  result.format = format;
+  if (timing)
+    result.notes.push_back((timing->name.empty() ? std::string("the timing file") : timing->name) +
+                           " ignored: Nsight Compute reports carry their own time");
+  NoteBook book(file, report.kernels.size());
+  for (std::size_t i = 0; i < report.kernels.size(); ++i)
+    result.kernels.push_back(ncu_record(report.kernels[i], i, report, book));
+  if (!report.kernels.empty()) ncu_file_notes(report, file, result.notes);
+  book.append_to(result.notes);
+  return result;
+}
+
+}  // namespace rooftop::counters::importing

@@ -1,0 +1,59 @@
+#pragma once
+// The reader interface of the import: one file per format (ncu_csv.cpp, ncu_text.cpp,
+// nvprof.cpp, nsys_stats.cpp, ...), each a Reader registered by one line in readers.cpp.
+// A reader tells its format from the content alone (never the file name) and reads a
+// file into kernel records: FLOPs and bytes through the one evaluator (evaluate.hpp) where
+// the format has counts, times where it has times, or times alone (a kernel with a time
+// and no counts is listed, not placed). A format that gives kernel times can also serve as
+// the timing file of another report (`times`). Private to rooftop_counters.
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "rooftop/core/model.hpp"
+#include "timing.hpp"
+
+namespace rooftop::counters::importing {
+
+// One file: its text and the name messages give it.
+struct Input {
+  std::string_view text;
+  std::string name;
+};
+
+// What a reader made of a report.
+struct Reading {
+  std::string format;                       // what was found, as told: "ncu-long", "ncu-text"
+  std::vector<core::KernelRecord> kernels;  // ids k1, k2, ... in order of first appearance
+  std::vector<std::string> notes;           // one line each, naming the file
+};
+
+struct Reader {
+  // The family, for messages: "Nsight Compute CSV".
+  const char* family;
+  // Whether `text` is in this format. Decided from the content (a header, the first
+  // lines), never throws, and costs at most one pass over the text.
+  bool (*detect)(std::string_view text);
+  // Reads `report`; `timing` is a timing file given with it (null: none), which the
+  // reader may use (read_timing) or set aside with a note. Input it cannot read throws
+  // rooftop::Error "FILE:LINE: reason", one line.
+  Reading (*read)(const Input& report, const Input* timing);
+  // Kernel times from a file of this format, where it gives them (null: it does not).
+  Timing (*times)(const Input& file) = nullptr;
+};
+
+// Every reader, in the order they are asked: the first whose detect() is true reads.
+const std::vector<Reader>& readers();
+
+// The reader of `text`; null when no reader knows it.
+const Reader* find_reader(std::string_view text);
+
+// The kernel times in `file`, by the reader that knows it; Error when no reader does or
+// the format it is in has no times.
+Timing read_timing(const Input& file);
+
+// `file` read by the reader that knows it; Error (one line) when none does.
+Reading read_report(const Input& file, const Input* timing);
+
+}  // namespace rooftop::counters::importing

@@ -1,0 +1,100 @@
+#include "timing.hpp"
+
+#include <algorithm>
+#include <cxxabi.h>
+#include <cstdlib>
+#include <memory>
+
+#include "units.hpp"
+
+namespace rooftop::counters::importing {
+
+TimingEntry& Timing::entry(const std::string& name) {
+  auto it = by_name.find(name);
+  if (it == by_name.end()) {
+    it = by_name.emplace(name, entries.size()).first;
+    entries.push_back({name});
+  }
+  return entries[it->second];
+}
+
+void Timing::add_launch(const std::string& name, double seconds) {
+  TimingEntry& e = entry(name);
+  e.total += seconds;
+  e.min = std::min(e.min, seconds);
+  e.max = std::max(e.max, seconds);
+  ++e.calls;
+}
+
+namespace {
+
+// A mangled name ("_Z5daxpyidPKdPd") demangled, as the profilers print it by default;
+// any other name as it is.
+std::string demangled(const std::string& name) {
+  const std::string s = trim(name);
+  if (s.rfind("_Z", 0) != 0) return s;
+  int status = 0;
+  std::unique_ptr<char, void (*)(void*)> out(
+      abi::__cxa_demangle(s.c_str(), nullptr, nullptr, &status), std::free);
+  return status == 0 && out ? std::string(out.get()) : s;
+}
+
+// Nsight Compute cuts long names short with "..." ("ampere_sgemm_128x64_...").
+bool cut_short(const std::string& name, std::string& prefix) {
+  if (name.size() < 4 || name.compare(name.size() - 3, 3, "...") != 0) return false;
+  prefix = name.substr(0, name.size() - 3);
+  return true;
+}
+
+}  // namespace
+
+std::string base_name(const std::string& name) {
+  std::string s = trim(demangled(name));
+  if (s.rfind("void ", 0) == 0) s = trim(s.substr(5));
+  return trim(s.substr(0, s.find('(')));
+}
+
+std::vector<const TimingEntry*> match_timing(const std::vector<std::string>& kernels,
+                                             Timing& timing, std::vector<std::string>& notes) {
+  std::vector<const TimingEntry*> match(kernels.size(), nullptr);
+  // Exact names first (a mangled name counts as its demangled form), so that a looser
+  // match cannot take another kernel's entry.
+  std::map<std::string, std::size_t> by_demangled;
+  for (std::size_t e = 0; e < timing.entries.size(); ++e)
+    by_demangled.emplace(demangled(timing.entries[e].name), e);
+  for (std::size_t i = 0; i < kernels.size(); ++i) {
+    const auto it = by_demangled.find(demangled(kernels[i]));
+    if (it == by_demangled.end() || timing.entries[it->second].claimed) continue;
+    match[i] = &timing.entries[it->second];
+    timing.entries[it->second].claimed = true;
+  }
+  std::map<std::string, int> unmatched_bases;
+  for (std::size_t i = 0; i < kernels.size(); ++i)
+    if (!match[i]) ++unmatched_bases[base_name(kernels[i])];
+  for (std::size_t i = 0; i < kernels.size(); ++i) {
+    if (match[i]) continue;
+    const std::string base = base_name(kernels[i]);
+    std::string prefix;
+    const bool short_name = cut_short(base, prefix);
+    std::vector<TimingEntry*> candidates;
+    for (TimingEntry& e : timing.entries)
+      if (!e.claimed && (short_name ? base_name(e.name).rfind(prefix, 0) == 0
+                                    : base_name(e.name) == base))
+        candidates.push_back(&e);
+    const std::string id = "k" + std::to_string(i + 1);
+    const char* how = short_name ? "by the start of its name, cut short with \"...\""
+                                 : "by its name up to '('";
+    if (candidates.size() == 1 && unmatched_bases[base] == 1) {
+      match[i] = candidates[0];
+      candidates[0]->claimed = true;
+      notes.push_back(timing.file + ": " + id + " " + in_quotes(kernels[i]) + " matched to " +
+                      in_quotes(candidates[0]->name) + " " + how);
+    } else if (!candidates.empty()) {
+      notes.push_back(timing.file + ": " + id + " " + in_quotes(kernels[i]) +
+                      " matches several kernels " + how + ": none taken");
+    }
+  }
+  return match;
+}
+
+}  // namespace rooftop::counters::importing
