@@ -114,8 +114,10 @@ int main(int argc, char** argv) {
 
   rooftop::app::ImportOptions import;
   CLI::App* im = app.add_subcommand(
-      "import", "place kernels from Nsight Compute or nvprof CSV on measured ceilings");
-  im->add_option("report", import.report, "ncu --csv (raw or details page) or nvprof --csv metrics")
+      "import", "place kernels from Nsight Compute or nvprof output on measured ceilings");
+  im->add_option("report", import.report,
+                 "ncu --csv (raw or details page), ncu's text output (--log-file), or nvprof "
+                 "--csv metrics; the format is told from the content")
       ->required();
   im->add_option("--timing", import.timing, "nvprof --print-gpu-trace or summary CSV (times)");
   im->add_option("--ceilings", import.ceilings, "ceilings file (HDF5)")->required();

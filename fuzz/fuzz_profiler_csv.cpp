@@ -1,5 +1,6 @@
-// The Nsight Compute / nvprof CSV import on arbitrary text. The first byte chooses
-// between a report alone and a report with an nvprof timing file (the rest split at the
+// The profiler import on arbitrary text: every registered reader (Nsight Compute CSV and
+// text output, nvprof CSV), chosen by content as `rooftop import` chooses. The first byte
+// chooses between a report alone and a report with a timing file (the rest split at the
 // first form feed). Any outcome but a result or rooftop::Error is a bug.
 
 #include <cstddef>

@@ -31,6 +31,7 @@ std::vector<core::KernelRecord> ImportBackend::collect(std::vector<std::string>&
   format_ = result.format;
   if (result.kernels.empty()) throw Error(report_path_ + ": no kernel found");
   notes.insert(notes.end(), result.notes.begin(), result.notes.end());
+  notes.push_back(report_path_ + ": read as " + result.family + " (" + result.format + ")");
   return std::move(result.kernels);
 }
 

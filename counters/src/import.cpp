@@ -14,6 +14,7 @@ ImportResult parse_report(const std::string& report_text, const std::string& rep
   importing::Reading reading = importing::read_report(report, timing_given ? &timing : nullptr);
   ImportResult result;
   result.format = reading.format;
+  result.family = reading.family;
   result.kernels = std::move(reading.kernels);
   result.notes = std::move(reading.notes);
   if (result.kernels.empty())

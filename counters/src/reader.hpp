@@ -25,6 +25,7 @@ struct Input {
 // What a reader made of a report.
 struct Reading {
   std::string format;                       // what was found, as told: "ncu-long", "ncu-text"
+  std::string family;                       // the reader's family (set by read_report)
   std::vector<core::KernelRecord> kernels;  // ids k1, k2, ... in order of first appearance
   std::vector<std::string> notes;           // one line each, naming the file
 };

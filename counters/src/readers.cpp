@@ -9,7 +9,8 @@
 
 #define ROOFTOP_READERS(X) \
   X(ncu_csv)               \
-  X(nvprof)
+  X(nvprof)                \
+  X(ncu_text)
 
 namespace rooftop::counters::importing {
 
@@ -57,7 +58,9 @@ Timing read_timing(const Input& file) {
 Reading read_report(const Input& file, const Input* timing) {
   const Reader* r = find_reader(file.text);
   if (!r) unknown(file);
-  return r->read(file, timing);
+  Reading reading = r->read(file, timing);
+  reading.family = r->family;
+  return reading;
 }
 
 }  // namespace rooftop::counters::importing

@@ -1,6 +1,6 @@
 #pragma once
-// The import backend: kernels measured by another tool, read from its CSV output, so
-// existing reports land on measured ceilings. Understood, told apart by their header
+// The import backend: kernels measured by another tool, read from its output, so
+// existing reports land on measured ceilings. Understood, told apart by their content
 // (never by the file name):
 //   ncu-long        Nsight Compute, one row per metric (`ncu --csv [--page details]`:
 //                   "ID", "Kernel Name", "Metric Name", "Metric Unit", "Metric Value")
@@ -8,6 +8,9 @@
 //                   header of metric names, a row of units, one row per launch)
 //   nvprof-metrics  `nvprof --csv --metrics ...` ("Device", "Kernel", "Invocations",
 //                   "Metric Name", ..., "Min", "Max", "Avg"; Avg is per invocation)
+//   ncu-text        Nsight Compute's plain-text output (`ncu --log-file`, or the console):
+//                   kernel header lines and "Section:" tables of metric, unit and value
+// Each format is one reader behind counters/src/reader.hpp, told apart by its content.
 // nvprof's metrics carry no time: it comes from an optional timing CSV, either
 // `nvprof --csv --print-gpu-trace` or the default `nvprof --csv` summary, else it is
 // derived from transactions x 32 B over the reported throughput, else left at 0.
@@ -26,7 +29,8 @@
 namespace rooftop::counters {
 
 struct ImportResult {
-  std::string format;                           // "ncu-long", "ncu-wide", "nvprof-metrics"
+  std::string format;                           // "ncu-long", "ncu-wide", "nvprof-metrics", "ncu-text"
+  std::string family;                           // "Nsight Compute CSV", "Nsight Compute text log", ...
   std::vector<core::KernelRecord> kernels;      // in order of first appearance
   std::vector<std::string> notes;               // one line each, naming the file
 };

@@ -1,0 +1,122 @@
+// rooftop_counters: Nsight Compute's plain-text output (`ncu --metrics ...` to the console or
+// --log-file), told from CSV by its content. The fixture is a real log of the older layout (no
+// "Metric Name" row, a launch date in the header): four processes, each launching one kernel,
+// with the program's own output between ncu's lines; Kbyte and Mbyte, sectors, thousands
+// separators. Hostile variants of it end in one line naming the file.
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <string>
+
+#include "rooftop/counters/import.hpp"
+#include "support.hpp"
+
+namespace rooftop::counters {
+namespace {
+
+using rooftop::testing::error_of;
+
+const std::string kLog = std::string(ROOFTOP_TEST_FIXTURES) + "/import/ncu-text-2022.log";
+
+std::string log_text() {
+  const std::string text = rooftop::testing::read_bytes(kLog);
+  EXPECT_FALSE(text.empty()) << kLog;
+  return text;
+}
+
+bool has_note(const ImportResult& r, const std::string& part) {
+  for (const std::string& n : r.notes)
+    if (n.find(part) != std::string::npos) return true;
+  return false;
+}
+
+TEST(ImportNcuText, TheLaunchesOfOneKernelAreSummedFromTheLog) {
+  const ImportResult r = parse_report(log_text(), "ncu.log");
+  EXPECT_EQ(r.format, "ncu-text");
+  ASSERT_EQ(r.kernels.size(), 1u);
+  const core::KernelRecord& k = r.kernels[0];
+  EXPECT_EQ(k.name,
+            "blurKernelGlobal(unsigned char *, const unsigned char *, const float *, int, int)");
+  EXPECT_EQ(k.invocations, 4);
+  EXPECT_EQ(k.source, "ncu-import");
+  // dram__bytes.sum of the four launches: 542.98 Kbyte + 2.69 + 6.33 + 60.49 Mbyte.
+  const core::LevelBytes* dram = k.find_bytes("dram");
+  ASSERT_NE(dram, nullptr);
+  EXPECT_DOUBLE_EQ(dram->bytes, 542.98e3 + 2.69e6 + 6.33e6 + 60.49e6);
+}
+
+TEST(ImportNcuText, MissingMetricsNarrowTheChartWithNotes) {
+  const ImportResult r = parse_report(log_text(), "ncu.log");
+  ASSERT_EQ(r.kernels.size(), 1u);
+  EXPECT_EQ(r.kernels[0].flops(), 0.0);
+  EXPECT_EQ(r.kernels[0].find_bytes("l1"), nullptr);
+  EXPECT_EQ(r.kernels[0].time_source, "none");
+  EXPECT_TRUE(has_note(r, "ncu.log: no FLOP metric")) << r.notes.size();
+  EXPECT_TRUE(has_note(r, "ncu.log: no time")) << r.notes.size();
+}
+
+TEST(ImportNcuText, TheSectorsGiveTheBytesWhereTheByteCountIsNotAsked) {
+  // The same log without its dram__bytes.sum rows: the bytes come from the sectors x 32.
+  std::string text = log_text();
+  std::string kept;
+  for (std::size_t pos = 0; pos < text.size();) {
+    const std::size_t end = text.find('\n', pos);
+    const std::string line = text.substr(pos, end == std::string::npos ? end : end - pos + 1);
+    if (line.rfind("dram__bytes.sum", 0) != 0) kept += line;
+    pos = end == std::string::npos ? text.size() : end + 1;
+  }
+  const ImportResult r = parse_report(kept, "ncu.log");
+  ASSERT_EQ(r.kernels.size(), 1u);
+  const core::LevelBytes* dram = r.kernels[0].find_bytes("dram");
+  ASSERT_NE(dram, nullptr);
+  EXPECT_DOUBLE_EQ(dram->bytes,
+                   32.0 * (14988 + 1980 + 67688 + 16292 + 175484 + 22464 + 1509656 + 380656));
+}
+
+TEST(ImportNcuText, ATimingFileIsSetAsideForNow) {
+  const ImportResult r = parse_report(log_text(), "ncu.log", "x", "t.csv");
+  EXPECT_TRUE(has_note(r, "t.csv ignored")) << r.notes.size();
+}
+
+TEST(HostileNcuText, AValueCutShortIsOneLineNamingTheFileAndLine) {
+  const std::string text = log_text();
+  const std::string cut = text.substr(0, text.find("14,988") + 4);  // "14,9"
+  const std::string e = error_of([&] { parse_report(cut, "cut.log"); });
+  EXPECT_NE(e.find("cut.log:17: \"14,9\" for dram__sectors_read.sum is not a number"),
+            std::string::npos)
+      << e;
+  EXPECT_EQ(e.find('\n'), std::string::npos);
+}
+
+TEST(HostileNcuText, AHugeValueIsRefused) {
+  std::string text = log_text();
+  text.replace(text.find("14,988"), 6, "1" + std::string(400, '0'));
+  const std::string e = error_of([&] { parse_report(text, "huge.log"); });
+  EXPECT_NE(e.find("huge.log:17:"), std::string::npos) << e;
+  EXPECT_NE(e.find("is not a number"), std::string::npos) << e;
+}
+
+TEST(HostileNcuText, BinaryJunkIsNotAReport) {
+  std::string junk(4096, '\0');
+  for (std::size_t i = 0; i < junk.size(); ++i) junk[i] = static_cast<char>((i * 131 + 7) % 256);
+  const std::string e = error_of([&] { parse_report(junk, "junk.bin"); });
+  EXPECT_NE(e.find("junk.bin"), std::string::npos) << e;
+  EXPECT_EQ(e.find('\n'), std::string::npos) << e;
+}
+
+TEST(HostileNcuText, AMillionLinesOfProgramOutputReadInLinearTime) {
+  const std::string text = log_text();
+  std::string big;
+  big.reserve(text.size() + 20'000'000);
+  for (int i = 0; i < 1'000'000; ++i) big += "step " + std::to_string(i) + ", Context 1\n";
+  big += text;
+  const auto t0 = std::chrono::steady_clock::now();
+  const ImportResult r = parse_report(big, "big.log");
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 10.0);
+  ASSERT_EQ(r.kernels.size(), 1u);
+  EXPECT_EQ(r.kernels[0].invocations, 4);
+}
+
+}  // namespace
+}  // namespace rooftop::counters
