@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Packs the CUDA build into a self-contained bundle for a GPU machine without network
 # that has the NVIDIA driver and nothing else: the rooftop program, the Kokkos Tools
-# connector, the device tests, connector_app, scripts/run-gpu.sh, and every shared
+# connector, the device tests (test_device, and test_counts_device where the build has
+# CUPTI), connector_app, scripts/run-gpu.sh, and every shared
 # library they load that is not the driver's or the C library's: the CUDA runtime,
 # CUPTI and the nvperf libraries CUPTI loads (from the CUDA Toolkit that built them),
 # HDF5 and its dependencies, the C++ and OpenMP runtimes. Never the driver's own
@@ -95,6 +96,9 @@ connector=connector/librooftop_kokkos_connector.so
 for f in "${programs[@]}" "$connector"; do
   [[ -f "$build/$f" ]] || die "$build/$f is missing (a CUDA build with -DROOFTOP_DEVICE_TESTS=ON?)"
 done
+# The counts test (connector and CUPTI backend against FLOPs worked out by hand) exists
+# where the build found CUPTI.
+[[ -f "$build/tests/test_counts_device" ]] && programs+=(tests/test_counts_device)
 
 # --- Packing ------------------------------------------------------------------------
 stage="$(mktemp -d)"
@@ -106,9 +110,12 @@ cp "$build/$connector" "$dir/lib/"
 cp "$root/scripts/run-gpu.sh" "$dir/"
 cuda_arch="$(sed -n 's/^Kokkos_ROOT:[A-Z]*=.*cuda-sm\([0-9]*\).*/\1/p' "$build/CMakeCache.txt" 2>/dev/null |
              head -1)"
+# rooftop --version needs the driver (libcuda.so.1), which a build machine may lack.
+version="$("$build/app/rooftop" --version 2>/dev/null)" ||
+  version="$(sed -n 's/^CMAKE_PROJECT_VERSION:[A-Z]*=//p' "$build/CMakeCache.txt") $(
+             git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)"
 {
-  echo "rooftop $("$build/app/rooftop" --version 2>/dev/null || echo unknown), CUDA build," \
-       "packed $(date -u +%Y-%m-%d)"
+  echo "rooftop $version, CUDA build, packed $(date -u +%Y-%m-%d)"
   echo "cuda_toolkit ${toolkit_version}"
   echo "cuda_arch ${cuda_arch:-unknown}"
 } > "$dir/VERSION"

@@ -22,11 +22,12 @@ summary="$out/summary.txt"
 # Time limits in seconds, one per step (a step that runs past its limit gets SIGTERM,
 # SIGKILL 5 s later). Together, with the machine checks, under 10 minutes.
 declare -A limit=(
-  [device-tests]=70
+  [device-tests]=60
+  [counts-device]=40
   [measure]=60          # each of the three
   [compare]=10
-  [analyze-cupti]=90
-  [ncu]=120
+  [analyze-cupti]=85
+  [ncu]=110
   [ncu-import]=10
   [profile]=40
   [show]=10
@@ -154,8 +155,15 @@ fi
 note ""
 note "$(printf '%-16s %5s %6s %6s' step exit secs limit)"
 # 1. Device tests (gtest: every device kernel with its check, the fusion probe, the
-#    clock probe, device properties).
+#    clock probe, device properties), then the counts tests.
 step device-tests "$here/bin/test_device" --gtest_output="xml:$out/device-tests.xml"
+# The counts on a GPU: connector_app through the connector, and the CUPTI backend,
+# against FLOPs worked out by hand (in builds with CUPTI).
+if [[ -x "$here/bin/test_counts_device" ]]; then
+  step counts-device env ROOFTOP_CONNECTOR_APP="$here/bin/connector_app" \
+       ROOFTOP_CONNECTOR_LIBRARY="$here/lib/librooftop_kokkos_connector.so" \
+       "$here/bin/test_counts_device" --gtest_output="xml:$out/counts-device.xml"
+fi
 
 # 2. The device ceilings, three times (spread between runs is part of the result).
 for i in 1 2 3; do
