@@ -8,7 +8,11 @@
 # HDF5 and its dependencies, the C++ and OpenMP runtimes. Never the driver's own
 # libraries (libcuda, libnvidia-*), which must match the GPU machine's kernel module.
 #
-#   scripts/make-gpu-bundle.sh [--build DIR] [OUTPUT.tar.gz]
+#   scripts/make-gpu-bundle.sh [--build DIR] [--peers DIR] [OUTPUT.tar.gz]
+#
+# --peers DIR: the executables in DIR travel too, in peers/, for run-gpu.sh --peers to
+# run beside rooftop on the same GPU (other tools' benchmarks, built outside this
+# repository for the GPU's arch; see the README). Their libraries are packed like ours.
 #
 # Without --build it runs scripts/check-cuda-build.sh (the CUDA build in build-cuda/,
 # or $ROOFTOP_CUDA_BUILD_DIR: no MPI, so no MPI library has to travel, host code for
@@ -22,11 +26,21 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 die() { echo "make-gpu-bundle: $*" >&2; exit 1; }
 build=""
 pack_only=0
-if [[ "${1:-}" == "--build" ]]; then
-  [[ -d "${2:-}" ]] || die "--build needs an existing build directory"
-  build="$(realpath "$2")"
-  pack_only=1
-  shift 2
+peers=""
+while [[ $# -gt 0 ]]; do
+  case "$1" in
+    --build) [[ -d "${2:-}" ]] || die "--build needs an existing build directory"
+             build="$(realpath "$2")"; pack_only=1; shift 2 ;;
+    --peers) [[ -d "${2:-}" ]] || die "--peers needs a folder of executables"
+             peers="$(realpath "$2")"; shift 2 ;;
+    -*) die "unknown option '$1' (usage: make-gpu-bundle.sh [--build DIR] [--peers DIR] [OUTPUT.tar.gz])" ;;
+    *) break ;;
+  esac
+done
+if [[ -n "$peers" ]]; then
+  peer_files=()
+  for f in "$peers"/*; do [[ -f "$f" && -x "$f" ]] && peer_files+=("$f"); done
+  (( ${#peer_files[@]} )) || die "--peers $peers holds no executable"
 fi
 [[ -n "$build" ]] || build="$(realpath -m "${ROOFTOP_CUDA_BUILD_DIR:-$root/build-cuda}")"
 output="$(realpath -m "${1:-$build/rooftop-gpu-bundle.tar.gz}")"
@@ -106,6 +120,10 @@ trap 'rm -rf "$stage"' EXIT
 dir="$stage/rooftop-gpu"
 mkdir -p "$dir/bin" "$dir/lib"
 for f in "${programs[@]}"; do cp "$build/$f" "$dir/bin/"; done
+if [[ -n "$peers" ]]; then
+  mkdir -p "$dir/peers"
+  cp "${peer_files[@]}" "$dir/peers/"
+fi
 cp "$build/$connector" "$dir/lib/"
 cp "$root/scripts/run-gpu.sh" "$dir/"
 cuda_arch="$(sed -n 's/^Kokkos_ROOT:[A-Z]*=.*cuda-sm\([0-9]*\).*/\1/p' "$build/CMakeCache.txt" 2>/dev/null |
@@ -129,7 +147,8 @@ done
 # libresolv, libutil: stubs or parts of libc that must match it) and loader, and the
 # driver (libcuda, libnvidia-*).
 keep_out='^(linux-vdso|ld-linux|libc\.so|libm\.so|libdl\.so|libpthread\.so|librt\.so|libresolv\.so|libutil\.so|libcuda\.so|libnvidia)'
-for program in "$dir"/bin/* "$dir"/lib/*.so*; do
+for program in "$dir"/bin/* "$dir"/lib/*.so* "$dir"/peers/*; do
+  [[ -f "$program" ]] || continue
   LD_LIBRARY_PATH="$toolkit_path${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" ldd "$program" |
     awk '$2 == "=>" && $3 ~ /^\// {print $1, $3}'
 done | sort -u > "$stage/needed"
@@ -153,9 +172,10 @@ for f in "$dir"/lib/*.so*; do
 done
 
 # With only the bundle's lib/ on the library path, nothing may be missing but the driver.
-missing="$(for f in "$dir"/bin/* "$dir"/lib/*.so*; do
+missing="$(for f in "$dir"/bin/* "$dir"/lib/*.so* "$dir"/peers/*; do
+             [[ -f "$f" ]] || continue
              LD_LIBRARY_PATH="$dir/lib" ldd "$f" 2>/dev/null |
-               awk -v f="${f#"$dir"/}" '/not found/ && $1 !~ /^libcuda\.so/ {print f ": " $1}'
+               awk -v f="${f#"$dir"/}" '/not found/ && $1 !~ /^lib(cuda|nvidia-ml)\.so/ {print f ": " $1}'
            done)"
 [[ -z "$missing" ]] || die "not found with the bundle's lib/ alone:"$'\n'"$missing"
 
@@ -165,6 +185,8 @@ if (( size > limit )); then
   die "$output is $((size / 1024 / 1024)) MiB, over the 64 MiB limit"
 fi
 libs=("$dir"/lib/*)
+peer_count=0
+[[ -d "$dir/peers" ]] && peer_count=$(find "$dir/peers" -type f | wc -l)
 echo "make-gpu-bundle: wrote $output ($((size / 1024)) KiB; ${#libs[@]} libraries;" \
-     "CUDA $toolkit_version)" >&2
+     "$peer_count peers; CUDA $toolkit_version)" >&2
 echo "$output"

@@ -9,12 +9,25 @@
 # whole run fits in 10 minutes; a step that fails or times out is recorded in the
 # summary and the others run. Every file and the summary go to one folder: $OUT if set,
 # else ./rooftop-gpu-results.
-#   ./run-gpu.sh [--quick]
+#
+# --peers runs, in a second call, the other tools' benchmarks the bundle carries in
+# peers/ (make-gpu-bundle.sh --peers), each with no arguments under its own time limit,
+# right after one `measure --space device`, so that rooftop and its peers meet the GPU in
+# the same state; their output is in peer-NAME.log beside the ceilings.
+#   ./run-gpu.sh [--quick] [--peers]
 set -uo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 out="${OUT:-$PWD/rooftop-gpu-results}"
 quick=()
-[[ "${1:-}" == "--quick" ]] && quick=(--quick)
+peers=0
+for arg in "$@"; do
+  case "$arg" in
+    --quick) quick=(--quick) ;;
+    --peers) peers=1 ;;
+    *) echo "run-gpu.sh: unknown argument '$arg' (usage: run-gpu.sh [--quick] [--peers])" >&2
+       exit 2 ;;
+  esac
+done
 mkdir -p "$out"
 summary="$out/summary.txt"
 : > "$summary"
@@ -31,6 +44,7 @@ declare -A limit=(
   [ncu-import]=10
   [profile]=40
   [show]=10
+  [peer]=90             # each of the peers (--peers)
 )
 
 # The bundle's libraries first: its CUDA runtime, CUPTI, and the nvperf libraries that
@@ -154,6 +168,23 @@ fi
 # --- The steps: one line each in the summary -------------------------------------------
 note ""
 note "$(printf '%-16s %5s %6s %6s' step exit secs limit)"
+if (( peers )); then
+  # Six peers at most fit beside one measure in 10 minutes.
+  step measure-peers "$rooftop" measure --space device "${quick[@]}" --out "$out/gpu-peers.h5" \
+       --plot "$out/gpu-peers.svg" && timeout 20 "$rooftop" show "$out/gpu-peers.h5" >> "$summary" 2>&1
+  ran=0
+  for p in "$here"/peers/*; do
+    [[ -f "$p" && -x "$p" ]] || continue
+    if (( ran == 6 )); then note "peer $(basename "$p"): not run (six per call)"; continue; fi
+    limit[peer-$(basename "$p")]=${limit[peer]}
+    step "peer-$(basename "$p")" "$p"
+    ran=$((ran + 1))
+  done
+  (( ran )) || note "no peers in $here/peers (make-gpu-bundle.sh --peers DIR)"
+  note "total ${SECONDS}s"
+  echo "results in $out" >&2
+  exit 0
+fi
 # 1. Device tests (gtest: every device kernel with its check, the fusion probe, the
 #    clock probe, device properties), then the counts tests.
 step device-tests "$here/bin/test_device" --gtest_output="xml:$out/device-tests.xml"
