@@ -107,7 +107,7 @@ int run_analyze(const AnalyzeOptions& options, const std::string& command_line) 
 
 int run_import(const ImportOptions& options, const std::string& command_line) {
   const KernelReport report(options.ceilings, {options.out, options.plot, options.format});
-  analyze::ImportBackend backend(options.report, options.timing);
+  analyze::ImportBackend backend(options.reports, options.timing);
   return report.collect_and_place(backend, command_line);
 }
 

@@ -60,8 +60,8 @@ struct AnalyzeOptions {
 int run_analyze(const AnalyzeOptions& options, const std::string& command_line);
 
 struct ImportOptions {
-  std::string report;  // ncu or nvprof CSV
-  std::string timing;  // nvprof GPU-trace or summary CSV (optional)
+  std::vector<std::string> reports;  // profiler output of one run, in any format import reads
+  std::string timing;                // a file of kernel times (optional)
   std::string ceilings;
   std::string out, plot;
   OutputFormat format = OutputFormat::table;

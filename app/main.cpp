@@ -114,12 +114,17 @@ int main(int argc, char** argv) {
 
   rooftop::app::ImportOptions import;
   CLI::App* im = app.add_subcommand(
-      "import", "place kernels from Nsight Compute or nvprof output on measured ceilings");
-  im->add_option("report", import.report,
-                 "ncu --csv (raw or details page), ncu's text output (--log-file), or nvprof "
-                 "--csv metrics; the format is told from the content")
+      "import", "place kernels from profiler output (Nsight Compute, nvprof, Nsight Systems, "
+                "PyTorch) on measured ceilings");
+  im->add_option("report", import.reports,
+                 "profiler output of one run, the format told from the content: ncu --csv or "
+                 "text output, nvprof --csv, nsys stats --format csv (cuda_gpu_kern_sum, "
+                 "cuda_gpu_trace), nsys export --type sqlite, a PyTorch trace (.json, .json.gz); "
+                 "a file of times given with a report of counts times it")
       ->required();
-  im->add_option("--timing", import.timing, "nvprof --print-gpu-trace or summary CSV (times)");
+  im->add_option("--timing", import.timing,
+                 "kernel times joined by name: nvprof --print-gpu-trace or summary CSV, nsys "
+                 "stats CSV, nsys SQLite export or a PyTorch trace");
   im->add_option("--ceilings", import.ceilings, "ceilings file (HDF5)")->required();
   im->add_option("--out", import.out, "file to write: the ceilings with the kernels (HDF5)");
   im->add_option("--plot", import.plot, "SVG chart to write (hierarchical roofline)");

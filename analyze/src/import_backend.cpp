@@ -19,19 +19,28 @@ std::string read_file(const std::string& path) {
 }  // namespace
 
 ImportBackend::ImportBackend(std::string report_path, std::string timing_path)
-    : report_path_(std::move(report_path)), timing_path_(std::move(timing_path)) {}
+    : ImportBackend(std::vector<std::string>{std::move(report_path)}, std::move(timing_path)) {}
+
+ImportBackend::ImportBackend(std::vector<std::string> report_paths, std::string timing_path)
+    : report_paths_(std::move(report_paths)), timing_path_(std::move(timing_path)) {}
 
 std::string ImportBackend::name() const { return "import"; }
 
 std::vector<core::KernelRecord> ImportBackend::collect(std::vector<std::string>& notes) {
-  const std::string report = read_file(report_path_);
-  const std::string timing = timing_path_.empty() ? std::string() : read_file(timing_path_);
+  std::vector<counters::ReportFile> files;
+  for (const std::string& path : report_paths_) files.push_back({read_file(path), path});
+  counters::ReportFile timing;
+  if (!timing_path_.empty()) timing = {read_file(timing_path_), timing_path_};
   counters::ImportResult result =
-      counters::parse_report(report, report_path_, timing, timing_path_);
+      files.size() == 1
+          ? counters::parse_report(files[0].text, files[0].name, timing.text, timing.name)
+          : counters::parse_reports(files, timing_path_.empty() ? nullptr : &timing);
   format_ = result.format;
-  if (result.kernels.empty()) throw Error(report_path_ + ": no kernel found");
+  std::string names;
+  for (const std::string& path : report_paths_) names += (names.empty() ? "" : ", ") + path;
+  if (result.kernels.empty()) throw Error(names + ": no kernel found");
   notes.insert(notes.end(), result.notes.begin(), result.notes.end());
-  notes.push_back(report_path_ + ": read as " + result.family + " (" + result.format + ")");
+  notes.push_back(names + ": read as " + result.family + " (" + result.format + ")");
   return std::move(result.kernels);
 }
 

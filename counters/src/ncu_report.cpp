@@ -225,14 +225,18 @@ Reading ncu_reading(const NcuReport& report, const std::string& file, const std:
                     const Input* timing) {
   Reading result;
   result.format = format;
-  if (timing)
-    result.notes.push_back((timing->name.empty() ? std::string("the timing file") : timing->name) +
-                           " ignored: Nsight Compute reports carry their own time");
+  // The timing file is read first: a file that is no timing file fails before any work.
+  Timing times;
+  if (timing) times = read_timing(*timing);
   NoteBook book(file, report.kernels.size());
   for (std::size_t i = 0; i < report.kernels.size(); ++i)
     result.kernels.push_back(ncu_record(report.kernels[i], i, report, book));
   if (!report.kernels.empty()) ncu_file_notes(report, file, result.notes);
   book.append_to(result.notes);
+  if (timing) {
+    result.notes.insert(result.notes.end(), times.notes.begin(), times.notes.end());
+    apply_timing(result.kernels, times, result.notes);
+  }
   return result;
 }
 

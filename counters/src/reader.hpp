@@ -42,6 +42,9 @@ struct Reader {
   Reading (*read)(const Input& report, const Input* timing);
   // Kernel times from a file of this format, where it gives them (null: it does not).
   Timing (*times)(const Input& file) = nullptr;
+  // Whether the format times kernels and counts no bytes (Nsight Systems, PyTorch): given
+  // with a report of counts, it times that report.
+  bool times_only = false;
 };
 
 // Every reader, in the order they are asked: the first whose detect() is true reads.
@@ -54,7 +57,19 @@ const Reader* find_reader(std::string_view text);
 // the format it is in has no times.
 Timing read_timing(const Input& file);
 
-// `file` read by the reader that knows it; Error (one line) when none does.
+// `file` read by the reader that knows it; Error (one line) when none does. A gzip file
+// is inflated first (gzip.hpp).
 Reading read_report(const Input& file, const Input* timing);
+
+// The kernels of a file that times kernels and counts nothing (Nsight Systems, a PyTorch
+// trace): one record per timing entry, with its time, its FLOPs where the file has them,
+// and no bytes; `source` names the importer ("nsys-import"). Notes say what they lack.
+Reading timed_reading(const Timing& timing, const std::string& format, const char* source,
+                      const Input* timing_file);
+
+// Times the kernels of an Nsight Compute report by `timing` (their own are kept where it
+// has none): matched by name, scaled where it times another number of launches.
+void apply_timing(std::vector<core::KernelRecord>& kernels, Timing& timing,
+                  std::vector<std::string>& notes);
 
 }  // namespace rooftop::counters::importing

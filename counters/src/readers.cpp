@@ -4,12 +4,16 @@
 
 #include "reader.hpp"
 
+#include "gzip.hpp"
 #include "rooftop/core/error.hpp"
 #include "units.hpp"
 
 #define ROOFTOP_READERS(X) \
+  X(nsys_sqlite)           \
+  X(pytorch_trace)         \
   X(ncu_csv)               \
   X(nvprof)                \
+  X(nsys_stats)            \
   X(ncu_text)
 
 namespace rooftop::counters::importing {
@@ -34,19 +38,27 @@ const Reader* find_reader(std::string_view text) {
 namespace {
 
 [[noreturn]] void unknown(const Input& file) {
-  if (file.text.find('\0') != std::string_view::npos)
-    throw Error(file.name +
-                ": a binary file, not CSV (an Nsight Compute .ncu-rep? export it with "
-                "ncu --import FILE --csv --page raw)");
-  throw Error(at(file.name, 1) +
-              "no Nsight Compute or nvprof CSV header (expected \"ID\",...,\"Kernel Name\",... "
-              "from ncu --csv, or \"Device\",\"Kernel\",\"Invocations\",\"Metric Name\",... "
-              "from nvprof --csv --metrics)");
+  std::string known;
+  for (const Reader& r : readers()) known += (known.empty() ? "" : ", ") + std::string(r.family);
+  const bool binary = file.text.find('\0') != std::string_view::npos;
+  throw Error(file.name + ": " + (binary ? "a binary file" : "a file") +
+              " in no format rooftop reads (it reads: " + known +
+              "; an Nsight Compute .ncu-rep is exported with ncu --import FILE --csv --page raw)");
+}
+
+// `file` as the readers see it: inflated where it is gzip (`store` keeps the text).
+Input inflated(const Input& file, std::string& store) {
+  if (!is_gzip(file.text)) return file;
+  store = gunzip(file.text, file.name);
+  if (is_gzip(store)) throw Error(file.name + ": gzip inside gzip: not a profiler report");
+  return {store, file.name};
 }
 
 }  // namespace
 
-Timing read_timing(const Input& file) {
+Timing read_timing(const Input& given) {
+  std::string store;
+  const Input file = inflated(given, store);
   const Reader* r = find_reader(file.text);
   if (!r) unknown(file);
   if (!r->times)
@@ -55,7 +67,9 @@ Timing read_timing(const Input& file) {
   return r->times(file);
 }
 
-Reading read_report(const Input& file, const Input* timing) {
+Reading read_report(const Input& given, const Input* timing) {
+  std::string store;
+  const Input file = inflated(given, store);
   const Reader* r = find_reader(file.text);
   if (!r) unknown(file);
   Reading reading = r->read(file, timing);

@@ -13,7 +13,8 @@ TimingEntry& Timing::entry(const std::string& name) {
   auto it = by_name.find(name);
   if (it == by_name.end()) {
     it = by_name.emplace(name, entries.size()).first;
-    entries.push_back({name});
+    entries.emplace_back();
+    entries.back().name = name;
   }
   return entries[it->second];
 }
@@ -51,7 +52,25 @@ bool cut_short(const std::string& name, std::string& prefix) {
 std::string base_name(const std::string& name) {
   std::string s = trim(demangled(name));
   if (s.rfind("void ", 0) == 0) s = trim(s.substr(5));
-  return trim(s.substr(0, s.find('(')));
+  s = trim(s.substr(0, s.find('(')));
+  // nvprof names template arguments ("dgemm_tiled<int=64>"), Nsight tools do not
+  // ("dgemm_tiled<64>"): the "int=" goes.
+  std::string out;
+  int depth = 0;
+  for (char c : s) {
+    if (c == '<') ++depth;
+    if (c == '>') --depth;
+    if (c == '=' && depth > 0) {
+      const std::size_t cut = out.find_last_of("<,");
+      if (cut != std::string::npos) {
+        out.erase(cut + 1);
+        if (out.back() == ',') out += ' ';
+        continue;
+      }
+    }
+    out += c;
+  }
+  return out;
 }
 
 std::vector<const TimingEntry*> match_timing(const std::vector<std::string>& kernels,

@@ -18,6 +18,8 @@ struct TimingEntry {
   double max = 0.0;
   int calls = 0;
   bool claimed = false;  // matched to a kernel of the report
+  // FLOPs by precision name ("fp32"), where the file records them (PyTorch's with_flops).
+  std::map<std::string, double> flops;
 };
 
 struct Timing {

@@ -377,10 +377,29 @@ TEST(ImportNcu, EveryMissingMetricHasOneNoteAndNothingCrashes) {
   EXPECT_EQ(r.notes.size(), 5u) << all_notes(r);
 }
 
-TEST(ImportNcu, ATimingFileIsIgnoredWithANote) {
+TEST(ImportNcu, ATimingFileTimesTheReportByKernelName) {
+  // The nvprof trace of the same run times the DAXPY's three launches and the DGEMM; it
+  // has no sscal, which keeps the report's own time.
   const ImportResult r = parse_fixture("ncu-long.csv", "nvprof-trace.csv");
-  EXPECT_EQ(notes_with(r, {"nvprof-trace.csv ignored"}).size(), 1u) << all_notes(r);
-  EXPECT_EQ(find(r, "daxpy").time_source, "ncu gpu__time_duration.sum");
+  const core::KernelRecord& daxpy = find(r, "daxpy");
+  EXPECT_EQ(daxpy.time_source, "nvprof GPU trace");
+  EXPECT_NEAR(daxpy.time_s, (17.248 + 16.832 + 16.920) * 1e-6, 1e-12);
+  EXPECT_EQ(daxpy.samples, 3);
+  EXPECT_EQ(find(r, "void dgemm").time_source, "nvprof GPU trace");
+  EXPECT_NEAR(find(r, "void dgemm").time_s, 1600e-6, 1e-12);
+  EXPECT_EQ(find(r, "sscal").time_source, "ncu gpu__time_duration.sum");
+  EXPECT_EQ(notes_with(r, {"matched to \"void dgemm_tiled<int=64>("}).size(), 1u) << all_notes(r);
+  EXPECT_EQ(notes_with(r, {"nvprof-trace.csv has no time for k3", "own time kept"}).size(), 1u)
+      << all_notes(r);
+}
+
+TEST(ImportNcu, ATimingFileThatIsNoneIsOneLine) {
+  const std::string e = error_of([] { parse_fixture("ncu-long.csv", "ncu-wide.csv"); });
+  EXPECT_NE(e.find("ncu-wide.csv:7: an ncu-wide table, not an nvprof GPU trace"), std::string::npos)
+      << e;
+  const std::string junk =
+      error_of([] { parse_report(text_of("ncu-long.csv"), "r.csv", "x", "t.csv"); });
+  EXPECT_NE(junk.find("t.csv: a file in no format rooftop reads"), std::string::npos) << junk;
 }
 
 TEST(ImportNcu, AHeaderWithoutLaunchesGivesNoKernelsAndANote) {
@@ -634,14 +653,20 @@ TEST(ImportErrors, UnitOfTheWrongKind) {
 }
 
 TEST(ImportErrors, NotAReport) {
+  // One line naming every format rooftop reads.
   const std::string json = error_of([] { parse_report("{\"gbytes\": [1, 2]}\n", "x.json"); });
-  EXPECT_NE(json.find("x.json:1: no Nsight Compute or nvprof CSV header"), std::string::npos)
+  EXPECT_NE(json.find("x.json: a file in no format rooftop reads (it reads: Nsight Systems "
+                      "SQLite export, PyTorch profiler trace, Nsight Compute CSV, nvprof CSV, "
+                      "Nsight Systems stats CSV, Nsight Compute text log;"),
+            std::string::npos)
       << json;
+  EXPECT_EQ(json.find('\n'), std::string::npos) << json;
   const std::string binary =
       error_of([] { parse_report(std::string("NVRP\0\1\2", 7), "r.ncu-rep"); });
-  EXPECT_NE(binary.find("r.ncu-rep: a binary file"), std::string::npos) << binary;
+  EXPECT_NE(binary.find("r.ncu-rep: a binary file in no format"), std::string::npos) << binary;
+  EXPECT_NE(binary.find("ncu --import FILE --csv --page raw"), std::string::npos) << binary;
   const std::string other = error_of([] { parse_report("a,b,c\n1,2,3\n", "other.csv"); });
-  EXPECT_NE(other.find("other.csv:1: no Nsight Compute"), std::string::npos) << other;
+  EXPECT_NE(other.find("other.csv: a file in no format"), std::string::npos) << other;
 }
 
 TEST(ImportErrors, RowsWithTooManyOrTooFewFields) {

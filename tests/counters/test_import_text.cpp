@@ -74,9 +74,18 @@ TEST(ImportNcuText, TheSectorsGiveTheBytesWhereTheByteCountIsNotAsked) {
                    32.0 * (14988 + 1980 + 67688 + 16292 + 175484 + 22464 + 1509656 + 380656));
 }
 
-TEST(ImportNcuText, ATimingFileIsSetAsideForNow) {
-  const ImportResult r = parse_report(log_text(), "ncu.log", "x", "t.csv");
-  EXPECT_TRUE(has_note(r, "t.csv ignored")) << r.notes.size();
+TEST(ImportNcuText, ATimingFileTimesTheLogsKernelsByName) {
+  // The log has no time; an nsys export of another program times none of its kernels, so
+  // the join leaves it without time and says so; a file that is no timing file is an error.
+  const std::string db = rooftop::testing::read_bytes(std::string(ROOFTOP_TEST_FIXTURES) +
+                                                      "/import/nsys-saxpy-perlmutter.sqlite");
+  const ImportResult r = parse_report(log_text(), "ncu.log", db, "t.sqlite");
+  ASSERT_EQ(r.kernels.size(), 1u);
+  EXPECT_EQ(r.kernels[0].time_source, "none");
+  EXPECT_TRUE(has_note(r, "t.sqlite has no time for k1")) << r.notes.size();
+  EXPECT_TRUE(has_note(r, "t.sqlite: 1 timed kernel name(s) not in the report")) << r.notes.size();
+  const std::string e = error_of([&] { parse_report(log_text(), "ncu.log", "x", "t.csv"); });
+  EXPECT_NE(e.find("t.csv: a file in no format rooftop reads"), std::string::npos) << e;
 }
 
 TEST(HostileNcuText, AValueCutShortIsOneLineNamingTheFileAndLine) {

@@ -10,6 +10,13 @@
 //                   "Metric Name", ..., "Min", "Max", "Avg"; Avg is per invocation)
 //   ncu-text        Nsight Compute's plain-text output (`ncu --log-file`, or the console):
 //                   kernel header lines and "Section:" tables of metric, unit and value
+//   nsys cuda_gpu_kern_sum, nsys cuda_gpu_trace   `nsys stats --format csv` (times only)
+//   nsys-sqlite     `nsys export --type sqlite` (times only)
+//   pytorch-trace   PyTorch's export_chrome_trace (.json or .json.gz): kernel times, and
+//                   operator FLOPs where recorded with_flops
+// Any of them may be gzip-compressed. The formats that time kernels and count no bytes
+// (Nsight Systems, PyTorch) serve as the timing file of an Nsight Compute or nvprof report
+// of the same run, joined by kernel name; on their own they give kernels with times.
 // Each format is one reader behind counters/src/reader.hpp, told apart by its content.
 // nvprof's metrics carry no time: it comes from an optional timing CSV, either
 // `nvprof --csv --print-gpu-trace` or the default `nvprof --csv` summary, else it is
@@ -36,8 +43,19 @@ struct ImportResult {
 };
 
 // `report_name` and `timing_name` are only used in messages; `timing_text` is an
-// optional nvprof GPU trace or summary CSV (ignored, with a note, for Nsight Compute).
+// optional file of kernel times (nvprof GPU trace or summary, Nsight Systems, PyTorch trace)
+// joined to the report's kernels by name.
 ImportResult parse_report(const std::string& report_text, const std::string& report_name,
                           const std::string& timing_text = "", const std::string& timing_name = "");
+
+struct ReportFile {
+  std::string text, name;
+};
+
+// Several files of one run: where one file holds times only (Nsight Systems, a PyTorch
+// trace) and no timing file is given, it times every report of counts among them; every
+// other file is read on its own. The kernels of all are listed, their ids renumbered
+// k1, k2, ... in order; `format` and `family` join those of each file with " + ".
+ImportResult parse_reports(const std::vector<ReportFile>& files, const ReportFile* timing = nullptr);
 
 }  // namespace rooftop::counters

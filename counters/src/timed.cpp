@@ -1,0 +1,111 @@
+// Kernels with times and no counts: what Nsight Systems and PyTorch's profiler give on
+// their own. A kernel with FLOPs and a time (a PyTorch operator recorded with_flops) is
+// placed by its achieved FLOP/s against the compute roofs; without bytes it has no
+// arithmetic intensity, and the notes say so.
+
+#include <string>
+
+#include "reader.hpp"
+#include "records.hpp"
+#include "timing.hpp"
+
+namespace rooftop::counters::importing {
+
+Reading timed_reading(const Timing& timing, const std::string& format, const char* source,
+                      const Input* timing_file) {
+  Reading result;
+  result.format = format;
+  result.notes = timing.notes;
+  if (timing_file)
+    result.notes.push_back(timing_file->name + " ignored: " + timing.file +
+                           " carries its own kernel times");
+  NoteBook book(timing.file, timing.entries.size());
+  bool any_flops = false;
+  for (std::size_t i = 0; i < timing.entries.size(); ++i) {
+    const TimingEntry& e = timing.entries[i];
+    KernelRecord r = new_record(e.name, i, source);
+    r.time_s = e.total;
+    r.time_min = e.calls > 0 ? e.min : 0.0;
+    r.time_max = e.max;
+    r.samples = e.calls;
+    r.invocations = e.calls;
+    r.time_source = timing.kind;
+    std::vector<std::string> remarks;
+    for (const Precision& p : kPrecisions) {
+      const auto f = e.flops.find(std::string(p.name));
+      if (f != e.flops.end()) r.*p.flops = f->second;
+    }
+    if (r.flops() > 0.0) {
+      any_flops = true;
+      remarks.push_back("no bytes: achieved FLOP/s against the compute roofs only");
+      book.add("FLOPs but no byte counts, so no arithmetic intensity",
+               "placed by achieved FLOP/s against the compute roofs only", r.id);
+    }
+    finish_record(r, remarks);
+    result.kernels.push_back(std::move(r));
+  }
+  if (!result.kernels.empty())
+    result.notes.push_back(
+        timing.file + ": " + timing.kind + " times kernels and counts " +
+        (any_flops ? "no bytes" : "neither FLOPs nor bytes") +
+        ": the kernels are listed with their times" +
+        (any_flops ? "" : ", not placed") +
+        " (an Nsight Compute report of the same run, given with it, adds the counts)");
+  book.append_to(result.notes);
+  return result;
+}
+
+}  // namespace rooftop::counters::importing
+
+namespace rooftop::counters::importing {
+
+void apply_timing(std::vector<core::KernelRecord>& kernels, Timing& timing,
+                  std::vector<std::string>& notes) {
+  std::vector<std::string> names;
+  for (const KernelRecord& k : kernels) names.push_back(k.name);
+  const std::vector<const TimingEntry*> match = match_timing(names, timing, notes);
+  std::vector<std::string> untimed, scaled;
+  for (std::size_t i = 0; i < kernels.size(); ++i) {
+    KernelRecord& k = kernels[i];
+    const TimingEntry* e = match[i];
+    if (!e || e->calls <= 0) {
+      untimed.push_back(k.id);
+      continue;
+    }
+    k.time_s = e->total;
+    k.time_min = e->min;
+    k.time_max = e->max;
+    k.samples = e->calls;
+    k.time_source = timing.kind;
+    // The launches counted and the launches timed: the same run profiled twice should
+    // agree; where it does not, the time is scaled to the launches counted.
+    if (e->calls != k.invocations && k.invocations > 0) {
+      k.time_s = e->total / e->calls * k.invocations;
+      k.time_source += ", scaled to the report's launches";
+      scaled.push_back(k.id + " (" + std::to_string(e->calls) + " timed, " +
+                       std::to_string(k.invocations) + " counted)");
+      k.note += std::string(k.note.empty() ? "" : "; ") + "time scaled from " +
+                std::to_string(e->calls) + " timed launches";
+    }
+  }
+  const auto list = [](const std::vector<std::string>& ids) {
+    std::string s;
+    for (const std::string& id : ids) s += (s.empty() ? "" : ", ") + id;
+    return s;
+  };
+  if (!scaled.empty())
+    notes.push_back(timing.file + " times another number of launches than the report counts for " +
+                    list(scaled) + ": time scaled to the launches counted");
+  if (!untimed.empty())
+    notes.push_back(timing.file + " has no time for " + list(untimed) +
+                    ": the report's own time kept");
+  int unclaimed = 0;
+  // Copies and memsets ("[CUDA memcpy HtoD]") are no kernels.
+  for (const TimingEntry& e : timing.entries)
+    unclaimed += e.claimed || e.name.rfind('[', 0) == 0 ? 0 : 1;
+  if (unclaimed > 0)
+    notes.push_back(timing.file + ": " + std::to_string(unclaimed) +
+                    " timed kernel name(s) not in the report");
+}
+
+}  // namespace rooftop::counters::importing

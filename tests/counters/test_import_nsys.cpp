@@ -1,0 +1,238 @@
+// rooftop_counters: Nsight Systems' kernel times: the SQLite export (two real exports, see
+// fixtures/README.md) and `nsys stats --format csv` (cuda_gpu_kern_sum, cuda_gpu_trace), on
+// their own (kernels with times and no counts) and as the timing file of a report of
+// counts; match_timing's name matching on real names; hostile variants in one line.
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <string>
+
+#include "rooftop/counters/import.hpp"
+#include "import_support.hpp"
+#include "timing.hpp"
+
+namespace rooftop::counters {
+namespace {
+
+using rooftop::testing::error_of;
+using testing::has_note;
+using testing::import_fixture;
+
+std::string notes_of(const ImportResult& r) {
+  std::string s;
+  for (const std::string& n : r.notes) s += n + "\n";
+  return s;
+}
+
+// The cuda_gpu_kern_sum of a published Nsight Systems 2024.6.2 run (a Llama 3.1 8B prefill
+// on an Ampere GPU), the first rows as nsys printed them after its own message lines.
+const std::string kKernSum =
+    "Generating SQLite file dotllm_nsys_run.sqlite from dotllm_nsys_run.nsys-rep\n"
+    "Processing [dotllm_nsys_run.sqlite] with [cuda_gpu_kern_sum.py]... \n"
+    "Time (%),Total Time (ns),Instances,Avg (ns),Med (ns),Min (ns),Max (ns),StdDev (ns),Name\n"
+    "50.1,99385786,32,3105805.8,3041179.0,2987340,3777790,216832.4,flash_attention_prefill_f16\n"
+    "19.0,37727461,193,195479.1,93278.0,22207,3320037,266509.9,dequant_q4_k_f16\n"
+    "16.2,32179988,128,251406.2,249467.5,113790,390073,135318.3,"
+    "ampere_fp16_s1688gemm_fp16_64x128_sliced1x2_ldg8_f2f_tn\n";
+
+TEST(ImportNsysSqlite, EveryLaunchOfTheExportIsTimed) {
+  const ImportResult r =
+      parse_report(import_fixture("nsys-saxpy-perlmutter.sqlite"), "saxpy.sqlite");
+  EXPECT_EQ(r.format, "nsys-sqlite");
+  EXPECT_EQ(r.family, "Nsight Systems SQLite export");
+  ASSERT_EQ(r.kernels.size(), 1u);
+  const core::KernelRecord& k = r.kernels[0];
+  EXPECT_EQ(k.name, "saxpy(double *, double *, double *, double, int)");
+  EXPECT_EQ(k.invocations, 5);
+  EXPECT_EQ(k.samples, 5);
+  EXPECT_NEAR(k.time_s, (17704808 + 17733416 + 17700808 + 17720488 + 17713960) * 1e-9, 1e-15);
+  EXPECT_NEAR(k.time_min, 17700808e-9, 1e-15);
+  EXPECT_NEAR(k.time_max, 17733416e-9, 1e-15);
+  EXPECT_EQ(k.source, "nsys-import");
+  EXPECT_EQ(k.flops(), 0.0);
+  EXPECT_TRUE(k.bytes.empty());
+  EXPECT_TRUE(has_note(r, "counts neither FLOPs nor bytes")) << notes_of(r);
+}
+
+TEST(ImportNsysSqlite, TheNewerSchemaGroupsLaunchesByDemangledName) {
+  const ImportResult r =
+      parse_report(import_fixture("nsys-cloverleaf-2024.5.sqlite"), "clover.sqlite");
+  ASSERT_EQ(r.kernels.size(), 91u);
+  int launches = 0;
+  for (const core::KernelRecord& k : r.kernels) launches += k.invocations;
+  EXPECT_EQ(launches, 150);
+  bool found = false;
+  for (const core::KernelRecord& k : r.kernels)
+    if (k.name.rfind("void clover::par_ranged2d_kernel<ideal_gas_kernel(", 0) == 0) {
+      found = true;
+      EXPECT_EQ(k.invocations, 4);
+      EXPECT_NEAR(k.time_s, 2274043e-9, 1e-15);
+    }
+  EXPECT_TRUE(found);
+}
+
+TEST(ImportNsysSqlite, AsTimingItTimesAReportOfCountsAndChecksLaunches) {
+  // The same kernel in an nvprof metrics report of 4 launches (the export has 5): the time
+  // is scaled to the launches counted, with a note.
+  const std::string metrics =
+      "\"Device\",\"Kernel\",\"Invocations\",\"Metric Name\",\"Metric Description\",\"Min\","
+      "\"Max\",\"Avg\"\n"
+      "\"Tesla V100\",\"saxpy(double*, double*, double*, double, int)\",4,\"flop_count_dp\","
+      "\"FLOPs\",2000000,2000000,2000000\n";
+  const ImportResult r = parse_report(metrics, "m.csv",
+                                      import_fixture("nsys-saxpy-perlmutter.sqlite"), "s.sqlite");
+  ASSERT_EQ(r.kernels.size(), 1u);
+  EXPECT_EQ(r.kernels[0].time_source,
+            "nsys CUPTI_ACTIVITY_KIND_KERNEL, scaled to the metric invocations");
+  EXPECT_NEAR(r.kernels[0].time_s, 88573480e-9 / 5 * 4, 1e-12);
+  EXPECT_TRUE(has_note(r, "matched to \"saxpy(double *, double *, double *, double, int)\" by "
+                          "its name up to '('"))
+      << notes_of(r);
+}
+
+TEST(ImportNsysStats, TheKernelSummaryAfterNsysOwnLines) {
+  const ImportResult r = parse_report(kKernSum, "kern_sum.csv");
+  EXPECT_EQ(r.format, "nsys cuda_gpu_kern_sum");
+  ASSERT_EQ(r.kernels.size(), 3u);
+  EXPECT_EQ(r.kernels[0].name, "flash_attention_prefill_f16");
+  EXPECT_EQ(r.kernels[0].invocations, 32);
+  EXPECT_NEAR(r.kernels[0].time_s, 99385786e-9, 1e-15);
+  EXPECT_NEAR(r.kernels[0].time_min, 2987340e-9, 1e-15);
+  EXPECT_NEAR(r.kernels[1].time_max, 3320037e-9, 1e-15);
+}
+
+TEST(ImportNsysStats, GridAndBlockColumnsSplitAKernelIntoShapesThatAddUp) {
+  // nsys stats --report cuda_gpu_kern_sum:base prints GridXYZ and BlockXYZ before Name,
+  // one row per kernel and launch shape, the name quoted where it holds commas.
+  const std::string csv =
+      "Time (%),Total Time (ns),Instances,Avg (ns),Med (ns),Min (ns),Max (ns),StdDev (ns),"
+      "GridXYZ,BlockXYZ,Name\n"
+      "60.0,600,2,300.0,300.0,200,400,141.4,\"  119    32     1\",\"  128     1     1\","
+      "\"void k<float, 4>(float *, int)\"\n"
+      "40.0,400,1,400.0,400.0,400,400,0.0,\"   60    32     1\",\"  128     1     1\","
+      "\"void k<float, 4>(float *, int)\"\n";
+  const ImportResult r = parse_report(csv, "grid.csv");
+  ASSERT_EQ(r.kernels.size(), 1u);
+  EXPECT_EQ(r.kernels[0].name, "void k<float, 4>(float *, int)");
+  EXPECT_EQ(r.kernels[0].invocations, 3);
+  EXPECT_NEAR(r.kernels[0].time_s, 1000e-9, 1e-15);
+  EXPECT_NEAR(r.kernels[0].time_min, 200e-9, 1e-15);
+}
+
+TEST(ImportNsysStats, TheGpuTraceTimesKernelsAndSkipsCopies) {
+  // cuda_gpu_trace rows of nsys 2026.3.1 (an RTX 5000 Ada laptop GPU): copies, then a
+  // kernel whose quoted name holds commas.
+  const std::string trace =
+      "Start (ns),Duration (ns),CorrId,GrdX,GrdY,GrdZ,BlkX,BlkY,BlkZ,Reg/Trd,StcSMem (MB),"
+      "DymSMem (MB),Bytes (MB),Throughput (MB/s),SrcMemKd,DstMemKd,Device,Ctx,GreenCtx,Strm,"
+      "Name\n"
+      "1134711990,661398,123,,,,,,,,,,4.194,6337.593,Pinned,Device,"
+      "NVIDIA RTX 5000 Ada Generation Laptop GPU (0),1,,13,[CUDA memcpy Host-to-Device]\n"
+      "1136125733,7072,128,4096,1,1,256,1,1,16,0.000,0.000,,,,,"
+      "NVIDIA RTX 5000 Ada Generation Laptop GPU (0),1,,13,"
+      "\"vernier::bench::demo::<unnamed>::saxpyKernel(float, const float *, float *, "
+      "unsigned long)\"\n"
+      "1139935682,6945,135,4096,1,1,256,1,1,16,0.000,0.000,,,,,"
+      "NVIDIA RTX 5000 Ada Generation Laptop GPU (0),1,,13,"
+      "\"vernier::bench::demo::<unnamed>::saxpyKernel(float, const float *, float *, "
+      "unsigned long)\"\n";
+  const ImportResult r = parse_report(trace, "trace.csv");
+  EXPECT_EQ(r.format, "nsys cuda_gpu_trace");
+  ASSERT_EQ(r.kernels.size(), 1u);
+  EXPECT_EQ(r.kernels[0].invocations, 2);
+  EXPECT_NEAR(r.kernels[0].time_s, (7072 + 6945) * 1e-9, 1e-15);
+}
+
+TEST(MatchTiming, AMangledNameMatchesTheDemangledOneByItsBase) {
+  importing::Timing t;
+  t.file = "t";
+  t.add_launch("saxpy(double *, double *, double *, double, int)", 1.0);
+  std::vector<std::string> notes;
+  const auto m = importing::match_timing({"_Z5saxpyPdS_S_di"}, t, notes);
+  ASSERT_NE(m[0], nullptr);
+  EXPECT_EQ(m[0]->name, "saxpy(double *, double *, double *, double, int)");
+  ASSERT_EQ(notes.size(), 1u);
+  EXPECT_NE(notes[0].find("by its name up to '('"), std::string::npos) << notes[0];
+}
+
+TEST(MatchTiming, AMangledNameDemangledExactlyNeedsNoNote) {
+  importing::Timing t;
+  t.file = "t";
+  t.add_launch("saxpy(double*, double*, double*, double, int)", 1.0);
+  std::vector<std::string> notes;
+  const auto m = importing::match_timing({"_Z5saxpyPdS_S_di"}, t, notes);
+  ASSERT_NE(m[0], nullptr);
+  EXPECT_TRUE(notes.empty());
+}
+
+TEST(MatchTiming, ANameCutShortMatchesTheOneEntryItStarts) {
+  importing::Timing t;
+  t.file = "t";
+  t.add_launch("ampere_sgemm_32x32_sliced1x4_tn", 1.0);
+  t.add_launch("ampere_gcgemm_64x64_nt", 1.0);
+  std::vector<std::string> notes;
+  const auto m = importing::match_timing({"ampere_sgemm_32x32_sliced..."}, t, notes);
+  ASSERT_NE(m[0], nullptr);
+  EXPECT_EQ(m[0]->name, "ampere_sgemm_32x32_sliced1x4_tn");
+  ASSERT_EQ(notes.size(), 1u);
+  EXPECT_NE(notes[0].find("cut short"), std::string::npos) << notes[0];
+}
+
+TEST(MatchTiming, AnAmbiguousNameTakesNothing) {
+  // Two lambdas of one template (CloverLeaf's names as nsys printed them) share the name
+  // up to '(': neither is taken for a third spelling.
+  importing::Timing t;
+  t.file = "t";
+  t.add_launch("void clover::par_ranged2d_kernel<build_field(global_variables &)::"
+               "[lambda(int, int) (instance 1)]>(clover::Range2d, T1)", 1.0);
+  t.add_launch("void clover::par_ranged2d_kernel<build_field(global_variables &)::"
+               "[lambda(int, int) (instance 2)]>(clover::Range2d, T1)", 1.0);
+  std::vector<std::string> notes;
+  const auto m = importing::match_timing(
+      {"_ZN6clover19par_ranged2d_kernelIZ11build_fieldR16global_variablesEUliiE_EEvNS_7Range2dET_"},
+      t, notes);
+  EXPECT_EQ(m[0], nullptr);
+  ASSERT_EQ(notes.size(), 1u);
+  EXPECT_NE(notes[0].find("matches several kernels"), std::string::npos) << notes[0];
+}
+
+TEST(HostileNsys, ATruncatedExportIsOneLine) {
+  const std::string db = import_fixture("nsys-saxpy-perlmutter.sqlite");
+  for (std::size_t keep : {std::size_t{100}, std::size_t{4096}, db.size() / 2}) {
+    const std::string e = error_of([&] { parse_report(db.substr(0, keep), "cut.sqlite"); });
+    EXPECT_EQ(e.rfind("cut.sqlite: ", 0), 0u) << e;
+    EXPECT_EQ(e.find('\n'), std::string::npos) << e;
+  }
+}
+
+TEST(HostileNsys, JunkAfterTheMagicIsOneLine) {
+  std::string db = import_fixture("nsys-saxpy-perlmutter.sqlite");
+  for (std::size_t i = 100; i < db.size(); i += 7) db[i] = static_cast<char>(i * 131);
+  const std::string e = error_of([&] { parse_report(db, "junk.sqlite"); });
+  EXPECT_EQ(e.rfind("junk.sqlite: ", 0), 0u) << e;
+  EXPECT_EQ(e.find('\n'), std::string::npos) << e;
+}
+
+TEST(HostileNsys, HugeNumbersAndMillionLineFiles) {
+  const std::string huge = kKernSum + "1.0,1" + std::string(400, '0') + ",1,1,1,1,1,0,big\n";
+  const std::string e = error_of([&] { parse_report(huge, "huge.csv"); });
+  EXPECT_NE(e.find("huge.csv:7:"), std::string::npos) << e;
+  EXPECT_EQ(e.find('\n'), std::string::npos) << e;
+  // A million launches of one kernel: read, and quickly.
+  std::string many = "Start (ns),Duration (ns),CorrId,GrdX,Name\n";
+  for (int i = 0; i < 1000000; ++i) many += "1,2,3,4,k\n";
+  const auto start = std::chrono::steady_clock::now();
+  const ImportResult r = parse_report(many, "many.csv");
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(20));
+  ASSERT_EQ(r.kernels.size(), 1u);
+  EXPECT_EQ(r.kernels[0].invocations, 1000000);
+  // A million lines of junk under the header: one line naming the first.
+  std::string junk = "Start (ns),Duration (ns),CorrId,GrdX,Name\n";
+  for (int i = 0; i < 1000000; ++i) junk += "1,x\"y,3\n";
+  const std::string j = error_of([&] { parse_report(junk, "junk.csv"); });
+  EXPECT_NE(j.find("junk.csv:2:"), std::string::npos) << j;
+}
+
+}  // namespace
+}  // namespace rooftop::counters

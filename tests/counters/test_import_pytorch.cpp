@@ -1,0 +1,153 @@
+// rooftop_counters: PyTorch profiler traces (export_chrome_trace, .json.gz), real traces of
+// HolisticTraceAnalysis's test data (see fixtures/README.md): device kernels summed by name,
+// operator FLOPs (with_flops) joined to the kernels they launched, and hostile variants
+// (truncated gzip, a gzip bomb, deep nesting, huge numbers) in one line.
+
+#include <gtest/gtest.h>
+#include <zlib.h>
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "rooftop/counters/import.hpp"
+#include "import_support.hpp"
+
+namespace rooftop::counters {
+namespace {
+
+using nlohmann::json;
+using rooftop::testing::error_of;
+using testing::has_note;
+using testing::import_fixture;
+
+std::string gzip(const std::string& text) {
+  z_stream z{};
+  EXPECT_EQ(deflateInit2(&z, 9, Z_DEFLATED, 16 + MAX_WBITS, 9, Z_DEFAULT_STRATEGY), Z_OK);
+  std::string out(deflateBound(&z, text.size()), '\0');
+  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(text.data()));
+  z.avail_in = static_cast<uInt>(text.size());
+  z.next_out = reinterpret_cast<Bytef*>(out.data());
+  z.avail_out = static_cast<uInt>(out.size());
+  EXPECT_EQ(deflate(&z, Z_FINISH), Z_STREAM_END);
+  out.resize(z.total_out);
+  deflateEnd(&z);
+  return out;
+}
+
+// The trace inflated (the test's own zlib, not the reader's).
+std::string inflated(const std::string& gz) {
+  z_stream z{};
+  EXPECT_EQ(inflateInit2(&z, 16 + MAX_WBITS), Z_OK);
+  std::string out(std::size_t{8} << 20, '\0');
+  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(gz.data()));
+  z.avail_in = static_cast<uInt>(gz.size());
+  z.next_out = reinterpret_cast<Bytef*>(out.data());
+  z.avail_out = static_cast<uInt>(out.size());
+  EXPECT_EQ(inflate(&z, Z_FINISH), Z_STREAM_END);
+  out.resize(z.total_out);
+  inflateEnd(&z);
+  return out;
+}
+
+const core::KernelRecord* named(const ImportResult& r, const std::string& prefix) {
+  for (const core::KernelRecord& k : r.kernels)
+    if (k.name.rfind(prefix, 0) == 0) return &k;
+  return nullptr;
+}
+
+TEST(ImportPytorch, KernelsOfACompressedTraceAreSummedByName) {
+  const ImportResult r = parse_report(import_fixture("pytorch-simple-add.json.gz"), "t.json.gz");
+  EXPECT_EQ(r.format, "pytorch-trace");
+  EXPECT_EQ(r.family, "PyTorch profiler trace");
+  int launches = 0;
+  double total = 0.0;
+  for (const core::KernelRecord& k : r.kernels) {
+    launches += k.invocations;
+    total += k.time_s;
+    EXPECT_EQ(k.source, "pytorch-import");
+  }
+  EXPECT_EQ(launches, 79);
+  EXPECT_NEAR(total, 10728e-6, 1e-9);  // the durations, in microseconds, of every kernel event
+  const core::KernelRecord* sgemm = named(r, "ampere_sgemm_32x32_sliced1x4_tn");
+  ASSERT_NE(sgemm, nullptr);
+  EXPECT_EQ(sgemm->invocations, 6);
+  EXPECT_NEAR(sgemm->time_s, 2673e-6, 1e-9);
+  EXPECT_TRUE(has_note(r, "no operator FLOPs (profile with with_flops=True")) << r.notes.size();
+}
+
+TEST(ImportPytorch, TheSameTraceUncompressedReadsTheSame) {
+  const std::string gz = import_fixture("pytorch-triton.json.gz");
+  const ImportResult a = parse_report(gz, "a.json.gz");
+  const ImportResult b = parse_report(inflated(gz), "b.json");
+  ASSERT_EQ(a.kernels.size(), 1u);
+  ASSERT_EQ(b.kernels.size(), 1u);
+  EXPECT_EQ(a.kernels[0].name, b.kernels[0].name);
+  EXPECT_EQ(a.kernels[0].time_s, b.kernels[0].time_s);
+}
+
+// The real trace with "flops" and "Input type" added to the operator that launched a
+// kernel of one launch (what with_flops=True records on it).
+std::string with_flops(const std::string& kernel_prefix, double flops, std::string& kernel) {
+  json doc = json::parse(inflated(import_fixture("pytorch-simple-add.json.gz")));
+  std::map<std::string, int> launches;
+  for (const json& e : doc["traceEvents"])
+    if (e.value("cat", "") == "kernel") ++launches[e["name"].get<std::string>()];
+  long long external = -1;
+  for (const json& e : doc["traceEvents"]) {
+    const std::string name = e.value("name", "");
+    if (e.value("cat", "") == "kernel" && name.rfind(kernel_prefix, 0) == 0 &&
+        launches[name] == 1 && e["args"].contains("External id")) {
+      external = e["args"]["External id"].get<long long>();
+      kernel = name;
+    }
+  }
+  EXPECT_GE(external, 0);
+  for (json& e : doc["traceEvents"])
+    if (e.value("cat", "") == "cpu_op" && e["args"].value("External id", -2LL) == external) {
+      e["args"]["flops"] = flops;
+      e["args"]["Input type"] = json::array({"float"});
+    }
+  return doc.dump();
+}
+
+TEST(ImportPytorch, OperatorFlopsGoToTheKernelTheyLaunched) {
+  std::string kernel;
+  const ImportResult r = parse_report(with_flops("void at::native::", 3.0e6, kernel), "f.json");
+  const core::KernelRecord* k = named(r, kernel);
+  ASSERT_NE(k, nullptr) << kernel;
+  EXPECT_EQ(k->flops_fp32, 3.0e6);
+  EXPECT_EQ(k->precision, "fp32");
+  EXPECT_TRUE(k->bytes.empty());
+  EXPECT_NE(k->note.find("compute roofs only"), std::string::npos) << k->note;
+  EXPECT_TRUE(has_note(r, "FLOPs but no byte counts, so no arithmetic intensity")) << r.notes[0];
+}
+
+TEST(HostilePytorch, ATruncatedGzipIsOneLine) {
+  const std::string gz = import_fixture("pytorch-simple-add.json.gz");
+  const std::string e = error_of([&] { parse_report(gz.substr(0, gz.size() / 2), "cut.gz"); });
+  EXPECT_EQ(e, "cut.gz: the gzip stream stops short (truncated file)");
+}
+
+TEST(HostilePytorch, AGzipBombIsRefused) {
+  const std::string bomb = gzip(std::string((std::size_t{256} << 20) + 1, ' '));
+  ASSERT_LT(bomb.size(), std::size_t{1} << 20);
+  const std::string e = error_of([&] { parse_report(bomb, "bomb.gz"); });
+  EXPECT_NE(e.find("bomb.gz: inflates to more than 256 MiB"), std::string::npos) << e;
+}
+
+TEST(HostilePytorch, DeepNestingAndHugeNumbersAreOneLine) {
+  const std::string deep = "{\"traceEvents\": " + std::string(100000, '[');
+  const std::string d = error_of([&] { parse_report(deep, "deep.json"); });
+  EXPECT_NE(d.find("deep.json: JSON nested deeper than"), std::string::npos) << d;
+  const std::string huge =
+      "{\"traceEvents\": [{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k\", \"dur\": 1e400}]}";
+  const std::string h = error_of([&] { parse_report(huge, "huge.json"); });
+  EXPECT_EQ(h.rfind("huge.json: ", 0), 0u) << h;
+  EXPECT_EQ(h.find('\n'), std::string::npos) << h;
+  const std::string cut = inflated(import_fixture("pytorch-triton.json.gz"));
+  const std::string c = error_of([&] { parse_report(cut.substr(0, cut.size() / 2), "c.json"); });
+  EXPECT_NE(c.find("c.json: not a readable JSON trace"), std::string::npos) << c;
+}
+
+}  // namespace
+}  // namespace rooftop::counters
