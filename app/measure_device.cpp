@@ -1,10 +1,12 @@
 // `measure --space device`: the GPU's ceilings from the device kernels, their
-// theoretical peaks at the SM clock measured during every sample.
+// theoretical peaks at the SM clock measured during every sample (and, when that clock
+// is throttled, their share of the peak at the nominal clock too).
 #include <Kokkos_Core.hpp>
 #include <algorithm>
 #include <cstdio>
 
 #include "measure.hpp"
+#include "rooftop/ceilings/device_peaks.hpp"
 #include "rooftop/ceilings/extract.hpp"
 #include "rooftop/ceilings/io.hpp"
 #include "rooftop/core/statistics.hpp"
@@ -20,10 +22,13 @@ core::CeilingsFile characterize_device(const MeasureOptions& options,
   file.provenance = ceilings::current_provenance(command_line);
   file.machine = microbench::describe_device();
   microbench::DevicePlan plan = microbench::make_device_plan(
-      file.machine, Device().concurrency(), microbench::device_free_bytes(), options.quick);
+      file.machine, microbench::device_limits(), Device().concurrency(),
+      microbench::device_free_bytes(), options.quick);
   plan.sampling.cancel = &interrupted();
+  // A step the GPU refuses is skipped with its reason; the others still run.
+  file.sweeps = microbench::run_device_sweeps<Device>(plan, progress_printer(), &skipped);
+  // With the repetitions the launches were scaled to.
   file.machine.launch_geometry = microbench::launch_geometry(plan);
-  file.sweeps = microbench::run_device_sweeps<Device>(plan, progress_printer());
 
   // The theoretical peaks must be upper bounds: the highest SM clock of any sample.
   std::vector<double> clocks;
@@ -34,13 +39,20 @@ core::CeilingsFile characterize_device(const MeasureOptions& options,
   if (!clocks.empty()) {
     const core::Summary s = core::summarize(clocks);
     file.machine.clock_ghz = s.max;
-    char buf[320];
+    char buf[512];
     std::snprintf(buf, sizeof buf,
                   "SM clock64() over %%globaltimer on SM 0 around the timed launches of every "
                   "sample (as nvbench measures it); highest of %d samples (min %.3f, median "
                   "%.3f GHz); the driver's nominal clock %.3f GHz",
                   s.count, s.min, s.median, file.machine.nominal_clock_ghz);
     file.machine.clock_method = buf;
+    if (ceilings::device_clock_throttled(s.max, file.machine.nominal_clock_ghz)) {
+      std::snprintf(buf, sizeof buf,
+                    "; THROTTLED: below %.1f x the nominal clock (each clock-bound ceiling's "
+                    "theoretical basis gives its share of the peak at the nominal clock)",
+                    ceilings::kDeviceThrottledClock);
+      file.machine.clock_method += buf;
+    }
   }
   file.ceilings = ceilings::extract_ceilings(file.machine, file.sweeps, &skipped);
   run.throw_if_interrupted();

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Reads the PTX of the device-ceiling kernels of a CUDA build and fails when the code is
 # not what the ceilings need: an FMA in an unfused compute kernel (or none in a fused
-# one), or an l1/shared/l2/dram kernel without 16-byte loads and stores. The PTX comes
-# from compiling the kernel sources once more with the build's own command and nvcc's
-# --keep (no cuobjdump needed).
+# one), an l1/shared/l2/dram kernel without 16-byte loads and stores, or a shared kernel
+# whose launch bounds (.maxntid, .minnctapersm) are not the ones its team shapes are
+# sized for (kSharedBoundThreads, kSharedBoundBlocks in microbench/src/device_kernels.hpp).
+# The PTX comes from compiling the kernel sources once more with the build's own command
+# and nvcc's --keep (no cuobjdump needed).
 #   scripts/check-ptx.sh [BUILD_DIR]     (default: build-cuda)
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -39,9 +41,16 @@ PY
 done
 
 # One verdict per kernel entry: the kernels are recognized by their mangled names.
-python3 - "$work" <<'PY'
+python3 - "$work" "$root/microbench/src/device_kernels.hpp" <<'PY'
 import re, sys
-work = sys.argv[1]
+work, kernels_hpp = sys.argv[1:3]
+source = open(kernels_hpp).read()
+def constant(name):
+    m = re.search(r"\b" + name + r"\s*=\s*(\d+)\s*;", source)
+    if not m:
+        sys.exit(f"check-ptx: no {name} in {kernels_hpp}")
+    return int(m.group(1))
+bound_threads, bound_blocks = constant("kSharedBoundThreads"), constant("kSharedBoundBlocks")
 
 def entries(unit):
     text = open(f"{work}/{unit}.ptx").read()
@@ -84,6 +93,8 @@ for name, body in entries("device_bandwidth"):
     elif "DeviceSharedKernel" in name:
         found["shared"] = True
         need(name, body, "shared kernel", r"\bld\.shared\.v4\.(u32|b32)")
+        need(name, body, "shared kernel launch bounds", rf"\.maxntid\s+{bound_threads},\s*1,\s*1\b")
+        need(name, body, "shared kernel launch bounds", rf"\.minnctapersm\s+{bound_blocks}\b")
     elif "DeviceStreamKernel" in name:
         m = re.search(r"PatternE([0-3])ELb([01])E", name)
         if not m:

@@ -44,7 +44,8 @@ core::BandwidthPoint point(const std::string& level, const char* pattern, std::u
 
 template <class Space, Pattern kPattern, bool kBypassL1>
 core::BandwidthPoint run_stream(const std::string& level, std::uint64_t bytes_per_array,
-                                std::int64_t passes, const core::Sampling& sampling) {
+                                std::int64_t passes, const core::Sampling& sampling,
+                                LaunchScaling* scaling) {
   using Memory = typename Space::memory_space;
   using Kernel = DeviceStreamKernel<Space, kPattern, kBypassL1>;
   const std::int64_t chunks = std::max<std::int64_t>(
@@ -79,6 +80,11 @@ core::BandwidthPoint run_stream(const std::string& level, std::uint64_t bytes_pe
   }
 
   const std::string label = "rooftop::device_" + level + "<" + pattern_name(kPattern) + ">";
+  // Every launch adds one to the write pattern's stamp, the scaling's launches included.
+  passes = scaled_count<Space>(passes, sampling, scaling, [&](std::int64_t count) {
+    ++k.stamp;
+    Kokkos::parallel_for(label, StreamPolicy<Space>(0, count * k.items_per_pass), k);
+  });
   const std::int64_t items = passes * k.items_per_pass;
   const core::SampleSet s = sample_with_clock<Space>(sampling, [&](std::int64_t reps) {
     for (std::int64_t r = 0; r < reps; ++r) {
@@ -123,12 +129,16 @@ core::BandwidthPoint run_stream(const std::string& level, std::uint64_t bytes_pe
 
 template <class Space>
 core::BandwidthPoint measure_device_l1(std::int64_t threads, std::int64_t inner,
-                                       const core::Sampling& sampling) {
+                                       const core::Sampling& sampling, LaunchScaling* scaling) {
   using Memory = typename Space::memory_space;
   if (threads <= 0 || inner <= 0) throw Error("device l1: threads and inner must be positive");
   DeviceL1Kernel<Space> k;
   k.buffer = filled_packs<Memory>("rooftop::device_l1_buffer", kL1Packs);
   k.sums = Kokkos::View<std::uint32_t*, Memory>("rooftop::device_l1_sums", threads);
+  inner = scaled_count<Space>(inner, sampling, scaling, [&](std::int64_t count) {
+    k.inner = count;
+    Kokkos::parallel_for("rooftop::device_l1<read>", StreamPolicy<Space>(0, threads), k);
+  });
   k.inner = inner;
   const core::SampleSet s = sample_with_clock<Space>(sampling, [&](std::int64_t reps) {
     for (std::int64_t r = 0; r < reps; ++r)
@@ -146,7 +156,7 @@ core::BandwidthPoint measure_device_l1(std::int64_t threads, std::int64_t inner,
 
 template <class Space>
 core::BandwidthPoint measure_device_shared(int teams, int team_size, std::int64_t inner,
-                                           const core::Sampling& sampling) {
+                                           const core::Sampling& sampling, LaunchScaling* scaling) {
   using Kernel = DeviceSharedKernel<Space>;
   if (teams <= 0 || team_size <= 0 || inner <= 0)
     throw Error("device shared: teams, team size and inner must be positive");
@@ -154,9 +164,13 @@ core::BandwidthPoint measure_device_shared(int teams, int team_size, std::int64_
   const std::int64_t threads = static_cast<std::int64_t>(teams) * team_size;
   k.sums = Kokkos::View<std::uint32_t*, typename Space::memory_space>("rooftop::device_shared_sums",
                                                                       threads);
-  k.inner = inner;
   const auto policy = typename Kernel::Policy(teams, team_size)
                           .set_scratch_size(0, Kokkos::PerTeam(Kernel::scratch_bytes()));
+  inner = scaled_count<Space>(inner, sampling, scaling, [&](std::int64_t count) {
+    k.inner = count;
+    Kokkos::parallel_for("rooftop::device_shared<read>", policy, k);
+  });
+  k.inner = inner;
   const core::SampleSet s = sample_with_clock<Space>(sampling, [&](std::int64_t reps) {
     for (std::int64_t r = 0; r < reps; ++r)
       Kokkos::parallel_for("rooftop::device_shared<read>", policy, k);
@@ -174,22 +188,27 @@ core::BandwidthPoint measure_device_shared(int teams, int team_size, std::int64_
 template <class Space>
 core::BandwidthPoint measure_device_stream(const std::string& level, Pattern pattern,
                                            std::uint64_t bytes_per_array, std::int64_t passes,
-                                           const core::Sampling& sampling) {
+                                           const core::Sampling& sampling, LaunchScaling* scaling) {
   if (passes <= 0) throw Error("device stream: passes must be positive");
   if (level == "l2" || level == "l2-far") {
     if (pattern != Pattern::read) throw Error("device " + level + ": only the read pattern");
-    return run_stream<Space, Pattern::read, true>(level, bytes_per_array, passes, sampling);
+    return run_stream<Space, Pattern::read, true>(level, bytes_per_array, passes, sampling,
+                                                  scaling);
   }
   if (level != "dram") throw Error("unknown device level '" + level + "'");
   switch (pattern) {
     case Pattern::read:
-      return run_stream<Space, Pattern::read, false>(level, bytes_per_array, passes, sampling);
+      return run_stream<Space, Pattern::read, false>(level, bytes_per_array, passes, sampling,
+                                                     scaling);
     case Pattern::write:
-      return run_stream<Space, Pattern::write, false>(level, bytes_per_array, passes, sampling);
+      return run_stream<Space, Pattern::write, false>(level, bytes_per_array, passes, sampling,
+                                                      scaling);
     case Pattern::copy:
-      return run_stream<Space, Pattern::copy, false>(level, bytes_per_array, passes, sampling);
+      return run_stream<Space, Pattern::copy, false>(level, bytes_per_array, passes, sampling,
+                                                     scaling);
     case Pattern::triad:
-      return run_stream<Space, Pattern::triad, false>(level, bytes_per_array, passes, sampling);
+      return run_stream<Space, Pattern::triad, false>(level, bytes_per_array, passes, sampling,
+                                                      scaling);
     case Pattern::rmw:
       break;
   }
@@ -197,22 +216,26 @@ core::BandwidthPoint measure_device_stream(const std::string& level, Pattern pat
 }
 
 template <class Space>
-double measure_device_clock_ghz(std::int64_t threads, std::int64_t inner, double seconds) {
+double measure_device_clock_ghz(std::int64_t threads, std::int64_t inner, double seconds,
+                                LaunchScaling* scaling) {
   core::Sampling once;
   once.samples = 1;
   once.min_sample_seconds = seconds;
-  const core::ComputePoint p = measure_device_compute_fma<Space>("fp32", threads, inner, once);
+  const core::ComputePoint p =
+      measure_device_compute_fma<Space>("fp32", threads, inner, once, scaling);
   return p.clock_ghz.empty() ? 0.0 : p.clock_ghz.back();
 }
 
-#define ROOFTOP_DEVICE_BANDWIDTH(Space)                                                 \
-  template core::BandwidthPoint measure_device_l1<Space>(std::int64_t, std::int64_t,    \
-                                                         const core::Sampling&);        \
-  template core::BandwidthPoint measure_device_shared<Space>(int, int, std::int64_t,    \
-                                                             const core::Sampling&);    \
-  template core::BandwidthPoint measure_device_stream<Space>(                           \
-      const std::string&, Pattern, std::uint64_t, std::int64_t, const core::Sampling&); \
-  template double measure_device_clock_ghz<Space>(std::int64_t, std::int64_t, double);
+#define ROOFTOP_DEVICE_BANDWIDTH(Space)                                                          \
+  template core::BandwidthPoint measure_device_l1<Space>(std::int64_t, std::int64_t,             \
+                                                         const core::Sampling&, LaunchScaling*); \
+  template core::BandwidthPoint measure_device_shared<Space>(                                    \
+      int, int, std::int64_t, const core::Sampling&, LaunchScaling*);                            \
+  template core::BandwidthPoint measure_device_stream<Space>(                                    \
+      const std::string&, Pattern, std::uint64_t, std::int64_t, const core::Sampling&,           \
+      LaunchScaling*);                                                                           \
+  template double measure_device_clock_ghz<Space>(std::int64_t, std::int64_t, double,            \
+                                                  LaunchScaling*);
 ROOFTOP_DEVICE_BANDWIDTH(Kokkos::DefaultHostExecutionSpace)
 #if defined(KOKKOS_ENABLE_CUDA)
 ROOFTOP_DEVICE_BANDWIDTH(Kokkos::Cuda)

@@ -16,21 +16,31 @@ namespace rooftop::microbench::device {
 
 template <class Space, class T, bool kFma>
 core::ComputePoint run_compute(const std::string& precision, std::int64_t threads,
-                               std::int64_t inner, const core::Sampling& sampling) {
+                               std::int64_t inner, const core::Sampling& sampling,
+                               LaunchScaling* scaling) {
   using Kernel = DeviceComputeKernel<Space, T, kFma>;
   const std::int64_t n = kComputeChains * threads;
   Kokkos::View<T*, typename Space::memory_space> x(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("rooftop::device_compute_x")), n);
-  Kokkos::parallel_for(
-      "rooftop::device_compute_init", Kokkos::RangePolicy<Space, Index>(0, n),
-      KOKKOS_LAMBDA(const std::int64_t i) { x(i) = initial_value<T>(i); });
-  Space().fence();
+  // (A device lambda may not be defined inside another lambda: one lambda, launched twice.)
+  const auto initial = KOKKOS_LAMBDA(const std::int64_t i) { x(i) = initial_value<T>(i); };
+  const auto init = [&] {
+    Kokkos::parallel_for("rooftop::device_compute_init", Kokkos::RangePolicy<Space, Index>(0, n),
+                         initial);
+    Space().fence();
+  };
+  init();
 
   Kernel kernel;
   kernel.x = x;
-  kernel.inner = inner;
   const std::string label =
       "rooftop::device_compute<" + precision + "," + (kFma ? "fma" : "nofma") + ">";
+  inner = scaled_count<Space>(inner, sampling, scaling, [&](std::int64_t count) {
+    kernel.inner = count;
+    Kokkos::parallel_for(label, WavePolicy<Space>(0, threads), kernel);
+  });
+  kernel.inner = inner;
+  init();  // the closed form below counts the sampled launches only
   const core::SampleSet s = sample_with_clock<Space>(sampling, [&](std::int64_t reps) {
     for (std::int64_t r = 0; r < reps; ++r)
       Kokkos::parallel_for(label, WavePolicy<Space>(0, threads), kernel);
@@ -42,8 +52,7 @@ core::ComputePoint run_compute(const std::string& precision, std::int64_t thread
   const double tol = 8.0 * std::numeric_limits<T>::epsilon();
   for (std::int64_t i = 0; i < n; ++i) {
     // Two FLOPs per step, so the closed form of the even-FLOPs kernels.
-    const double want =
-        expected_value(static_cast<double>(initial_value<T>(i)), 2, kFma, steps);
+    const double want = expected_value(static_cast<double>(initial_value<T>(i)), 2, kFma, steps);
     if (!(std::fabs(static_cast<double>(host(i)) - want) <= tol))
       throw Error(label + ": wrong result at element " + std::to_string(i) + ": " +
                   std::to_string(static_cast<double>(host(i))) + " (expected " +
@@ -69,10 +78,12 @@ core::ComputePoint run_compute(const std::string& precision, std::int64_t thread
 
 template <class Space, bool kFma>
 core::ComputePoint measure_compute(const std::string& precision, std::int64_t threads,
-                                   std::int64_t inner, const core::Sampling& sampling) {
+                                   std::int64_t inner, const core::Sampling& sampling,
+                                   LaunchScaling* scaling) {
   if (threads <= 0 || inner <= 0) throw Error("device compute: threads and inner must be positive");
   return with_precision_type(precision, [&](auto element) {
-    return run_compute<Space, decltype(element), kFma>(precision, threads, inner, sampling);
+    return run_compute<Space, decltype(element), kFma>(precision, threads, inner, sampling,
+                                                       scaling);
   });
 }
 

@@ -1,12 +1,13 @@
 // What the GPU is: CUDA runtime properties and attributes (CUDA 13 removed the clocks
 // from cudaDeviceProp), and NVML, loaded at run time when present, for the driver's
-// version string and the nominal clocks. Nothing here changes a clock.
+// version string, the nominal clocks and MIG mode. Nothing here changes a clock.
 #include <dlfcn.h>
 
 #include <Kokkos_Core.hpp>
 #include <cstdio>
 #include <string>
 
+#include "rooftop/ceilings/device_peaks.hpp"
 #include "rooftop/core/error.hpp"
 #include "rooftop/microbench/device.hpp"
 #include "rooftop/microbench/host.hpp"
@@ -16,6 +17,38 @@
 #endif
 
 namespace rooftop::microbench {
+namespace {
+
+std::string cuda_version_string(int v) {
+  return std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 10);
+}
+
+}  // namespace
+
+DriverCheck driver_check(int driver, int runtime) {
+  DriverCheck out;
+  if (driver <= 0) {
+    out.fatal = true;
+    out.message = "--space device: no NVIDIA driver found (libcuda.so.1 did not load)";
+  } else if (driver / 1000 < runtime / 1000) {
+    out.fatal = true;
+    out.message = "--space device: the NVIDIA driver supports CUDA " + cuda_version_string(driver) +
+                  ", older than the CUDA " + cuda_version_string(runtime) +
+                  " runtime this rooftop was built with: install a driver for CUDA " +
+                  cuda_version_string(runtime / 1000 * 1000) + " or newer";
+  } else if (driver < runtime) {
+    out.message = "the NVIDIA driver supports CUDA " + cuda_version_string(driver) +
+                  ", older than the CUDA " + cuda_version_string(runtime) +
+                  " runtime this rooftop was built with: it runs through CUDA's minor-version "
+                  "compatibility, but a kernel the driver must compile from PTX will fail";
+  }
+  return out;
+}
+
+std::string device_name(const std::string& cuda_name, bool mig_mode) {
+  if (!mig_mode || cuda_name.find(" MIG") != std::string::npos) return cuda_name;
+  return cuda_name + " MIG";
+}
 
 #if defined(KOKKOS_ENABLE_CUDA)
 namespace {
@@ -24,6 +57,7 @@ namespace {
 struct Nvml {
   std::string driver;
   unsigned max_sm_mhz = 0, max_mem_mhz = 0;
+  bool mig = false;  // MIG mode is on: the CUDA device is a slice of this GPU
 };
 
 Nvml query_nvml(const std::string& pci_bus_id) {
@@ -39,6 +73,8 @@ Nvml query_nvml(const std::string& pci_bus_id) {
   const auto driver = reinterpret_cast<Driver>(dlsym(lib, "nvmlSystemGetDriverVersion"));
   const auto handle = reinterpret_cast<Handle>(dlsym(lib, "nvmlDeviceGetHandleByPciBusId_v2"));
   const auto max_clock = reinterpret_cast<Clock>(dlsym(lib, "nvmlDeviceGetMaxClockInfo"));
+  using MigMode = int (*)(void*, unsigned*, unsigned*);
+  const auto mig_mode = reinterpret_cast<MigMode>(dlsym(lib, "nvmlDeviceGetMigMode"));
   if (init && shutdown && init() == 0) {
     char version[96] = {};
     if (driver && driver(version, sizeof version) == 0) out.driver = version;
@@ -48,6 +84,10 @@ Nvml query_nvml(const std::string& pci_bus_id) {
       constexpr int kClockSm = 1, kClockMem = 2;  // nvmlClockType_t
       max_clock(device, kClockSm, &out.max_sm_mhz);
       max_clock(device, kClockMem, &out.max_mem_mhz);
+      // Not supported (an error) on GPUs without MIG.
+      unsigned current = 0, pending = 0;
+      constexpr unsigned kMigEnabled = 1;  // NVML_DEVICE_MIG_ENABLE
+      if (mig_mode && mig_mode(device, &current, &pending) == 0) out.mig = current == kMigEnabled;
     }
     shutdown();
   }
@@ -55,13 +95,14 @@ Nvml query_nvml(const std::string& pci_bus_id) {
   return out;
 }
 
-std::string cuda_version_string(int v) {
-  return std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 10);
-}
-
 }  // namespace
 
 void check_device(int device) {
+  int driver = 0;
+  cudaDriverGetVersion(&driver);
+  const DriverCheck versions = driver_check(driver, CUDART_VERSION);
+  if (versions.fatal) throw Error(versions.message);
+  if (!versions.message.empty()) std::fprintf(stderr, "warning: %s\n", versions.message.c_str());
   int count = 0;
   const cudaError_t err = cudaGetDeviceCount(&count);
   if (err != cudaSuccess)
@@ -82,8 +123,11 @@ core::Machine describe_device() {
     int v = 0;
     return cudaDeviceGetAttribute(&v, a, dev) == cudaSuccess ? v : 0;
   };
+  char bus[32] = {};
+  cudaDeviceGetPCIBusId(bus, sizeof bus, dev);
+  const Nvml nvml = query_nvml(bus);
   m.execution_space = Kokkos::Cuda::name();
-  m.gpu_name = prop.name;
+  m.gpu_name = device_name(prop.name, nvml.mig);
   m.compute_capability = std::to_string(prop.major) + "." + std::to_string(prop.minor);
   m.cores = prop.multiProcessorCount;
   m.threads = static_cast<int>(Kokkos::Cuda().concurrency());
@@ -104,16 +148,29 @@ core::Machine describe_device() {
   cudaDriverGetVersion(&driver);
   m.cuda_version = cuda_version_string(runtime);
   m.driver_version = "CUDA " + cuda_version_string(driver);
-  char bus[32] = {};
-  cudaDeviceGetPCIBusId(bus, sizeof bus, dev);
-  const Nvml nvml = query_nvml(bus);
   if (!nvml.driver.empty())
     m.driver_version = nvml.driver + " (CUDA " + cuda_version_string(driver) + ")";
   if (nvml.max_sm_mhz > 0) m.nominal_clock_ghz = nvml.max_sm_mhz * 1e-3;
   m.hardware_model += nvml.max_sm_mhz > 0 ? "; nominal SM clock from NVML"
                                           : "; nominal SM clock from cudaDevAttrClockRate "
                                             "(NVML not available)";
+  if (ceilings::is_mig_slice(m))
+    m.hardware_model +=
+        "; a MIG slice: the memory clock, bus width and L2 size describe the whole GPU";
   return m;
+}
+
+DeviceLimits device_limits() {
+  cudaDeviceProp prop{};
+  if (cudaGetDeviceProperties(&prop, Kokkos::Cuda().cuda_device()) != cudaSuccess)
+    throw Error("cannot read the properties of the GPU");
+  DeviceLimits l;
+  l.threads_per_sm = prop.maxThreadsPerMultiProcessor;
+  l.threads_per_block = prop.maxThreadsPerBlock;
+  l.shared_per_sm = prop.sharedMemPerMultiprocessor;
+  l.shared_per_block = prop.sharedMemPerBlock;
+  l.reserved_shared_per_block = prop.reservedSharedMemPerBlock;
+  return l;
 }
 
 std::uint64_t device_free_bytes() {
@@ -132,6 +189,10 @@ void check_device(int) {
 }
 
 core::Machine describe_device() {
+  throw Error("--space device: this rooftop was built without a GPU backend");
+}
+
+DeviceLimits device_limits() {
   throw Error("--space device: this rooftop was built without a GPU backend");
 }
 

@@ -191,16 +191,24 @@ struct DeviceL1Kernel {
 };
 
 // ---------------------------------------------------------------------------------------
-// shared: teams of kSharedTeam threads, each team fills kSharedPacks x 16 B of scratch
-// with the closed-form pattern, then every thread runs `inner` steps of kLoads 16-byte
-// scratch loads at consecutive addresses across the warp (each quarter-warp covers the
-// 32 banks once: conflict-free).
+// shared: teams sized from the GPU (shared_team_shape: kSharedTeamsPerSm teams per SM,
+// 512 threads on 2048-thread SMs, 384 on 1536-thread ones); each team fills kSharedPacks
+// x 16 B of scratch with the closed-form pattern, then every thread runs `inner` steps of
+// kLoads 16-byte scratch loads at consecutive addresses across the warp (each
+// quarter-warp covers the 32 banks once: conflict-free). The launch bounds (1024 threads,
+// 2 blocks per SM) cap the kernel at 32 registers as 4 x 512 would, while Kokkos's check
+// of a team size against them (minimum blocks x team size within the SM's threads and
+// shared memory) passes for every team shape the plan chooses, on every supported GPU.
 inline constexpr int kSharedPacks = 1024;  // 16 KiB per team
-inline constexpr int kSharedTeam = 512;
+inline constexpr int kSharedTeamsPerSm = 4;
+inline constexpr int kSharedMaxTeam = 512;
+inline constexpr int kSharedBoundThreads = 1024;
+inline constexpr int kSharedBoundBlocks = 2;
 
 template <class Space>
 struct DeviceSharedKernel {
-  using Policy = Kokkos::TeamPolicy<Space, Kokkos::LaunchBounds<kSharedTeam, 4>>;
+  using Policy =
+      Kokkos::TeamPolicy<Space, Kokkos::LaunchBounds<kSharedBoundThreads, kSharedBoundBlocks>>;
   using Member = typename Policy::member_type;
   Kokkos::View<std::uint32_t*, typename Space::memory_space> sums;  // one per thread
   std::int64_t inner = 1;

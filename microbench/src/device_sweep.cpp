@@ -6,6 +6,7 @@
 
 #include "device_kernels.hpp"
 #include "rooftop/ceilings/device_peaks.hpp"
+#include "rooftop/core/error.hpp"
 #include "rooftop/core/vocabulary.hpp"
 #include "rooftop/microbench/device.hpp"
 
@@ -17,8 +18,17 @@ using namespace device;
 constexpr std::uint64_t MiB = 1024 * 1024;
 constexpr double kLaunchSeconds = 2e-3;  // launch gaps (µs) stay below 0.2 %
 
-// Repetitions so that one launch moving `per_repetition` units lasts kLaunchSeconds at
-// `rate` units per second (1 when the rate is unknown).
+// Shared memory one team of `team_size` threads holds on an SM: its scratch, what Kokkos
+// adds for team reductions (8 B per thread and 2 more) and its shared id (8 B), and the
+// driver's reservation per block.
+std::uint64_t team_shared_bytes(const DeviceLimits& l, int team_size) {
+  return DeviceSharedKernel<Kokkos::DefaultHostExecutionSpace>::scratch_bytes() +
+         8u * static_cast<std::uint64_t>(team_size + 2) + 8u + l.reserved_shared_per_block;
+}
+
+// A first guess of the repetitions so that one launch moving `per_repetition` units
+// lasts kLaunchSeconds at `rate` units per second (1 when the rate is unknown; the
+// measurement scales it from a timed launch either way).
 std::int64_t repetitions(double rate, double per_repetition) {
   if (rate <= 0.0 || per_repetition <= 0.0) return 1;
   return std::max<std::int64_t>(
@@ -38,12 +48,53 @@ std::int64_t compute_inner(const DevicePlan& plan, const std::string& precision)
 
 }  // namespace
 
-DevicePlan make_device_plan(const core::Machine& m, std::int64_t threads, std::uint64_t free_bytes,
-                            bool quick) {
+TeamShape shared_team_shape(const DeviceLimits& l) {
+  TeamShape shape;
+  const int cap =
+      std::min(kSharedMaxTeam, l.threads_per_block > 0 ? l.threads_per_block : kSharedMaxTeam);
+  // The kernel's launch bounds require kSharedBoundBlocks teams to fit on an SM.
+  for (int teams = kSharedTeamsPerSm; teams >= kSharedBoundBlocks; --teams) {
+    const int size = std::min(cap, l.threads_per_sm / teams) / 32 * 32;
+    if (size < 32) continue;
+    const std::uint64_t bytes = team_shared_bytes(l, size);
+    if (bytes - l.reserved_shared_per_block > l.shared_per_block ||
+        static_cast<std::uint64_t>(teams) * bytes > l.shared_per_sm)
+      continue;
+    shape.teams_per_sm = teams;
+    shape.team_size = size;
+    return shape;
+  }
+  char buf[256];
+  std::snprintf(buf, sizeof buf,
+                "no %d teams of 32 threads or more with %zu B of scratch each fit in %d threads "
+                "and %llu B of shared memory per SM (%llu B per block)",
+                kSharedBoundBlocks,
+                DeviceSharedKernel<Kokkos::DefaultHostExecutionSpace>::scratch_bytes(),
+                l.threads_per_sm, static_cast<unsigned long long>(l.shared_per_sm),
+                static_cast<unsigned long long>(l.shared_per_block));
+  shape.why_not = buf;
+  return shape;
+}
+
+std::int64_t scaled_repetitions(std::int64_t count, double seconds, double target) {
+  count = std::max<std::int64_t>(1, count);
+  if (target <= 0.0 || (seconds >= 0.5 * target && seconds <= 4.0 * target)) return count;
+  constexpr double kMaxGrowth = 1000.0;
+  constexpr double kMaxCount = 1e12;  // far beyond any launch; keeps the products in range
+  const double factor = seconds > 0.0 ? std::min(target / seconds, kMaxGrowth) : kMaxGrowth;
+  const double scaled = std::min(std::ceil(static_cast<double>(count) * factor), kMaxCount);
+  return std::max<std::int64_t>(1, static_cast<std::int64_t>(scaled));
+}
+
+DevicePlan make_device_plan(const core::Machine& m, const DeviceLimits& limits,
+                            std::int64_t threads, std::uint64_t free_bytes, bool quick) {
   DevicePlan plan;
   plan.threads = std::max<std::int64_t>(1, threads);
-  plan.team_size = static_cast<int>(std::min<std::int64_t>(kSharedTeam, plan.threads));
-  plan.teams = static_cast<int>(std::max<std::int64_t>(1, plan.threads / plan.team_size));
+  const TeamShape shape = shared_team_shape(limits);
+  plan.team_size = shape.team_size;
+  plan.teams = shape.teams_per_sm * std::max(1, m.cores);
+  plan.shared_skip = shape.why_not;
+  plan.launch_seconds = kLaunchSeconds;
   plan.samples = quick ? 3 : 5;
   plan.sampling.samples = plan.samples;
   plan.sampling.min_sample_seconds = quick ? 0.02 : 0.05;
@@ -59,8 +110,9 @@ DevicePlan make_device_plan(const core::Machine& m, std::int64_t threads, std::u
   const double l1_rate = m.cores * ceilings::kDeviceL1BytesPerClock * f;
   const double per_step = static_cast<double>(plan.threads) * kLoads * sizeof(Pack16);
   plan.l1_inner = repetitions(l1_rate, per_step);
-  plan.shared_inner = repetitions(
-      l1_rate, static_cast<double>(plan.teams) * plan.team_size * kLoads * sizeof(Pack16));
+  if (plan.teams > 0)
+    plan.shared_inner = repetitions(
+        l1_rate, static_cast<double>(plan.teams) * plan.team_size * kLoads * sizeof(Pack16));
 
   std::uint64_t l2 = 0;
   for (const auto& c : m.caches)
@@ -95,16 +147,16 @@ std::string launch_geometry(const DevicePlan& p) {
       "unrolled steps x inner %s\n"
       "l1: RangePolicy<LaunchBounds<256,4>> of %lld threads, %d x 16-B loads per step x inner "
       "%lld from one %d KiB buffer every SM re-reads\n"
-      "shared: TeamPolicy<LaunchBounds<%d,4>> of %d teams x %d threads, %d KiB scratch per team, "
-      "%d x 16-B loads per step x inner %lld\n"
+      "shared: TeamPolicy<LaunchBounds<%d,%d>> of %d teams x %d threads, %d KiB scratch per "
+      "team, %d x 16-B loads per step x inner %lld\n"
       "l2: RangePolicy<LaunchBounds<256,4>> of 1 KiB items (%d x 16-B L1-bypassing loads, %d in "
       "flight), %.1f MiB x %lld passes per launch; l2-far: %.1f MiB\n"
       "dram: the same items with 16-B loads and stores, %.0f MiB per array x %lld passes per "
       "launch",
       static_cast<long long>(p.threads), kComputeChains, kComputeSteps, inner.c_str(),
       static_cast<long long>(p.threads), kLoads, static_cast<long long>(p.l1_inner),
-      static_cast<int>(kL1Packs * sizeof(Pack16) / 1024), kSharedTeam, p.teams, p.team_size,
-      static_cast<int>(kSharedPacks * sizeof(Pack16) / 1024), kLoads,
+      static_cast<int>(kL1Packs * sizeof(Pack16) / 1024), kSharedBoundThreads, kSharedBoundBlocks,
+      p.teams, p.team_size, static_cast<int>(kSharedPacks * sizeof(Pack16) / 1024), kLoads,
       static_cast<long long>(p.shared_inner), kPacksPerItem, kUnroll,
       static_cast<double>(p.l2_bytes) / MiB, static_cast<long long>(p.l2_passes),
       static_cast<double>(p.l2_far_bytes) / MiB, static_cast<double>(p.dram_bytes) / MiB,
@@ -113,55 +165,90 @@ std::string launch_geometry(const DevicePlan& p) {
 }
 
 template <class Space>
-core::Sweeps run_device_sweeps(const DevicePlan& plan, const Progress& progress) {
+core::Sweeps run_device_sweeps(DevicePlan& plan, const Progress& progress,
+                               std::vector<std::string>* skipped) {
   core::Sweeps out;
   const std::size_t total =
       static_cast<std::size_t>(core::compute_ceiling_count()) + 4 + plan.dram_patterns.size() + 1;
   std::size_t done = 0;
-  const auto step = [&](const std::string& what) {
-    if (progress) progress(done++, total, what);
+  // One step: its progress line, then `measure`; a failure goes to `skipped` as
+  // "<name>: <reason>" when there is one (an interruption never does).
+  const auto step = [&](const std::string& name, auto&& measure) {
+    // The warm-up comes first; every later step is one of the device's ceilings.
+    if (progress) progress(done, total, done == 0 ? name : "device " + name);
+    ++done;
+    if (!skipped) return measure();
+    try {
+      measure();
+    } catch (const Interrupted&) {
+      throw;
+    } catch (const std::exception& e) {
+      skipped->push_back(name + ": " + e.what());
+    }
   };
+  const double launch = plan.launch_seconds;
   // An idle GPU runs at a few hundred MHz, and each kernel's first launch loads its
   // module: a warm-up brings the clock up before anything is timed.
-  step("warm-up (clock)");
-  measure_device_clock_ghz<Space>(plan.threads, compute_inner(plan, "fp32"),
-                                  4.0 * plan.sampling.min_sample_seconds);
-  // Highest precision first, as the file lists them.
+  step("warm-up (clock)", [&] {
+    LaunchScaling scaling{launch};
+    measure_device_clock_ghz<Space>(plan.threads, compute_inner(plan, "fp32"),
+                                    4.0 * plan.sampling.min_sample_seconds, &scaling);
+  });
+  // Highest precision first, as the file lists them. The nofma kernel starts from the
+  // count the fma one was scaled to.
   for (const core::Precision& p : core::kPrecisions) {
     if (!p.ceilings) continue;
     const std::string precision(p.name);
-    const std::int64_t inner = compute_inner(plan, precision);
-    step(std::string("device ") + precision + " fma");
-    out.compute.push_back(
-        measure_device_compute_fma<Space>(precision, plan.threads, inner, plan.sampling));
-    step(std::string("device ") + precision + " nofma");
-    out.compute.push_back(
-        measure_device_compute_nofma<Space>(precision, plan.threads, inner, plan.sampling));
+    step(precision + "_fma", [&] {
+      LaunchScaling scaling{launch};
+      out.compute.push_back(measure_device_compute_fma<Space>(
+          precision, plan.threads, compute_inner(plan, precision), plan.sampling, &scaling));
+      plan.compute_inner[precision] = scaling.used;
+    });
+    step(precision + "_nofma", [&] {
+      LaunchScaling scaling{launch};
+      out.compute.push_back(measure_device_compute_nofma<Space>(
+          precision, plan.threads, compute_inner(plan, precision), plan.sampling, &scaling));
+    });
   }
-  step("device l1");
-  out.bandwidth.push_back(measure_device_l1<Space>(plan.threads, plan.l1_inner, plan.sampling));
-  step("device shared");
-  out.bandwidth.push_back(
-      measure_device_shared<Space>(plan.teams, plan.team_size, plan.shared_inner, plan.sampling));
-  step("device l2 read");
-  out.bandwidth.push_back(measure_device_stream<Space>("l2", Pattern::read, plan.l2_bytes,
-                                                       plan.l2_passes, plan.sampling));
-  step("device l2 read across partitions");
-  out.bandwidth.push_back(measure_device_stream<Space>("l2-far", Pattern::read, plan.l2_far_bytes,
-                                                       plan.l2_passes, plan.sampling));
-  for (Pattern p : plan.dram_patterns) {
-    step(std::string("device dram ") + pattern_name(p));
+  step("l1", [&] {
+    LaunchScaling scaling{launch};
     out.bandwidth.push_back(
-        measure_device_stream<Space>("dram", p, plan.dram_bytes, plan.dram_passes, plan.sampling));
-  }
+        measure_device_l1<Space>(plan.threads, plan.l1_inner, plan.sampling, &scaling));
+    plan.l1_inner = scaling.used;
+  });
+  step("shared", [&] {
+    if (plan.teams <= 0) throw Error(plan.shared_skip);
+    LaunchScaling scaling{launch};
+    out.bandwidth.push_back(measure_device_shared<Space>(
+        plan.teams, plan.team_size, plan.shared_inner, plan.sampling, &scaling));
+    plan.shared_inner = scaling.used;
+  });
+  for (const char* level : {"l2", "l2-far"})
+    step(std::string(level) + " read", [&] {
+      LaunchScaling scaling{launch};
+      const bool near = std::string(level) == "l2";
+      out.bandwidth.push_back(measure_device_stream<Space>(
+          level, Pattern::read, near ? plan.l2_bytes : plan.l2_far_bytes, plan.l2_passes,
+          plan.sampling, &scaling));
+      if (near) plan.l2_passes = scaling.used;
+    });
+  for (Pattern p : plan.dram_patterns)
+    step(std::string("dram ") + pattern_name(p), [&] {
+      LaunchScaling scaling{launch};
+      out.bandwidth.push_back(measure_device_stream<Space>(
+          "dram", p, plan.dram_bytes, plan.dram_passes, plan.sampling, &scaling));
+      if (p == Pattern::read) plan.dram_passes = scaling.used;
+    });
   if (progress) progress(total, total, "done");
   return out;
 }
 
-template core::Sweeps run_device_sweeps<Kokkos::DefaultHostExecutionSpace>(const DevicePlan&,
-                                                                           const Progress&);
+template core::Sweeps run_device_sweeps<Kokkos::DefaultHostExecutionSpace>(
+    DevicePlan&, const Progress&, std::vector<std::string>*);
 #if defined(KOKKOS_ENABLE_CUDA)
-template core::Sweeps run_device_sweeps<Kokkos::Cuda>(const DevicePlan&, const Progress&);
+template core::Sweeps run_device_sweeps<Kokkos::Cuda>(DevicePlan&, const Progress&,
+                                                      std::vector<std::string>*);
 #endif
 
 }  // namespace rooftop::microbench

@@ -3,11 +3,14 @@
 // clock probe around the timed launches of every sample.
 
 #include <Kokkos_Core.hpp>
+#include <algorithm>
+#include <chrono>
 #include <string>
 #include <vector>
 
 #include "device_kernels.hpp"
 #include "rooftop/core/sampling.hpp"
+#include "rooftop/microbench/device.hpp"
 
 namespace rooftop::microbench::device {
 
@@ -45,6 +48,39 @@ core::SampleSet sample_with_clock(const core::Sampling& sampling, Kernels&& kern
   out.clock_ghz.assign(per_launch.end() - static_cast<std::ptrdiff_t>(out.seconds.size()),
                        per_launch.end());
   return out;
+}
+
+// The repetition count the samples run with: `count` as given without `scaling`;
+// otherwise one untimed launch (module load, first touch), then up to four times the
+// shorter of two timed ones rescales the count (scaled_repetitions) until a launch lasts
+// about scaling->launch_seconds. `launch(count)` launches the kernel once without fencing.
+template <class Space, class LaunchOnce>
+std::int64_t scaled_count(std::int64_t count, const core::Sampling& sampling,
+                          LaunchScaling* scaling, LaunchOnce&& launch) {
+  if (!scaling || scaling->launch_seconds <= 0.0) {
+    if (scaling) scaling->used = count;
+    return count;
+  }
+  core::throw_if_cancelled(sampling);
+  launch(count);
+  Space().fence();
+  for (int attempt = 0; attempt < 4; ++attempt) {
+    // The shorter of two launches: a preempted or delayed launch only ever lasts longer.
+    double seconds = 0.0;
+    for (int twice = 0; twice < 2; ++twice) {
+      core::throw_if_cancelled(sampling);
+      const auto t0 = std::chrono::steady_clock::now();
+      launch(count);
+      Space().fence();
+      const double t = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      seconds = twice == 0 ? t : std::min(seconds, t);
+    }
+    const std::int64_t next = scaled_repetitions(count, seconds, scaling->launch_seconds);
+    if (next == count) break;
+    count = next;
+  }
+  scaling->used = count;
+  return count;
 }
 
 }  // namespace rooftop::microbench::device

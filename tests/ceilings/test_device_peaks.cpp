@@ -121,6 +121,58 @@ TEST(DevicePeaks, UnknownComputeCapabilityHasNoComputePeak) {
   EXPECT_FALSE(cs[0].theoretical.has_value());
 }
 
+// A power-throttled GPU looks perfect at its own clock: the bases of the clock-bound
+// ceilings give the share of the peak at the nominal clock; dram's peak is no clock's.
+TEST(DevicePeaks, ThrottledClockGetsTheFractionAtTheNominalClock) {
+  core::Machine m = h100_sxm();
+  m.nominal_clock_ghz = 1.98;
+  m.clock_ghz = 1.4;  // below 0.9 x 1.98 = 1.782
+  core::Sweeps s;
+  s.compute = {compute("fp64", "fma", 23000)};  // 98 % of 132 x 64 x 2 x 1.4 = 23654
+  s.bandwidth = {point("shared:read", {23000}), point("dram:read", {3100})};
+  const std::vector<core::Ceiling> cs = extract_ceilings(m, s);
+  ASSERT_EQ(cs.size(), 3u);
+  EXPECT_NEAR(*cs[0].fraction_of_theoretical(), 23000 / (132 * 64 * 2 * 1.4), 1e-9);
+  // 23000 / (132 x 64 x 2 x 1.98) = 68.8 %
+  const std::string& basis = cs[0].theoretical_basis;
+  EXPECT_NE(basis.find("x 1.400 GHz"), std::string::npos) << basis;  // the peak's own clock
+  EXPECT_NE(basis.find("THROTTLED"), std::string::npos) << basis;
+  EXPECT_NE(basis.find("68.8 % of the peak at the nominal clock (33454.1 GFLOP/s)"),
+            std::string::npos)
+      << basis;
+  EXPECT_NE(cs[1].theoretical_basis.find("THROTTLED"), std::string::npos);  // shared
+  EXPECT_EQ(cs[2].theoretical_basis.find("THROTTLED"), std::string::npos);  // dram
+  // At 0.9 x nominal or above, or with no nominal clock known: nothing said.
+  m.clock_ghz = 1.8;
+  EXPECT_EQ(extract_ceilings(m, s)[0].theoretical_basis.find("THROTTLED"), std::string::npos);
+  m.clock_ghz = 1.4;
+  m.nominal_clock_ghz = 0.0;
+  EXPECT_EQ(extract_ceilings(m, s)[0].theoretical_basis.find("THROTTLED"), std::string::npos);
+  EXPECT_TRUE(device_clock_throttled(1.7, 1.98));
+  EXPECT_FALSE(device_clock_throttled(1.79, 1.98));
+  EXPECT_FALSE(device_clock_throttled(0.0, 1.98));
+}
+
+// A MIG slice: its SMs are its own, its memory clock, bus and L2 are the whole GPU's.
+TEST(DevicePeaks, MigSliceHasNoDramPeak) {
+  core::Machine m = h100_sxm();
+  m.gpu_name = "NVIDIA H100 80GB HBM3 MIG 1g.10gb";
+  m.cores = 16;
+  EXPECT_TRUE(is_mig_slice(m));
+  core::Sweeps s;
+  s.compute = {compute("fp64", "fma", 3900)};
+  s.bandwidth = {point("l2:read", {1000}), point("dram:read", {400})};
+  const std::vector<core::Ceiling> cs = extract_ceilings(m, s);
+  ASSERT_EQ(cs.size(), 3u);
+  EXPECT_NEAR(*cs[0].theoretical, 16 * 64 * 2 * 1.98, 1e-6);  // the slice's SMs
+  EXPECT_EQ(cs[1].name, "l2");
+  EXPECT_NE(cs[1].note.find("MIG slice"), std::string::npos) << cs[1].note;
+  EXPECT_EQ(cs[2].name, "dram");
+  EXPECT_FALSE(cs[2].theoretical.has_value());
+  EXPECT_NE(cs[2].note.find("MIG slice: no theoretical peak"), std::string::npos);
+  EXPECT_FALSE(is_mig_slice(h100_sxm()));
+}
+
 // A CPU file against a GPU file: the ceilings they share side by side, the others empty.
 TEST(DevicePeaks, CompareOfACpuFileWithAGpuFile) {
   const core::CeilingsFile cpu = testing::sample_ceilings_file();  // fp64_fma and dram

@@ -5,13 +5,17 @@
 #include <gtest/gtest.h>
 
 #include <Kokkos_Core.hpp>
+#include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <string>
+#include <thread>
 
 #include "../../microbench/src/device_kernels.hpp"
+#include "../../microbench/src/device_timing.hpp"
 #include "rooftop/ceilings/device_peaks.hpp"
-#include "rooftop/core/error.hpp"
 #include "rooftop/ceilings/extract.hpp"
+#include "rooftop/core/error.hpp"
 #include "rooftop/microbench/device.hpp"
 
 namespace rooftop::microbench {
@@ -144,7 +148,7 @@ TEST(DeviceL1, ClosedFormIsTheSumOfThePacksRead) {
 }
 
 TEST(DeviceShared, MeasuresAndChecksEveryThread) {
-  const int team = kOnDevice ? kSharedTeam : 1;
+  const int team = kOnDevice ? kSharedMaxTeam : 1;
   const auto p = measure_device_shared<Space>(3, team, 3, tiny());
   EXPECT_EQ(p.pattern, "shared:read");
   EXPECT_EQ(p.working_set_bytes, 16u * 1024);
@@ -191,8 +195,8 @@ TEST(DeviceStream, ItemsOfAChunkInterleaveAndCoverIt) {
 
 TEST(DeviceClock, ProbeMeasuresTheSmClock) {
   // A full wave on the device, so that SM 0 is busy while its cycles are counted.
-  const double ghz = measure_device_clock_ghz<Space>(
-      kOnDevice ? Space().concurrency() : small_threads(), 4, 0.01);
+  const double ghz =
+      measure_device_clock_ghz<Space>(kOnDevice ? Space().concurrency() : small_threads(), 4, 0.01);
   if (kOnDevice) {
     EXPECT_GT(ghz, 0.1);
     EXPECT_LT(ghz, 5.0);
@@ -206,7 +210,7 @@ TEST(DeviceClock, ProbeMeasuresTheSmClock) {
 TEST(DeviceSweeps, TinyPlanGivesEveryDeviceCeiling) {
   DevicePlan plan;
   plan.threads = small_threads();
-  plan.team_size = kOnDevice ? kSharedTeam : 1;
+  plan.team_size = kOnDevice ? kSharedMaxTeam : 1;
   plan.teams = 2;
   plan.l2_bytes = plan.l2_far_bytes = plan.dram_bytes = kChunkPacks * sizeof(Pack16);
   plan.dram_patterns = {Pattern::read, Pattern::write, Pattern::copy, Pattern::triad};
@@ -237,6 +241,170 @@ TEST(DeviceSweeps, TinyPlanGivesEveryDeviceCeiling) {
                                              "l1", "shared", "l2", "dram"}));
 }
 
+// A step that cannot run is skipped with its reason, and every other step still runs;
+// without a list to record it in, the failure is thrown.
+TEST(DeviceSweeps, AStepThatFailsIsSkippedNotTheRun) {
+  DevicePlan plan;
+  plan.threads = small_threads();
+  plan.teams = 0;
+  plan.shared_skip = "no team shape fits";
+  plan.l2_bytes = plan.l2_far_bytes = plan.dram_bytes = kChunkPacks * sizeof(Pack16);
+  plan.dram_patterns = {Pattern::read};
+  plan.sampling = tiny();
+  plan.launch_seconds = 0.0;
+  std::vector<std::string> skipped;
+  const core::Sweeps s = run_device_sweeps<Space>(plan, nullptr, &skipped);
+  EXPECT_EQ(skipped, std::vector<std::string>{"shared: no team shape fits"});
+  EXPECT_EQ(s.compute.size(), 4u);
+  EXPECT_EQ(s.bandwidth.size(), 4u);  // l1, l2, l2-far, dram read
+  EXPECT_THROW(run_device_sweeps<Space>(plan, nullptr), Error);
+}
+
+// Repetitions that would leave launches of microseconds (an unknown compute capability,
+// a nominal clock of 0: every first guess is 1) are scaled from timed launches, and the
+// plan then holds the counts the samples ran with. (The scaling itself, against launches
+// of known duration: ScaledCountConvergesOnTheLaunchTime; a busy host can make any one
+// near-empty launch last as long as the target.)
+TEST(DeviceSweeps, RepetitionsAreScaledToTheLaunchTime) {
+  core::Machine m;
+  m.execution_space = "Cuda";
+  m.compute_capability = "11.0";
+  m.cores = 2;
+  m.caches = {{"l2", 1u << 20, 4096}};
+  const DeviceLimits limits{2048, 1024, 233472, 49152, 1024};
+  DevicePlan plan = make_device_plan(m, limits, small_threads(), 1u << 30, true);
+  EXPECT_EQ(plan.compute_inner.at("fp64"), 1);
+  EXPECT_EQ(plan.l1_inner, 1);
+  EXPECT_EQ(plan.l2_passes, 1);
+  EXPECT_EQ(plan.dram_passes, 1);
+  EXPECT_DOUBLE_EQ(plan.launch_seconds, 0.002);
+  // Tiny sizes for this machine; 20 ms launches, above most of a busy host's noise.
+  plan.launch_seconds = 0.02;
+  plan.teams = 2;
+  plan.team_size = kOnDevice ? kSharedMaxTeam : 1;
+  plan.l2_bytes = plan.l2_far_bytes = plan.dram_bytes = kChunkPacks * sizeof(Pack16);
+  plan.sampling = tiny();
+  std::vector<std::string> skipped;
+  const core::Sweeps s = run_device_sweeps<Space>(plan, nullptr, &skipped);
+  EXPECT_TRUE(skipped.empty()) << skipped.front();
+  // Every count the samples ran with is back in the plan (0 where none came back).
+  const std::int64_t counts[] = {plan.compute_inner.at("fp64"),
+                                 plan.compute_inner.at("fp32"),
+                                 plan.l1_inner,
+                                 plan.shared_inner,
+                                 plan.l2_passes,
+                                 plan.dram_passes};
+  for (std::int64_t n : counts) EXPECT_GE(n, 1);
+  EXPECT_GT(*std::max_element(std::begin(counts), std::end(counts)), 1);
+  ASSERT_EQ(s.compute.size(), 4u);
+  EXPECT_EQ(s.compute[0].flops_per_element, 2 * kComputeSteps * plan.compute_inner.at("fp64"));
+  EXPECT_EQ(s.compute[2].flops_per_element, 2 * kComputeSteps * plan.compute_inner.at("fp32"));
+}
+
+// The calibration loop against a launch whose duration is known: 200 us per repetition
+// (sleeping only ever lasts longer, by about the same on a busy host whatever the count).
+TEST(DevicePlan, ScaledCountConvergesOnTheLaunchTime) {
+  std::vector<std::int64_t> launched;
+  const auto launch = [&](std::int64_t count) {
+    launched.push_back(count);
+    std::this_thread::sleep_for(std::chrono::microseconds(200 * count));
+  };
+  LaunchScaling scaling{0.1};
+  const std::int64_t used = scaled_count<Space>(1, tiny(), &scaling, launch);
+  EXPECT_EQ(used, scaling.used);
+  // 500 repetitions last 100 ms; a longer sleep gives a little fewer.
+  EXPECT_GE(used, 250);
+  EXPECT_LE(used, 501);
+  EXPECT_LE(launched.size(), 9u);  // one untimed launch, at most four timed pairs
+  // Without scaling, the count as given and nothing launched.
+  launched.clear();
+  EXPECT_EQ(scaled_count<Space>(7, tiny(), nullptr, launch), 7);
+  EXPECT_TRUE(launched.empty());
+}
+
+TEST(DevicePlan, ScaledRepetitions) {
+  // Within half to four times the target: kept.
+  EXPECT_EQ(scaled_repetitions(10, 0.002, 0.002), 10);
+  EXPECT_EQ(scaled_repetitions(10, 0.0011, 0.002), 10);
+  EXPECT_EQ(scaled_repetitions(10, 0.0079, 0.002), 10);
+  // A 10 us launch grows 200 times; a 100 ms one shrinks.
+  EXPECT_EQ(scaled_repetitions(1, 10e-6, 0.002), 200);
+  EXPECT_EQ(scaled_repetitions(3, 10e-6, 0.002), 600);
+  EXPECT_EQ(scaled_repetitions(100, 0.1, 0.002), 2);
+  EXPECT_EQ(scaled_repetitions(1, 0.1, 0.002), 1);
+  // At most 1000 times more in one step, also when the launch timed as nothing.
+  EXPECT_EQ(scaled_repetitions(2, 1e-9, 0.002), 2000);
+  EXPECT_EQ(scaled_repetitions(2, 0.0, 0.002), 2000);
+  // No target: the count as given (at least 1).
+  EXPECT_EQ(scaled_repetitions(7, 1e-6, 0.0), 7);
+  EXPECT_EQ(scaled_repetitions(0, 1e-6, 0.0), 1);
+}
+
+// The shared kernel's teams fit every supported GPU: whole warps, within the block and
+// SM limits, at least the launch bounds' two blocks of them resident (Kokkos refuses
+// the launch otherwise), and as many threads per SM as the scratch allows.
+TEST(DevicePlan, SharedTeamsFitEveryComputeCapability) {
+  const struct {
+    const char* cc;
+    DeviceLimits limits;
+    int teams, size;
+  } gpus[] = {
+      {"7.5", {1024, 1024, 65536, 49152, 0}, 3, 320},
+      {"8.0", {2048, 1024, 167936, 49152, 1024}, 4, 512},
+      {"8.6", {1536, 1024, 102400, 49152, 1024}, 4, 384},
+      {"8.7", {2048, 1024, 167936, 49152, 1024}, 4, 512},
+      {"8.9", {1536, 1024, 102400, 49152, 1024}, 4, 384},
+      {"9.0", {2048, 1024, 233472, 49152, 1024}, 4, 512},
+      {"10.0", {2048, 1024, 233472, 49152, 1024}, 4, 512},
+      {"12.0", {1536, 1024, 102400, 49152, 1024}, 4, 384},
+  };
+  for (const auto& g : gpus) {
+    SCOPED_TRACE(g.cc);
+    const TeamShape t = shared_team_shape(g.limits);
+    EXPECT_EQ(t.teams_per_sm, g.teams);
+    EXPECT_EQ(t.team_size, g.size);
+    EXPECT_TRUE(t.why_not.empty());
+    EXPECT_EQ(t.team_size % 32, 0);
+    EXPECT_LE(t.team_size, g.limits.threads_per_block);
+    EXPECT_LE(t.teams_per_sm * t.team_size, g.limits.threads_per_sm);
+    EXPECT_GE(t.teams_per_sm, kSharedBoundBlocks);
+    // Scratch, Kokkos's 8 B per thread and the driver's reservation, per team.
+    const std::uint64_t team_bytes = DeviceSharedKernel<Space>::scratch_bytes() +
+                                     8u * (t.team_size + 2) + 8 +
+                                     g.limits.reserved_shared_per_block;
+    EXPECT_LE(t.teams_per_sm * team_bytes, g.limits.shared_per_sm);
+    EXPECT_LE(team_bytes, g.limits.shared_per_block + g.limits.reserved_shared_per_block);
+  }
+  // Too little shared memory for two teams: no shape, and the reason.
+  const TeamShape none = shared_team_shape({2048, 1024, 32768, 49152, 0});
+  EXPECT_EQ(none.teams_per_sm, 0);
+  EXPECT_NE(none.why_not.find("32768 B of shared memory per SM"), std::string::npos)
+      << none.why_not;
+}
+
+TEST(DeviceProperties, DriverAgainstTheRuntime) {
+  EXPECT_TRUE(driver_check(13000, 13000).message.empty());
+  EXPECT_TRUE(driver_check(13010, 13000).message.empty());
+  const DriverCheck none = driver_check(0, 13000);
+  EXPECT_TRUE(none.fatal);
+  EXPECT_NE(none.message.find("no NVIDIA driver"), std::string::npos);
+  const DriverCheck major = driver_check(12080, 13000);
+  EXPECT_TRUE(major.fatal);
+  EXPECT_NE(major.message.find("supports CUDA 12.8, older than the CUDA 13.0 runtime"),
+            std::string::npos)
+      << major.message;
+  const DriverCheck minor = driver_check(13000, 13010);
+  EXPECT_FALSE(minor.fatal);
+  EXPECT_NE(minor.message.find("minor-version compatibility"), std::string::npos);
+}
+
+TEST(DeviceProperties, MigSlicesAreNamedSo) {
+  EXPECT_EQ(device_name("NVIDIA H100 80GB HBM3", false), "NVIDIA H100 80GB HBM3");
+  EXPECT_EQ(device_name("NVIDIA H100 80GB HBM3", true), "NVIDIA H100 80GB HBM3 MIG");
+  EXPECT_EQ(device_name("NVIDIA H100 80GB HBM3 MIG 1g.10gb", true),
+            "NVIDIA H100 80GB HBM3 MIG 1g.10gb");
+}
+
 // The plan for an H100 SXM as its properties read (132 SMs, 1.98 GHz, 50 MiB L2, HBM3
 // at 2.619 GHz on 5120 bits): launches of about 2 ms at the peaks.
 TEST(DevicePlan, SizedFromTheGpuProperties) {
@@ -249,7 +417,8 @@ TEST(DevicePlan, SizedFromTheGpuProperties) {
   m.memory_bus_bits = 5120;
   m.caches = {{"l2", 50u * 1024 * 1024, 270336}};
   const std::uint64_t GiB = 1024u * 1024 * 1024;
-  const DevicePlan p = make_device_plan(m, 132 * 2048, 80 * GiB, false);
+  const DeviceLimits h100{2048, 1024, 233472, 49152, 1024};
+  const DevicePlan p = make_device_plan(m, h100, 132 * 2048, 80 * GiB, false);
   EXPECT_EQ(p.threads, 270336);
   EXPECT_EQ(p.teams, 528);  // 4 teams of 512 per SM
   EXPECT_EQ(p.team_size, 512);
@@ -266,8 +435,15 @@ TEST(DevicePlan, SizedFromTheGpuProperties) {
   EXPECT_NE(g.find("270336 threads"), std::string::npos) << g;
   EXPECT_NE(g.find("528 teams x 512 threads"), std::string::npos) << g;
 
+  // An L40S (142 SMs of 1536 threads, 100 KiB of shared memory): 4 teams of 384.
+  m.cores = 142;
+  const DevicePlan l40s =
+      make_device_plan(m, {1536, 1024, 102400, 49152, 1024}, 142 * 1536, 40 * GiB, false);
+  EXPECT_EQ(l40s.teams, 568);
+  EXPECT_EQ(l40s.team_size, 384);
+
   // Little free memory bounds the HBM arrays; --quick trims patterns and samples.
-  const DevicePlan q = make_device_plan(m, 132 * 2048, 8 * GiB, true);
+  const DevicePlan q = make_device_plan(m, h100, 132 * 2048, 8 * GiB, true);
   EXPECT_EQ(q.dram_bytes, 1 * GiB);
   EXPECT_EQ(q.dram_patterns.size(), 2u);
   EXPECT_EQ(q.sampling.samples, 3);
@@ -290,7 +466,9 @@ TEST(DeviceProperties, DescribeTheGpu) {
   EXPECT_FALSE(m.cuda_version.empty());
   EXPECT_EQ(m.device_arch.rfind("sm_", 0), 0u);
   EXPECT_GT(device_free_bytes(), 0u);
-  const DevicePlan plan = make_device_plan(m, Space().concurrency(), device_free_bytes(), true);
+  const DevicePlan plan =
+      make_device_plan(m, device_limits(), Space().concurrency(), device_free_bytes(), true);
+  EXPECT_GT(plan.teams, 0) << plan.shared_skip;
   EXPECT_GE(plan.dram_bytes, 1024u * 1024 * 1024);
   EXPECT_GE(plan.dram_bytes, 8 * m.caches[0].bytes);
 }

@@ -25,10 +25,23 @@ std::pair<std::string, std::string> split_device_pattern(const std::string& patt
 // True when the machine is a characterization of a Kokkos device space (CUDA).
 inline bool is_device(const core::Machine& m) { return m.execution_space == "Cuda"; }
 
+// True when the GPU is a MIG slice (its name says " MIG", as the driver names slices and
+// describe_device makes sure): its SMs are the slice's, but the memory clock, bus width
+// and L2 size the driver reports are the whole GPU's.
+bool is_mig_slice(const core::Machine& m);
+
+// Below this share of the nominal SM clock, a measured clock means the GPU throttled
+// (power, temperature or a clock limit) while it was measured.
+inline constexpr double kDeviceThrottledClock = 0.9;
+bool device_clock_throttled(double measured_ghz, double nominal_ghz);
+
 // The theoretical peak of one device ceiling (value and basis), where it can be known:
 // compute = SMs x lanes x (2 with FMA) x clock; l1, shared = SMs x 128 B x clock;
 // dram = 2 x memory clock x bus width / 8; l2: none (its B/clk/SM goes in the note).
 // `clock_ghz` is the SM clock the peaks are taken at, `clock_basis` how it was chosen.
+// A clock-bound ceiling measured at a throttled clock also gets, in its basis, its share
+// of the peak at the nominal clock (a throttled GPU's own-clock fraction looks perfect).
+// A MIG slice has no dram peak, and notes on dram and l2 say why.
 void attach_device_theoretical(const core::Machine& m, core::Ceiling& c, double clock_ghz,
                                const char* clock_basis);
 
