@@ -7,7 +7,7 @@
 # over 2 GiB; the failing input is kept in build-fuzz/artifacts/.
 # Prints the executions and coverage of each target. New inputs the fuzzer finds
 # accumulate in build-fuzz/corpus/ between runs. Targets after SECONDS run only those
-# (fuzz_ceilings_file, fuzz_profiler_csv, fuzz_ert_json). SECONDS = 0 replays the seeds
+# (fuzz_ceilings_file, fuzz_profiler_csv, fuzz_nsys_sqlite, fuzz_ert_json). SECONDS = 0 replays the seeds
 # and the kept corpus once, as a regression run, without new inputs. Leaks inside libhdf5 itself are
 # suppressed (fuzz/lsan.supp says why).
 set -euo pipefail
@@ -15,7 +15,7 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 seconds="${1:-60}"
 shift || true
 targets=("$@")
-((${#targets[@]})) || targets=(fuzz_ceilings_file fuzz_profiler_csv fuzz_ert_json)
+((${#targets[@]})) || targets=(fuzz_ceilings_file fuzz_profiler_csv fuzz_nsys_sqlite fuzz_ert_json)
 build="$root/build-fuzz"
 export LSAN_OPTIONS="suppressions=$root/fuzz/lsan.supp:print_suppressions=0"
 # A damaged file can make libhdf5 ask for an absurd amount of memory, which malloc refuses
@@ -32,7 +32,7 @@ cmake --build "$build" --parallel 2 >/dev/null
 # a report alone, odd: a report, a form feed, then a timing file).
 seeds="$build/seeds"
 rm -rf "$seeds"
-mkdir -p "$seeds"/{fuzz_ceilings_file,fuzz_profiler_csv,fuzz_ert_json} "$build/artifacts"
+mkdir -p "$seeds"/{fuzz_ceilings_file,fuzz_profiler_csv,fuzz_nsys_sqlite,fuzz_ert_json} "$build/artifacts"
 cp "$root"/data/*.h5 "$root"/tests/fixtures/h5/*.h5 "$seeds/fuzz_ceilings_file/"
 cp "$root"/data/*.json "$root"/tests/fixtures/*.json "$seeds/fuzz_ert_json/"
 for f in "$root"/tests/fixtures/import/*.csv; do
@@ -40,6 +40,9 @@ for f in "$root"/tests/fixtures/import/*.csv; do
 done
 { printf '\1'; cat "$root/tests/fixtures/import/nvprof-metrics.csv"; printf '\f'
   cat "$root/tests/fixtures/import/nvprof-trace.csv"; } >"$seeds/fuzz_profiler_csv/with-trace"
+# The binary import formats, as they are: Nsight Systems exports and gzip traces.
+cp "$root"/tests/fixtures/import/*.sqlite "$root"/tests/fixtures/import/*.json.gz \
+   "$seeds/fuzz_nsys_sqlite/"
 
 status=0
 for target in "${targets[@]}"; do
@@ -49,8 +52,11 @@ for target in "${targets[@]}"; do
   echo "fuzz: $target for ${seconds}s" >&2
   budget=(-max_total_time="$seconds")
   [ "$seconds" = 0 ] && budget=(-runs=0)
+  # The SQLite seeds are about 200 KB; every other input fits in 64 KiB.
+  max_len=65536
+  [ "$target" = fuzz_nsys_sqlite ] && max_len=262144
   if ! nice -n 10 "$build/$target" "${budget[@]}" -timeout=25 -rss_limit_mb=2048 \
-       -max_len=65536 -print_final_stats=1 -artifact_prefix="$build/artifacts/$target-" \
+       -max_len="$max_len" -print_final_stats=1 -artifact_prefix="$build/artifacts/$target-" \
        "$corpus" "$seeds/$target" >"$log" 2>&1; then
     echo "fuzz: $target FAILED (see $log and $build/artifacts/)" >&2
     tail -n 30 "$log" >&2

@@ -83,6 +83,11 @@ nlohmann::json kernels_json(const core::CeilingsFile& file, const std::string& c
                                   ? nlohmann::json(k.fraction_of_roof)
                                   : nlohmann::json(nullptr)},
          {"above", k.above},
+         // How the point is placed: by intensity on the roofline, or (FLOPs and a time,
+         // no bytes) by its achieved rate against the compute roofs only.
+         {"placement", !timed || k.flops() <= 0.0 ? nlohmann::json(nullptr)
+                       : k.bytes.empty()          ? nlohmann::json("compute roofs only (no bytes)")
+                                                  : nlohmann::json("roofline")},
          {"check", k.check.empty() ? nlohmann::json(nullptr) : nlohmann::json(k.check)},
          {"note", k.note}});
   }
@@ -111,7 +116,9 @@ std::string kernels_table(const core::CeilingsFile& file, const std::vector<std:
         << pad(timed && k.attainable_gflop_per_s > 0.0 ? fixed(k.fraction_of_roof, 3) : "-", 8,
                true)
         << "  " << (k.check.empty() ? "-" : k.check)
-        << (k.above.empty() ? "" : "  ABOVE " + k.above) << "\n";
+        << (k.above.empty() ? "" : "  ABOVE " + k.above)
+        << (timed && k.flops() > 0.0 && k.bytes.empty() ? "  NO BYTES: vs compute roofs only" : "")
+        << "\n";
   }
   out << "\n";
   for (const KernelRecord& k : file.kernels)

@@ -152,6 +152,9 @@ struct KernelRow {
     double ai, rate, X, Y;
   };
   std::vector<Point> points;  // one per level with a byte count
+  // FLOPs and a time but no bytes: no arithmetic intensity, only the achieved rate, drawn
+  // at the right edge against the compute roofs (Y set when drawn).
+  double rate_only = 0.0, rate_Y = 0.0;
 };
 
 std::vector<KernelRow> kernel_rows(const core::CeilingsFile& file) {
@@ -176,10 +179,12 @@ std::vector<KernelRow> kernel_rows(const core::CeilingsFile& file) {
       std::stable_sort(row.points.begin(), row.points.end(), [](const auto& p, const auto& q) {
         return level_rank(p.level) < level_rank(q.level);
       });
-      if (row.points.empty())
-        row.status = "no byte counts";
-      else
-        row.color = kernel_color(drawn++);
+      if (row.points.empty()) {
+        row.rate_only = k.gflop_per_s();
+        row.status = "no byte counts: no arithmetic intensity; its GFLOP/s, at the right edge, "
+                     "against the compute roofs only";
+      }
+      row.color = kernel_color(drawn++);
     }
     row.above = k.time_s > 0.0 && !row.kernel.above.empty();
     if (row.above) row.status = "above ceiling: " + row.kernel.above;
@@ -263,6 +268,31 @@ void draw_markers(std::ostringstream& s, const std::vector<KernelRow>& rows) {
                   (r.above ? ", above " + r.kernel.above : ""))
         << "</title>" << level_shape(p.level, style) << "</g>\n";
     }
+  }
+}
+
+// Kernels with a rate and no intensity: a dashed tick at the right edge of the plot at
+// their achieved GFLOP/s, with a hollow marker and their id, so that they are read against
+// the compute roofs and never as a point of the roofline.
+void draw_rate_only(std::ostringstream& s, const Axes& a, std::vector<KernelRow>& rows,
+                    std::vector<Box>& taken) {
+  for (KernelRow& r : rows) {
+    if (r.rate_only <= 0.0) continue;
+    const double rate = std::clamp(r.rate_only, a.ymin, a.ymax);
+    r.rate_Y = a.py(rate);
+    const double x2 = a.x0 + a.w, x1 = x2 - 36, Y = r.rate_Y;
+    s << "<g class='kernel rate-only'><title>"
+      << escape(r.id + " " + r.kernel.name + ": " + three_digits(r.rate_only) +
+                " GFLOP/s achieved; no byte counts, so no arithmetic intensity: read against "
+                "the compute roofs only")
+      << "</title><line x1='" << num(x1) << "' y1='" << num(Y) << "' x2='" << num(x2)
+      << "' y2='" << num(Y) << "' stroke='" << r.color
+      << "' stroke-width='2' stroke-dasharray='4,2'/><circle cx='" << num(x1) << "' cy='"
+      << num(Y) << "' r='4.5' fill='white' stroke='" << r.color << "' stroke-width='2'/>"
+      << "<text x='" << num(x1 - 7) << "' y='" << num(Y + 4) << "' text-anchor='end' "
+      << "font-size='11' fill='" << r.color << "'" << kHalo << ">" << escape(r.id + " (no AI)")
+      << "</text></g>\n";
+    taken.push_back({x1 - 7 - text_width(r.id + " (no AI)", 11), Y - 8, x2, Y + 8});
   }
 }
 
@@ -393,8 +423,14 @@ void kernel_legend(std::ostringstream& s, const Axes& a, const std::vector<std::
 std::string kernels_svg(const core::CeilingsFile& file, const std::string& title) {
   std::vector<KernelRow> rows = kernel_rows(file);
   RoofRange range(file);
-  for (const KernelRow& r : rows)
+  for (const KernelRow& r : rows) {
     for (const auto& p : r.points) range.add_point(p.ai, p.rate);
+    // A rate without intensity widens the rate axis only.
+    if (r.rate_only > 0.0) {
+      range.rate_lo = range.rate_lo > 0.0 ? std::min(range.rate_lo, r.rate_only) : r.rate_only;
+      range.rate_hi = std::max(range.rate_hi, r.rate_only);
+    }
+  }
   const Axes a = roofline_axes(range, 0);
 
   // Roof labels and markers first, so that no kernel label covers them.
@@ -418,6 +454,7 @@ std::string kernels_svg(const core::CeilingsFile& file, const std::string& title
   draw_mix_roofs(plot, a, file, rows, taken);
   const bool any_step = draw_steps(plot, rows);  // under the markers
   draw_markers(plot, rows);
+  draw_rate_only(plot, a, rows, taken);
 
   // The legend takes a corner before the ids are placed, so that they keep clear of it.
   std::vector<std::string> level_names;

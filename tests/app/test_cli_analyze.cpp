@@ -158,6 +158,46 @@ TEST(CliImport, MissingReportIsOneLine) {
   EXPECT_NE(r.err.find("none.csv"), std::string::npos) << r.err;
 }
 
+TEST(CliImport, SeveralFilesEachToldByItsContent) {
+  // An Nsight Systems export and a PyTorch trace: times only, so each is listed with its
+  // times, the ids running on from one file to the next.
+  TempDir logs, files;
+  const std::string dir = std::string(ROOFTOP_TEST_FIXTURES) + "/import/";
+  const RunResult r = run_rooftop({"import", dir + "nsys-saxpy-perlmutter.sqlite",
+                                   dir + "pytorch-triton.json.gz", "--ceilings",
+                                   ceilings_file(files), "--json"},
+                                  logs);
+  ASSERT_EQ(r.status, 0) << r.err;
+  const json j = json::parse(r.out);
+  ASSERT_EQ(j["kernels"].size(), 2u);
+  EXPECT_EQ(j["kernels"][0]["id"], "k1");
+  EXPECT_EQ(j["kernels"][0]["source"], "nsys-import");
+  EXPECT_EQ(j["kernels"][1]["id"], "k2");
+  EXPECT_EQ(j["kernels"][1]["source"], "pytorch-import");
+  EXPECT_TRUE(j["kernels"][0]["ai"].empty());
+  bool told = false;
+  for (const json& n : j["notes"])
+    told = told || n.get<std::string>().find("read as Nsight Systems SQLite export + PyTorch "
+                                             "profiler trace") != std::string::npos;
+  EXPECT_TRUE(told) << j["notes"].dump();
+}
+
+TEST(CliImport, AFileInNoFormatOrACutGzipIsOneLine) {
+  TempDir logs, files;
+  const std::string odd = files.file("odd.txt");
+  write_bytes(odd, "hello\n");
+  const RunResult r = run_rooftop({"import", odd, "--ceilings", ceilings_file(files)}, logs);
+  expect_one_line_failure(r);
+  EXPECT_NE(r.err.find("no format rooftop reads (it reads: "), std::string::npos) << r.err;
+  const std::string gz =
+      read_bytes(std::string(ROOFTOP_TEST_FIXTURES) + "/import/pytorch-simple-add.json.gz");
+  const std::string cut = files.file("cut.json.gz");
+  write_bytes(cut, gz.substr(0, gz.size() / 3));
+  const RunResult c = run_rooftop({"import", cut, "--ceilings", ceilings_file(files)}, logs);
+  expect_one_line_failure(c);
+  EXPECT_NE(c.err.find("truncated"), std::string::npos) << c.err;
+}
+
 TEST(CliPlot, KernelsFileShowsAndPlotsAndTwoFilesGiveTheOverlay) {
   TempDir logs, files;
   const std::string c = ceilings_file(files), k = files.file("k.h5");

@@ -14,7 +14,9 @@
 #include <string>
 #include <vector>
 
+#include "rooftop/core/roofline.hpp"
 #include "rooftop/report/chart.hpp"
+#include "rooftop/report/kernel_table.hpp"
 #include "support.hpp"
 
 namespace rooftop::report {
@@ -409,6 +411,26 @@ TEST(RooflineSvg, APointMeasuredAgainShowsItsBestMedianOnce) {
 TEST(RooflineSvg, StaysWellFormed) {
   EXPECT_EQ(xml_problem(roofline_svg(rooftop::testing::sample_ceilings_file())), "");
   EXPECT_EQ(xml_problem(comparison_svg({gpu_file(), gpu_file()}, {"a'.h5", "b&.h5"})), "");
+}
+
+
+TEST(KernelsSvg, ARateWithoutBytesIsDrawnAgainstTheComputeRoofsOnly) {
+  // A PyTorch operator's FLOPs and its kernel's time, no bytes: no intensity to place it
+  // by, so a tick at the right edge at its GFLOP/s, marked, and no roofline marker.
+  CeilingsFile f = ladder_file();
+  f.kernels.push_back(kernel("k9", "", 0, 300 * 1e9, 1.0, {}));
+  const std::string svg = kernels_svg(f, "t");
+  EXPECT_EQ(xml_problem(svg), "");
+  EXPECT_EQ(count(svg, "class='kernel rate-only'"), 1u);
+  EXPECT_NE(svg.find(">k9 (no AI)</text>"), std::string::npos);
+  EXPECT_NE(svg.find(">no byte counts: no"), std::string::npos);
+  EXPECT_EQ(markers(svg).size(), 9u) << "the ladder's markers only";
+  core::apply(core::place(f.kernels.back(), f), f.kernels.back());
+  const nlohmann::json j = kernels_json(f, "c.h5", {});
+  EXPECT_EQ(j["kernels"].back()["placement"], "compute roofs only (no bytes)");
+  EXPECT_EQ(j["kernels"][0]["placement"], "roofline");
+  EXPECT_NE(kernels_table(f, {}).find("k9 "), std::string::npos);
+  EXPECT_NE(kernels_table(f, {}).find("NO BYTES: vs compute roofs only"), std::string::npos);
 }
 
 }  // namespace
