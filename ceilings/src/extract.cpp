@@ -208,6 +208,30 @@ std::vector<CeilingSource> ceiling_sources(const core::Machine& machine, const c
   return out;
 }
 
+namespace {
+
+// Which of the chain counts measured for a compute ceiling made it: "ILP 12 of 8, 12,
+// 16, 24". Empty where the points record no ILP (older files, imported values).
+std::string ilp_note(const core::Sweeps& sweeps, const core::ComputePoint& best) {
+  if (best.ilp <= 0) return "";
+  std::vector<int> measured;
+  for (const core::ComputePoint& p : sweeps.compute)
+    if (p.precision == best.precision && p.mode == best.mode &&
+        p.flops_per_element == best.flops_per_element && p.ilp > 0 &&
+        std::find(measured.begin(), measured.end(), p.ilp) == measured.end())
+      measured.push_back(p.ilp);
+  std::sort(measured.begin(), measured.end());
+  std::string s = "ILP " + std::to_string(best.ilp);
+  if (measured.size() > 1) {
+    s += " of";
+    for (std::size_t i = 0; i < measured.size(); ++i)
+      s += (i ? ", " : " ") + std::to_string(measured[i]);
+  }
+  return s;
+}
+
+}  // namespace
+
 std::vector<core::Ceiling> extract_ceilings(const core::Machine& machine,
                                             const core::Sweeps& sweeps,
                                             std::vector<std::string>* skipped) {
@@ -221,6 +245,8 @@ std::vector<core::Ceiling> extract_ceilings(const core::Machine& machine,
       c.pattern = mode ? std::string(mode->pattern) : "";
       c.flops_per_element = p.flops_per_element;
       attach_theoretical(machine, c, p.clock_ghz);
+      if (const std::string ilp = ilp_note(sweeps, p); !ilp.empty())
+        c.note += (c.note.empty() ? "" : "; ") + ilp;
     } else {
       const core::BandwidthPoint& p = sweeps.bandwidth[source.point];
       c = ceiling_from(source.name, "bandwidth", "GB/s", p);
@@ -228,7 +254,8 @@ std::vector<core::Ceiling> extract_ceilings(const core::Machine& machine,
       attach_theoretical(machine, c, p.clock_ghz);
     }
     if (c.above_theoretical())
-      c.note = "ABOVE THEORETICAL PEAK: the measurement or the hardware model is wrong";
+      c.note = "ABOVE THEORETICAL PEAK: the measurement or the hardware model is wrong" +
+               (c.note.empty() ? "" : "; " + c.note);
     out.push_back(c);
   }
   return out;

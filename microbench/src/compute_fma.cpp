@@ -3,9 +3,9 @@
 
 namespace rooftop::microbench {
 
-std::vector<int> compute_ilp_choices(bool fma) {
+std::vector<int> compute_ilp_choices() {
   std::vector<int> out;
-  for (int chains : host_ilp_choices(fma, kHostVectorRegisters))
+  for (int chains : host_ilp_choices(kHostVectorRegisters))
     if (chains > 0) out.push_back(chains);
   return out;
 }

@@ -30,7 +30,7 @@ core::ComputePoint run_compute(const std::string& precision, std::uint64_t worki
   Space().fence();
 
   const std::int64_t blocks = n / Kernel::kChains;
-  Kernel kernel{x, T(0.5), T(kFlops == 1 ? 1.0 : 0.25), T(2.0), blocks,
+  Kernel kernel{x, T(kFma ? 0.5 : -1.0), T(kFlops == 1 ? 1.0 : 0.25), blocks,
                 kContiguousItems<Space> ? Space().concurrency() : blocks};
   const std::string label = "rooftop::compute<" + precision + "," + (kFma ? "fma" : "nofma") +
                             "," + std::to_string(kFlops) + ",ilp" + std::to_string(kIlp) + ">";

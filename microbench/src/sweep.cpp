@@ -82,7 +82,7 @@ SweepPlan make_plan(const core::Machine& machine, bool quick) {
   for (const core::Precision& precision : core::kPrecisions)
     if (precision.ceilings)
       for (bool fma : {true, false})
-        for (int ilp : compute_ilp_choices(fma))
+        for (int ilp : compute_ilp_choices())
           plan.compute.push_back({std::string(precision.name), fma, 1024, ilp, resident, 7});
   // The roofline trace (FP64 FMA) on a DRAM-resident array: memory-bound at 1 FLOP per
   // element, compute-bound at the top.

@@ -276,6 +276,22 @@ core::Sweeps plateau_sweeps() {
   return s;
 }
 
+TEST(ExtractCompute, TheNoteNamesTheWinningIlpAndThoseMeasured) {
+  core::Sweeps s;
+  for (const auto& [ilp, rate] : {std::pair{8, 90.0}, {14, 110.0}, {10, 100.0}}) {
+    s.compute.push_back(cp("fp64", "fma", 1024, {rate, rate, rate}));
+    s.compute.back().ilp = ilp;
+  }
+  s.compute.push_back(cp("fp64", "nofma", 1024, {50.0}));  // an older file's point: no ILP
+  const std::vector<core::Ceiling> cs = extract_ceilings(test_machine(), s);
+  const core::Ceiling* fma = find_ceiling(cs, "fp64_fma");
+  const core::Ceiling* nofma = find_ceiling(cs, "fp64_nofma");
+  ASSERT_TRUE(fma && nofma);
+  EXPECT_DOUBLE_EQ(fma->value, 110.0);
+  EXPECT_EQ(fma->note, "ILP 14 of 8, 10, 14");
+  EXPECT_EQ(nofma->note, "");
+}
+
 TEST(ExtractBandwidth, EachLevelGetsItsPlateau) {
   const std::vector<core::Ceiling> cs = extract_ceilings(test_machine(), plateau_sweeps());
   const std::map<std::string, double> want = {

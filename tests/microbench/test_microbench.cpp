@@ -68,7 +68,7 @@ std::vector<ComputeCase> all_compute_cases() {
   for (const char* precision : {"fp64", "fp32"})
     for (bool fma : {true, false}) {
       for (int flops : kFlopsPerElement) out.push_back({precision, fma, flops, kDefaultIlp});
-      for (int ilp : compute_ilp_choices(fma))
+      for (int ilp : compute_ilp_choices())
         if (ilp != kDefaultIlp) out.push_back({precision, fma, 1024, ilp});
     }
   return out;
@@ -78,16 +78,13 @@ std::vector<ComputeCase> all_compute_cases() {
 // latency x pipes of the cores we know: 8 for two 4-cycle FMA pipes, 12 for Zen's
 // unfused mix (two 3-cycle multiply and two 3-cycle add pipes).
 TEST(IlpChoices, FitTheRegistersAndCoverTheKnownCores) {
-  EXPECT_EQ(host_ilp_choices(true, 16), (std::array<int, 4>{8, 10, 12, 14}));
-  EXPECT_EQ(host_ilp_choices(false, 16), (std::array<int, 4>{8, 10, 12, 0}));
-  EXPECT_EQ(host_ilp_choices(true, 32), (std::array<int, 4>{8, 12, 16, 24}));
-  EXPECT_EQ(host_ilp_choices(false, 32), (std::array<int, 4>{8, 12, 16, 24}));
-  for (bool fma : {true, false}) {
-    const std::vector<int> built = compute_ilp_choices(fma);
-    ASSERT_GE(built.size(), 3u);
-    EXPECT_EQ(built.front(), kDefaultIlp);
-    EXPECT_GE(built.back(), 12);
-  }
+  EXPECT_EQ(host_ilp_choices(16), (std::array<int, 4>{8, 10, 12, 14}));
+  EXPECT_EQ(host_ilp_choices(32), (std::array<int, 4>{8, 12, 16, 24}));
+  EXPECT_EQ(host_ilp_choices(12), (std::array<int, 4>{8, 10, 0, 0}));
+  const std::vector<int> built = compute_ilp_choices();
+  ASSERT_GE(built.size(), 3u);
+  EXPECT_EQ(built.front(), kDefaultIlp);
+  EXPECT_GE(built.back(), 12);
 }
 
 class ComputeKernels : public ::testing::TestWithParam<ComputeCase> {};
@@ -363,7 +360,7 @@ TEST(MakePlan, EveryComputeCeilingIsPlannedAtEveryIlp) {
     const SweepPlan plan = make_plan(m, quick);
     for (const char* precision : {"fp64", "fp32"})
       for (bool fma : {true, false})
-        for (int ilp : compute_ilp_choices(fma)) {
+        for (int ilp : compute_ilp_choices()) {
           int found = 0;
           for (const ComputeRun& r : plan.compute)
             found += r.precision == precision && r.fma == fma && r.ilp == ilp;

@@ -16,20 +16,14 @@ namespace rooftop::microbench {
 // FLOPs per element the compute sweep can run (compile-time instantiations).
 inline constexpr int kFlopsPerElement[] = {1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024};
 
-// Independent accumulator chains per SIMD lane (host) the compute ceilings are measured
-// at: the counts that fit the vector ISA the kernels were built for (16 or 32
-// registers) and cover latency x pipes; see compute_kernel.hpp. The best makes the
-// ceiling. The roofline trace uses the default: at its memory-bound end 8 chains per
-// lane streamed as fast as the read-modify-write pattern on Zen 4, and 16 only about
-// two thirds as fast.
 // The chain counts worth measuring on the host, in vector registers: at least latency x
 // pipes of the cores we know (8: a 4-cycle FMA on two pipes; Zen's unfused 1:1 mix,
 // 3-cycle multiplies and adds on two pipes each, needs 12) and at most what fits beside
-// the kernel's constants (alpha and beta; gamma too when unfused), so that nothing
-// spills. With 16 registers (AVX2) every even count in that range: 8 is a bare minimum
-// there; with 32 (AVX-512) a wider spread. 0 marks an unused slot.
-constexpr std::array<int, 4> host_ilp_choices(bool fma, int registers) {
-  const int fit = registers - (fma ? 2 : 3);
+// the kernel's two constants (alpha and beta), so that nothing spills. With 16
+// registers (AVX2) every even count in that range, 8 being a bare minimum there; with
+// 32 (AVX-512) a wider spread. 0 marks an unused slot.
+constexpr std::array<int, 4> host_ilp_choices(int registers) {
+  const int fit = registers - 2;
   constexpr std::array<int, 4> scarce = {8, 10, 12, 14}, ample = {8, 12, 16, 24};
   const std::array<int, 4>& wanted = registers <= 16 ? scarce : ample;
   std::array<int, 4> out{};
@@ -39,7 +33,12 @@ constexpr std::array<int, 4> host_ilp_choices(bool fma, int registers) {
   return out;
 }
 
-std::vector<int> compute_ilp_choices(bool fma);
+// Independent accumulator chains per SIMD lane (host) the compute ceilings are measured
+// at: host_ilp_choices for the vector ISA the kernels were built for (compute_kernel.hpp).
+// The best makes the ceiling. The roofline trace uses the default: at its memory-bound
+// end 8 chains per lane streamed as fast as the read-modify-write pattern on Zen 4, and
+// 16 only about two thirds as fast.
+std::vector<int> compute_ilp_choices();
 inline constexpr int kDefaultIlp = 8;
 
 // precision: "fp64" or "fp32". The fused and unfused kernels live in separate
