@@ -236,6 +236,13 @@ Reading ncu_reading(const NcuReport& report, const std::string& file, const std:
   if (timing) {
     result.notes.insert(result.notes.end(), times.notes.begin(), times.notes.end());
     apply_timing(result.kernels, times, result.notes);
+    // Every kernel timed by the file: the report's own lack of time is no news.
+    bool all_timed = true;
+    for (const KernelRecord& k : result.kernels) all_timed = all_timed && k.time_source != "none";
+    if (all_timed)
+      std::erase_if(result.notes, [&](const std::string& n) {
+        return n.rfind(file + ": no time (", 0) == 0;
+      });
   }
   return result;
 }

@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -391,6 +392,25 @@ TEST(ImportNcu, ATimingFileTimesTheReportByKernelName) {
   EXPECT_EQ(notes_with(r, {"matched to \"void dgemm_tiled<int=64>("}).size(), 1u) << all_notes(r);
   EXPECT_EQ(notes_with(r, {"nvprof-trace.csv has no time for k3", "own time kept"}).size(), 1u)
       << all_notes(r);
+}
+
+TEST(ImportNcu, AReportWithoutTimeIsTimedByTheTimingFileAlone) {
+  // ncu-long.csv without its durations and its sscal (which the trace does not time):
+  // every kernel's time comes from the trace, and no note or remark says "no time".
+  std::string text;
+  std::istringstream in(text_of("ncu-long.csv"));
+  for (std::string line; std::getline(in, line);)
+    if (line.find("gpu__time_duration") == std::string::npos &&
+        line.find("sscal") == std::string::npos)
+      text += line + "\n";
+  const ImportResult r =
+      parse_report(text, "notime.csv", text_of("nvprof-trace.csv"), "nvprof-trace.csv");
+  ASSERT_EQ(r.kernels.size(), 2u);
+  for (const KernelRecord& k : r.kernels) {
+    EXPECT_EQ(k.time_source, "nvprof GPU trace") << k.name;
+    EXPECT_EQ(k.note.find("no time"), std::string::npos) << k.note;
+  }
+  EXPECT_TRUE(notes_with(r, {"no time ("}).empty()) << all_notes(r);
 }
 
 TEST(ImportNcu, ATimingFileThatIsNoneIsOneLine) {
