@@ -3,7 +3,9 @@
 
 Each round runs `rooftop measure` (default settings) and then the matching likwid-bench
 kernels with the same thread count: the peakflops kernels on an L1-resident array, and
-the load kernel at the working set of rooftop's best point of each level. It prints
+the load and copy kernels (the better of the two) at the working set of rooftop's best
+point of each level. The likwid-bench kernels match the vector width rooftop was built
+for (AVX-512 or AVX). It prints
 one ratio per ceiling (median of rooftop / median of likwid-bench over the rounds) and
 the run-to-run spread of both tools. Absolute numbers drift on shared machines; the
 ratios are what this script is for.
@@ -45,9 +47,12 @@ def main():
     ap.add_argument("--baseline", help="a second rooftop program measured in the same rounds")
     args = ap.parse_args()
 
+    # likwid-bench's kernels for the vector width rooftop's kernels were built for (a
+    # -march=x86-64-v3 build on an AVX-512 machine is compared with the AVX kernels), and
+    # never wider than the CPU has.
     flags = open("/proc/cpuinfo").read()
     avx512 = " avx512f" in flags
-    v = "avx512" if avx512 else "avx"
+    v = None
 
     def rooftop_run(program, tmp, i):
         path = os.path.join(tmp, f"r{i}.h5")
@@ -63,8 +68,7 @@ def main():
 
     # Each round runs rooftop, then every likwid-bench test; ratios compare medians over
     # rounds, so slow drift of a shared machine hits both tools alike.
-    compute = [("fp64_fma", f"peakflops_{v}_fma"), ("fp32_fma", f"peakflops_sp_{v}_fma"),
-               ("fp64_nofma", f"peakflops_{v}")]
+    compute = []
     runs, base, peer = [], [], {}
     with tempfile.TemporaryDirectory() as tmp:
         for i in range(args.runs):
@@ -73,17 +77,23 @@ def main():
             if args.baseline:
                 base.append(rooftop_run(args.baseline, tmp, f"b{i}"))
             threads = doc["machine"]["threads"]
+            if v is None:
+                v = "avx512" if avx512 and doc["machine"].get("simd_bits", 512) >= 512 else "avx"
+                compute = [("fp64_fma", f"peakflops_{v}_fma"), ("fp32_fma", f"peakflops_sp_{v}_fma"),
+                           ("fp64_nofma", f"peakflops_{v}"), ("fp32_nofma", f"peakflops_sp_{v}")]
             ceilings = {c["name"]: c for c in doc["ceilings"]}
             for name, test in compute:
                 mflops, _ = likwid(test, 32 * 1000, threads)  # L1-resident: compute-bound
                 peer.setdefault(name, []).append((mflops / 1000.0, test, 32000))
-            # likwid-bench's load kernel at the working set of rooftop's best point.
+            # likwid-bench's load and copy kernels at the working set of rooftop's best
+            # point; the better of the two is the peer.
             for level in ("l1", "l2", "l3", "dram"):
                 if level not in ceilings:
                     continue
                 size = ceilings[level]["working_set_bytes"]
-                _, mbytes = likwid(f"load_{v}", size, threads)
-                peer.setdefault(level, []).append((mbytes / 1000.0, f"load_{v}", size))
+                best = max((likwid(f"{kind}_{v}", size, threads)[1], f"{kind}_{v}")
+                           for kind in ("load", "copy"))
+                peer.setdefault(level, []).append((best[0] / 1000.0, best[1], size))
 
     def median(xs):
         xs = sorted(xs)
