@@ -69,6 +69,10 @@ std::string ceilings_table(const CeilingsFile& f) {
           << (c.shared_by > 1 ? " (shared by " + std::to_string(c.shared_by) + ")" : "");
     out << "\n";
   }
+  // Where the host's pipe counts (and so its theoretical peaks) come from, or why there
+  // are none.
+  if (m.gpu_name.empty() && !m.hardware_model.empty())
+    out << "vector units: " << m.hardware_model << "\n";
   if (!m.compute_capability.empty()) {
     std::snprintf(line, sizeof line,
                   "gpu: compute capability %s, %s memory, %.3f GHz memory clock x %d-bit bus; "

@@ -69,6 +69,19 @@ TEST(CeilingsTable, MeasuredMachineLineCachesClockAndNotes) {
       << text;
 }
 
+TEST(CeilingsTable, AHostSaysWhereItsPipesComeFromOrWhyThereAreNone) {
+  core::CeilingsFile f;
+  f.machine.cpu_model = "12th Gen Intel(R) Core(TM) i9-12900K";
+  f.machine.hardware_model = "unknown core (GenuineIntel family 0x6 model 0x97): no theoretical peak";
+  const std::string text = ceilings_table(f);
+  EXPECT_NE(text.find("vector units: unknown core (GenuineIntel family 0x6 model 0x97): no "
+                      "theoretical peak\n"),
+            std::string::npos)
+      << text;
+  f.machine.gpu_name = "NVIDIA H100";  // a device file's pipes are not the host's
+  EXPECT_EQ(ceilings_table(f).find("vector units:"), std::string::npos);
+}
+
 TEST(CeilingsTable, FactsAFileDoesNotHaveAreLeftOut) {
   core::CeilingsFile f;
   f.machine.gpu_name = "Imported GPU";
