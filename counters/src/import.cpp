@@ -1,62 +1,63 @@
 #include "rooftop/counters/import.hpp"
 
-#include "gzip.hpp"
+#include <optional>
+
 #include "reader.hpp"
 
 namespace rooftop::counters {
 
-ImportResult parse_report(const std::string& report_text, const std::string& report_name,
-                          const std::string& timing_text, const std::string& timing_name) {
-  using importing::Input;
-  const Input report{report_text, report_name};
-  // A timing file named but empty is an error, not the same as none.
-  const bool timing_given = !timing_name.empty() || !timing_text.empty();
-  const Input timing{timing_text, timing_name.empty() ? std::string("timing file") : timing_name};
-  importing::Reading reading = importing::read_report(report, timing_given ? &timing : nullptr);
+namespace {
+
+using importing::Input;
+using importing::OpenedFile;
+
+ImportResult result_of(importing::Reading reading, const std::string& name) {
   ImportResult result;
   result.format = reading.format;
   result.family = reading.family;
   result.kernels = std::move(reading.kernels);
   result.notes = std::move(reading.notes);
   if (result.kernels.empty())
-    result.notes.push_back(report_name + ": no kernels in the " + result.format + " report");
+    result.notes.push_back(name + ": no kernels in the " + result.format + " report");
   return result;
-}
-
-namespace {
-
-// Whether `text` is in a format that holds times only (gzip looked into).
-bool times_only(const std::string& text, const std::string& name) {
-  std::string inflated;
-  std::string_view view = text;
-  if (importing::is_gzip(view)) {
-    inflated = importing::gunzip(view, name);
-    view = inflated;
-  }
-  const importing::Reader* r = importing::find_reader(view);
-  return r && r->times_only;
 }
 
 }  // namespace
 
+ImportResult parse_report(const std::string& report_text, const std::string& report_name,
+                          const std::string& timing_text, const std::string& timing_name) {
+  // A timing file named but empty is an error, not the same as none. It is read first:
+  // a file that is no timing file fails before any work.
+  const bool timing_given = !timing_name.empty() || !timing_text.empty();
+  std::optional<importing::Timing> timing;
+  if (timing_given)
+    timing = importing::read_timing(importing::open_file(
+        {timing_text, timing_name.empty() ? std::string("timing file") : timing_name}));
+  const OpenedFile report = importing::open_file({report_text, report_name});
+  return result_of(importing::read_report(report, timing ? &*timing : nullptr), report_name);
+}
+
 ImportResult parse_reports(const std::vector<ReportFile>& files, const ReportFile* timing) {
-  std::vector<bool> timer(files.size(), false);
-  int timers = 0, counts = 0;
-  for (std::size_t i = 0; i < files.size(); ++i) {
-    timer[i] = files.size() > 1 && times_only(files[i].text, files[i].name);
-    (timer[i] ? timers : counts) += 1;
+  // Every file inflated and told apart once; a timing file read once for every report.
+  std::optional<importing::Timing> times;
+  if (timing) times = importing::read_timing(importing::open_file({timing->text, timing->name}));
+  std::vector<OpenedFile> opened;
+  int timers = 0;
+  for (const ReportFile& f : files) {
+    opened.push_back(importing::open_file({f.text, f.name}));
+    timers += opened.back().reader->times_only ? 1 : 0;
   }
   // One file of times among reports of counts times them, as --timing would.
-  const ReportFile* joined = nullptr;
-  if (!timing && timers == 1 && counts >= 1)
-    for (std::size_t i = 0; i < files.size(); ++i)
-      if (timer[i]) joined = &files[i];
-  const ReportFile* times = timing ? timing : joined;
+  const OpenedFile* joined = nullptr;
+  const int counts = static_cast<int>(files.size()) - timers;
+  if (!timing && files.size() > 1 && timers == 1 && counts >= 1)
+    for (const OpenedFile& f : opened)
+      if (f.reader->times_only) joined = &f;
+  if (joined) times = importing::read_timing(*joined);
   ImportResult all;
-  for (const ReportFile& f : files) {
+  for (const OpenedFile& f : opened) {
     if (&f == joined) continue;
-    ImportResult r = times ? parse_report(f.text, f.name, times->text, times->name)
-                           : parse_report(f.text, f.name);
+    ImportResult r = result_of(importing::read_report(f, times ? &*times : nullptr), f.name);
     if (joined)
       r.notes.push_back(f.name + ": timed by " + joined->name + " (kernels joined by name)");
     all.format += (all.format.empty() ? "" : " + ") + r.format;

@@ -81,7 +81,7 @@ bool detect(std::string_view text) {
   return kind == kNcuLong || kind == kNcuWide || kind == kNcuSummary;
 }
 
-Reading read(const Input& report, const Input* timing) {
+Reading read(const Input& report, const Timing* timing) {
   const std::vector<csv::Table> tables = profiler_tables(report.text, report.name);
   const csv::Table& first = counts_table(tables, report.name);
   NcuReport ncu;

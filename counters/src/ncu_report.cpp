@@ -222,12 +222,11 @@ void ncu_file_notes(const NcuReport& report, const std::string& file,
 }  // namespace
 
 Reading ncu_reading(const NcuReport& report, const std::string& file, const std::string& format,
-                    const Input* timing) {
+                    const Timing* timing) {
   Reading result;
   result.format = format;
-  // The timing file is read first: a file that is no timing file fails before any work.
-  Timing times;
-  if (timing) times = read_timing(*timing);
+  Timing times;  // a copy: matching marks its entries
+  if (timing) times = *timing;
   NoteBook book(file, report.kernels.size());
   for (std::size_t i = 0; i < report.kernels.size(); ++i)
     result.kernels.push_back(ncu_record(report.kernels[i], i, report, book));

@@ -50,6 +50,6 @@ void store(Launch& launch, NcuReport& report, const std::string& metric, const s
 // The kernels of `report` as records, with the notes on what they lack, under `format`.
 // `timing` (null: none) is the timing file given with the report.
 Reading ncu_reading(const NcuReport& report, const std::string& file, const std::string& format,
-                    const Input* timing);
+                    const Timing* timing);
 
 }  // namespace rooftop::counters::importing

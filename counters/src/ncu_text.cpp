@@ -136,7 +136,7 @@ bool detect(std::string_view text) {
   return false;
 }
 
-Reading read(const Input& file, const Input* timing) {
+Reading read(const Input& file, const Timing* timing) {
   NcuReport report;
   Launch* launch = nullptr;
   // The table being read: its columns, and whether the next rule is the one under a

@@ -123,9 +123,9 @@ Timing times(const Input& file) {
   return timing;
 }
 
-Reading read(const Input& file, const Input* timing_file) {
+Reading read(const Input& file, const Timing* given) {
   const Timing timing = times(file);
-  return timed_reading(timing, timing.kind, "nsys-import", timing_file);
+  return timed_reading(timing, timing.kind, "nsys-import", given);
 }
 
 }  // namespace

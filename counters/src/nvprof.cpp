@@ -257,7 +257,7 @@ bool detect(std::string_view text) {
          kind == kNvprofSummary;
 }
 
-Reading read(const Input& file, const Input* timing_file) {
+Reading read(const Input& file, const Timing* given) {
   const std::vector<csv::Table> tables = profiler_tables(file.text, file.name);
   const csv::Table& first = counts_table(tables, file.name);
   Reading result;
@@ -267,8 +267,8 @@ Reading read(const Input& file, const Input* timing_file) {
     if (t.kind == kNvprofMetrics) read_nvprof_metrics(t, file.name, report);
   Timing timing;
   bool have_timing = false;
-  if (timing_file) {
-    timing = read_timing(*timing_file);
+  if (given) {
+    timing = *given;  // a copy: matching marks its entries
     have_timing = true;
   } else {
     // nvprof prints a summary or trace beside the metrics when asked for both.

@@ -251,9 +251,9 @@ Timing times(const Input& file) {
   return timing;
 }
 
-Reading read(const Input& file, const Input* timing_file) {
+Reading read(const Input& file, const Timing* given) {
   const Timing timing = times(file);
-  return timed_reading(timing, "pytorch-trace", "pytorch-import", timing_file);
+  return timed_reading(timing, "pytorch-trace", "pytorch-import", given);
 }
 
 }  // namespace

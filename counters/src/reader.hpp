@@ -36,10 +36,10 @@ struct Reader {
   // Whether `text` is in this format. Decided from the content (a header, the first
   // lines), never throws, and costs at most one pass over the text.
   bool (*detect)(std::string_view text);
-  // Reads `report`; `timing` is a timing file given with it (null: none), which the
-  // reader may use (read_timing) or set aside with a note. Input it cannot read throws
-  // rooftop::Error "FILE:LINE: reason", one line.
-  Reading (*read)(const Input& report, const Input* timing);
+  // Reads `report`; `timing` holds the kernel times of a timing file given with it (null:
+  // none), read once by the caller, which the reader uses or sets aside with a note.
+  // Input it cannot read throws rooftop::Error "FILE:LINE: reason", one line.
+  Reading (*read)(const Input& report, const Timing* timing);
   // Kernel times from a file of this format, where it gives them (null: it does not).
   Timing (*times)(const Input& file) = nullptr;
   // Whether the format times kernels and counts no bytes (Nsight Systems, PyTorch): given
@@ -53,19 +53,31 @@ const std::vector<Reader>& readers();
 // The reader of `text`; null when no reader knows it.
 const Reader* find_reader(std::string_view text);
 
-// The kernel times in `file`, by the reader that knows it; Error when no reader does or
-// the format it is in has no times.
-Timing read_timing(const Input& file);
+// One file as the readers see it: inflated where it is gzip (gzip.hpp), with the reader
+// that knows it. Opening inflates and detects once; every later use reads `input()`.
+struct OpenedFile {
+  std::string_view original;  // the caller's text, which must outlive this
+  std::string name;
+  std::string inflated;  // the text, where the file was gzip
+  bool gzip = false;
+  const Reader* reader = nullptr;
+  Input input() const { return {gzip ? std::string_view(inflated) : original, name}; }
+};
+// Error (one line) when no reader knows the file.
+OpenedFile open_file(const Input& file);
 
-// `file` read by the reader that knows it; Error (one line) when none does. A gzip file
-// is inflated first (gzip.hpp).
-Reading read_report(const Input& file, const Input* timing);
+// The kernel times in `file`, by the reader that knows it; Error when the format it is in
+// has no times.
+Timing read_timing(const OpenedFile& file);
+
+// `file` read by the reader that knows it, timed by `timing` where given.
+Reading read_report(const OpenedFile& file, const Timing* timing);
 
 // The kernels of a file that times kernels and counts nothing (Nsight Systems, a PyTorch
 // trace): one record per timing entry, with its time, its FLOPs where the file has them,
 // and no bytes; `source` names the importer ("nsys-import"). Notes say what they lack.
 Reading timed_reading(const Timing& timing, const std::string& format, const char* source,
-                      const Input* timing_file);
+                      const Timing* given);
 
 // Times the kernels of an Nsight Compute report by `timing` (their own are kept where it
 // has none): matched by name, scaled where it times another number of launches.

@@ -46,34 +46,32 @@ namespace {
               "; an Nsight Compute .ncu-rep is exported with ncu --import FILE --csv --page raw)");
 }
 
-// `file` as the readers see it: inflated where it is gzip (`store` keeps the text).
-Input inflated(const Input& file, std::string& store) {
-  if (!is_gzip(file.text)) return file;
-  store = gunzip(file.text, file.name);
-  if (is_gzip(store)) throw Error(file.name + ": gzip inside gzip: not a profiler report");
-  return {store, file.name};
-}
-
 }  // namespace
 
-Timing read_timing(const Input& given) {
-  std::string store;
-  const Input file = inflated(given, store);
-  const Reader* r = find_reader(file.text);
-  if (!r) unknown(file);
-  if (!r->times)
-    throw Error(file.name + ": " + r->family + " holds no kernel times, so it cannot time "
-                "another report");
-  return r->times(file);
+OpenedFile open_file(const Input& given) {
+  OpenedFile f;
+  f.original = given.text;
+  f.name = given.name;
+  if (is_gzip(given.text)) {
+    f.inflated = gunzip(given.text, given.name);
+    f.gzip = true;
+    if (is_gzip(f.inflated)) throw Error(given.name + ": gzip inside gzip: not a profiler report");
+  }
+  f.reader = find_reader(f.input().text);
+  if (!f.reader) unknown(f.input());
+  return f;
 }
 
-Reading read_report(const Input& given, const Input* timing) {
-  std::string store;
-  const Input file = inflated(given, store);
-  const Reader* r = find_reader(file.text);
-  if (!r) unknown(file);
-  Reading reading = r->read(file, timing);
-  reading.family = r->family;
+Timing read_timing(const OpenedFile& file) {
+  if (!file.reader->times)
+    throw Error(file.name + ": " + file.reader->family +
+                " holds no kernel times, so it cannot time another report");
+  return file.reader->times(file.input());
+}
+
+Reading read_report(const OpenedFile& file, const Timing* timing) {
+  Reading reading = file.reader->read(file.input(), timing);
+  reading.family = file.reader->family;
   return reading;
 }
 

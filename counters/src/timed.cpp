@@ -12,12 +12,12 @@
 namespace rooftop::counters::importing {
 
 Reading timed_reading(const Timing& timing, const std::string& format, const char* source,
-                      const Input* timing_file) {
+                      const Timing* given) {
   Reading result;
   result.format = format;
   result.notes = timing.notes;
-  if (timing_file)
-    result.notes.push_back(timing_file->name + " ignored: " + timing.file +
+  if (given)
+    result.notes.push_back(given->file + " ignored: " + timing.file +
                            " carries its own kernel times");
   NoteBook book(timing.file, timing.entries.size());
   bool any_flops = false;
