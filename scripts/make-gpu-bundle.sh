@@ -69,7 +69,12 @@ fi
 [[ -x "$nvcc" ]] || nvcc="$(command -v nvcc || true)"
 [[ -x "$nvcc" ]] || nvcc=/usr/local/cuda/bin/nvcc
 [[ -x "$nvcc" ]] || die "nvcc not found (install the CUDA Toolkit or put its bin/ on PATH)"
-toolkit="$(realpath "$(dirname "$nvcc")/..")"
+# nvcc may be a wrapper script outside the toolkit (/usr/local/bin/nvcc exec'ing the real
+# one), so the toolkit is where nvcc itself says it lives (its TOP), not beside the file.
+toolkit="$("$nvcc" -v --dryrun -x cu -c /dev/null -o /dev/null 2>&1 | sed -n 's/^#\$ TOP=//p' |
+           head -1)"
+[[ -n "$toolkit" ]] || toolkit="$(dirname "$(realpath "$nvcc")")/.."
+toolkit="$(realpath "$toolkit")"
 toolkit_version="$("$nvcc" --version | sed -n 's/.*release [0-9.]*, V\([0-9.]*\).*/\1/p')"
 [[ -n "$toolkit_version" ]] || die "cannot read the CUDA version from '$nvcc --version'"
 toolkit_libs=()
