@@ -83,4 +83,10 @@ struct PlotOptions {
 };
 int run_plot(const PlotOptions& options);
 
+struct ReportOptions {
+  std::vector<std::string> files;  // ceilings or kernels files; several are overlaid
+  std::string out;                 // the HTML page
+};
+int run_report(const ReportOptions& options);
+
 }  // namespace rooftop::app

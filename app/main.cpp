@@ -146,6 +146,13 @@ int main(int argc, char** argv) {
   p->add_option("files", plot.files, "ceilings or kernels files (HDF5)")->required();
   p->add_option("--out", plot.out, "SVG chart to write")->required();
 
+  rooftop::app::ReportOptions report;
+  CLI::App* r = app.add_subcommand(
+      "report", "write one self-contained interactive HTML page of one or more rooftop files");
+  r->add_option("files", report.files, "ceilings or kernels files (HDF5); several are compared")
+      ->required();
+  r->add_option("--out", report.out, "HTML file to write")->required();
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -173,6 +180,7 @@ int main(int argc, char** argv) {
     if (a->parsed()) return rooftop::app::run_analyze(analyze, command_line);
     if (im->parsed()) return rooftop::app::run_import(import, command_line);
     if (p->parsed()) return rooftop::app::run_plot(plot);
+    if (r->parsed()) return rooftop::app::run_report(report);
     if (pr->parsed()) return rooftop::app::run_profile(profile, command_line);
   } catch (const rooftop::Interrupted&) {
     // On a terminal the progress line is still open; end it first. Elsewhere the

@@ -1,16 +1,12 @@
 // The chart of one machine's ceilings: its roofline with the FLOPs-per-element trace on
 // top, and the bandwidth sweep below with the cache levels marked.
 
-#include <algorithm>
 #include <cmath>
-#include <map>
 
+#include "chart_data.hpp"
 #include "roofs.hpp"
 #include "rooftop/ceilings/device_peaks.hpp"
-#include "rooftop/ceilings/extract.hpp"
 #include "rooftop/ceilings/fields.hpp"
-#include "rooftop/core/statistics.hpp"
-#include "rooftop/core/vocabulary.hpp"
 #include "rooftop/report/chart.hpp"
 #include "svg.hpp"
 
@@ -27,19 +23,9 @@ void roofline_panel(std::ostringstream& s, const core::CeilingsFile& f, double t
 
   // The FLOPs-per-element trace (points measured with the largest working set); a GPU
   // characterization has none.
-  std::uint64_t trace_ws = 0;
-  for (const auto& p : f.sweeps.compute) trace_ws = std::max(trace_ws, p.working_set_bytes);
-  std::map<std::string, std::vector<std::pair<double, double>>> traces;
-  for (const auto& p : f.sweeps.compute) {
-    if (ceilings::is_device(f.machine)) break;
-    if (p.working_set_bytes != trace_ws || p.rates.empty()) continue;
-    const core::Precision* precision = core::find_precision(p.precision);
-    const double bytes = 2.0 * (precision ? precision->bytes : 4);  // read + write per element
-    traces[p.precision + " " + p.mode].push_back(
-        {p.flops_per_element / bytes, core::summarize(p.rates).median});
-  }
+  const Traces traces = flops_traces(f);
   int t = 0;
-  for (const auto& [name, points] : traces) {
+  for (const auto& [name, points] : traces.series) {
     const char* color = kPalette[(4 + t) % 8];
     for (const auto& [x, y] : points) {
       if (x < a.xmin || x > a.xmax) continue;
@@ -49,39 +35,25 @@ void roofline_panel(std::ostringstream& s, const core::CeilingsFile& f, double t
     }
     s << "<circle cx='" << a.x0 + 14 << "' cy='" << a.y0 + 16 + 16 * t << "' r='4' fill='" << color
       << "'/><text x='" << a.x0 + 24 << "' y='" << a.y0 + 20 + 16 * t << "' font-size='11'>trace "
-      << name << " (" << ceilings::format_bytes(static_cast<double>(trace_ws))
+      << name << " (" << ceilings::format_bytes(static_cast<double>(traces.working_set))
       << " working set)</text>\n";
     ++t;
   }
 }
 
 void sweep_panel(std::ostringstream& s, const core::CeilingsFile& f, double top) {
-  // pattern -> working set -> median; a point measured again (the re-measurement
-  // passes) shows its best median, the one extraction ranks.
-  std::map<std::string, std::map<double, double>> lines;
-  double lo = 1e300, hi = 0, rmax = 1.0, rmin = 1e300;
-  for (const auto& p : f.sweeps.bandwidth) {
-    if (p.rates.empty() || p.working_set_bytes == 0) continue;  // no place on a log axis
-    const double m = core::summarize(p.rates).median;
-    const double ws = static_cast<double>(p.working_set_bytes);
-    auto [it, fresh] = lines[p.pattern].emplace(ws, m);
-    if (!fresh) it->second = std::max(it->second, m);
-    lo = std::min(lo, ws);
-    hi = std::max(hi, ws);
-    rmax = std::max(rmax, m);
-    rmin = std::min(rmin, m);
-  }
+  const SweepLines sweep = sweep_lines(f);
+  const auto& lines = sweep.patterns;
   if (lines.empty()) return;
-  Axes a{90, top + 40, 760, 360, lo / 1.5, hi * 1.5, 0, 0};
-  a.ymax = std::pow(10.0, std::ceil(std::log10(rmax * 1.3)));
-  a.ymin = std::pow(10.0, std::floor(std::log10(rmin / 1.3)));
+  Axes a{90, top + 40, 760, 360, sweep.lo / 1.5, sweep.hi * 1.5, 0, 0};
+  a.ymax = std::pow(10.0, std::ceil(std::log10(sweep.rate_max * 1.3)));
+  a.ymin = std::pow(10.0, std::floor(std::log10(sweep.rate_min / 1.3)));
   frame(s, a, "Bandwidth sweep (" + std::to_string(f.machine.threads) + " threads)",
         "working set (all threads)", "GB/s", true);
   // Levels from the hardware: capacity lines and each level's window. A GPU's levels are
   // its kernels': each point is marked and named ("l2:read") instead.
   const bool device = ceilings::is_device(f.machine);
-  for (const auto& w :
-       device ? std::vector<ceilings::LevelWindow>{} : ceilings::level_windows(f.machine)) {
+  for (const auto& w : sweep_levels(f)) {
     if (w.name != "dram") {
       const double X = a.px(static_cast<double>(w.capacity));
       s << "<line class='level' x1='" << X << "' y1='" << a.y0 << "' x2='" << X << "' y2='"
