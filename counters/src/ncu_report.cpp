@@ -24,6 +24,8 @@ const std::map<std::string, Quantity>& ncu_metrics() {
       }
       for (const char* pipe : {"", "_op_hmma", "_op_dmma", "_op_imma"})
         m[std::string(prefix) + "inst_executed_pipe_tensor" + pipe + ".sum"] = Quantity::count;
+      m[std::string(prefix) + "cycles_elapsed.avg"] = Quantity::count;
+      m[std::string(prefix) + "cycles_elapsed.avg.per_second"] = Quantity::frequency;
     }
     for (const char* b : {"dram__bytes.sum", "dram__bytes_read.sum", "dram__bytes_write.sum",
                           "lts__t_bytes.sum", "l1tex__t_bytes.sum"})
@@ -32,11 +34,10 @@ const std::map<std::string, Quantity>& ncu_metrics() {
          {"dram__sectors_read.sum", "dram__sectors_write.sum", "lts__t_sectors.sum",
           "l1tex__t_sectors.sum", "lts__lts2xbar_cycles_active.sum",
           "l1tex__lsu_writeback_active_mem_lgds.sum", "l1tex__lsu_writeback_active_mem_lg.sum",
-          "l1tex__lsu_writeback_active_mem_ds.sum", "sm__cycles_elapsed.avg"})
+          "l1tex__lsu_writeback_active_mem_ds.sum"})
       m[c] = Quantity::count;
     m["gpu__time_duration.sum"] = Quantity::time;
     m["Duration"] = Quantity::time;  // its name in the details page's Speed Of Light section
-    m["sm__cycles_elapsed.avg.per_second"] = Quantity::frequency;
     return m;
   }();
   return metrics;
@@ -155,8 +156,10 @@ KernelRecord ncu_record(const NcuKernel& k, std::size_t index, const NcuReport& 
     }
   }
 
-  // Time: the duration of each launch, else its elapsed cycles over the SM clock.
+  // Time: the duration of each launch, else its elapsed cycles over the SM clock (the
+  // sm__ pair, else the smsp__ one: a sub-partition's elapsed cycles are its SM's).
   bool timed = !k.launches.empty(), by_duration = false, by_cycles = false;
+  const char* cycles = "sm__cycles_elapsed.avg";
   double total = 0.0, lo = std::numeric_limits<double>::infinity(), hi = 0.0;
   for (const Launch& l : k.launches) {
     auto t = launch_value(l, "gpu__time_duration.sum");
@@ -164,11 +167,15 @@ KernelRecord ncu_record(const NcuKernel& k, std::size_t index, const NcuReport& 
     if (t) {
       by_duration = true;
     } else {
-      const auto cycles = launch_value(l, "sm__cycles_elapsed.avg");
-      const auto clock = launch_value(l, "sm__cycles_elapsed.avg.per_second");
-      if (cycles && clock && *clock > 0.0) {
-        t = *cycles / *clock;
-        by_cycles = true;
+      for (const char* metric : {"sm__cycles_elapsed.avg", "smsp__cycles_elapsed.avg"}) {
+        const auto elapsed = launch_value(l, metric);
+        const auto clock = launch_value(l, metric + std::string(".per_second"));
+        if (elapsed && clock && *clock > 0.0) {
+          t = *elapsed / *clock;
+          by_cycles = true;
+          cycles = metric;
+          break;
+        }
       }
     }
     if (!t) {
@@ -184,16 +191,13 @@ KernelRecord ncu_record(const NcuKernel& k, std::size_t index, const NcuReport& 
     r.time_min = lo;
     r.time_max = hi;
     r.samples = static_cast<int>(k.launches.size());
-    r.time_source = by_cycles ? (by_duration ? "ncu gpu__time_duration.sum, else "
-                                               "sm__cycles_elapsed.avg / .avg.per_second"
-                                             : "ncu sm__cycles_elapsed.avg / "
-                                               "sm__cycles_elapsed.avg.per_second")
+    const std::string by_clock = std::string(cycles) + " / " + cycles + ".per_second";
+    r.time_source = by_cycles ? (by_duration ? "ncu gpu__time_duration.sum, else " +
+                                                   std::string(cycles) + " / .avg.per_second"
+                                             : "ncu " + by_clock)
                               : "ncu gpu__time_duration.sum";
     if (by_cycles)
-      book.add(
-          "time from sm__cycles_elapsed.avg / sm__cycles_elapsed.avg.per_second "
-          "(gpu__time_duration.sum absent or n/a)",
-          "", r.id);
+      book.add("time from " + by_clock + " (gpu__time_duration.sum absent or n/a)", "", r.id);
   } else {
     r.time_source = "none";
     book.add(

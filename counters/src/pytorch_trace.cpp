@@ -10,9 +10,11 @@
 // Kernels are summed by name. An operator's FLOPs go to the kernel it launched (itself or
 // through the operators nested in it) where it launched exactly one per call, in the
 // precision of its first input ("float" fp32, "double" fp64, Half/BFloat16 fp16); a
-// kernel gets FLOPs only where every launch of it got them. Without bytes a kernel has no
-// arithmetic intensity: with FLOPs it is placed by achieved FLOP/s against the compute
-// roofs, and an Nsight Compute report of the same run, given with it, adds the counts.
+// kernel gets FLOPs only where every launch of it got them. An operator that launched
+// several kernels per call gets a record of its own, "[operator] NAME": the summed time of
+// the kernels of each call, and its FLOPs. Without bytes a kernel has no arithmetic
+// intensity: with FLOPs it is placed by achieved FLOP/s against the compute roofs, and an
+// Nsight Compute report of the same run, given with it, adds the counts.
 
 #include <algorithm>
 #include <cmath>
@@ -31,6 +33,10 @@ namespace rooftop::counters::importing {
 namespace {
 
 using nlohmann::json;
+
+// The name of the record of an operator whose FLOPs span several kernels. It starts with
+// '[', as nvprof's copies do, so that no kernel name of a report is taken for it.
+constexpr const char* kOperatorPrefix = "[operator] ";
 
 // Chrome traces nest a few levels (the event, its args, a list of shapes); more is hostile.
 constexpr int kMaxDepth = 64;
@@ -209,14 +215,14 @@ Timing times(const Input& file) {
   timing.file = file.name;
   timing.kind = "PyTorch profiler kernel durations";
   std::map<std::string, int> attributed;  // launches per kernel name that got FLOPs
-  std::map<std::string, int> spread;      // operators whose FLOPs span several kernels
+  std::map<int, double> spread;           // operator calls that launched several kernels: their time
   bool untyped = false;
   for (const Kernel& k : kernels) {
     timing.add_launch(k.name, k.seconds);
     if (k.op < 0) continue;
     const Op& op = ops[k.op];
     if (op.launches != 1) {
-      ++spread[op.name];
+      spread[k.op] += k.seconds;
       continue;
     }
     if (op.precision.empty()) {
@@ -225,6 +231,19 @@ Timing times(const Input& file) {
     }
     timing.entry(k.name).flops[op.precision] += op.flops;
     ++attributed[k.name];
+  }
+  // Each call of an operator whose FLOPs span several kernels: one launch of its own record.
+  std::map<std::string, int> operators;  // record name -> calls
+  for (const auto& [index, seconds] : spread) {
+    const Op& op = ops[index];
+    if (op.precision.empty()) {
+      untyped = true;
+      continue;
+    }
+    const std::string name = std::string(kOperatorPrefix) + op.name;
+    timing.add_launch(name, seconds);
+    timing.entry(name).flops[op.precision] += op.flops;
+    ++operators[name];
   }
   bool any_flops = false;
   for (const Op& op : ops) any_flops = any_flops || op.flops > 0.0;
@@ -239,9 +258,12 @@ Timing times(const Input& file) {
   if (!any_flops)
     timing.notes.push_back(file.name + ": no operator FLOPs (profile with with_flops=True and "
                                        "record_shapes=True to record them): kernels have times only");
-  for (const auto& [name, n] : spread)
-    timing.notes.push_back(file.name + ": the FLOPs of " + in_quotes(name) +
-                           " span several kernels per call: not given to any");
+  for (const auto& [name, calls] : operators)
+    timing.notes.push_back(file.name + ": the FLOPs of " +
+                           in_quotes(name.substr(std::string_view(kOperatorPrefix).size())) +
+                           " span several kernels per call: " + in_quotes(name) +
+                           " holds them with the summed time of its kernels (" +
+                           std::to_string(calls) + " call(s))");
   if (untyped)
     timing.notes.push_back(file.name + ": FLOPs of operators whose first input is no "
                                        "floating type (\"Input type\") not given to any kernel");

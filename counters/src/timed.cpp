@@ -106,7 +106,8 @@ void apply_timing(std::vector<core::KernelRecord>& kernels, Timing& timing,
     notes.push_back(timing.file + " has no time for " + list(untimed) +
                     ": the report's own time kept");
   int unclaimed = 0;
-  // Copies and memsets ("[CUDA memcpy HtoD]") are no kernels.
+  // Copies and memsets ("[CUDA memcpy HtoD]") and PyTorch operators ("[operator] aten::mm")
+  // are no kernels.
   for (const TimingEntry& e : timing.entries)
     unclaimed += e.claimed || e.name.rfind('[', 0) == 0 ? 0 : 1;
   if (unclaimed > 0)

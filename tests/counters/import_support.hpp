@@ -1,14 +1,21 @@
 #pragma once
-// What the import test files share: fixture bytes and notes.
+// What the import test files share: fixture bytes, lookups into a result, notes, and the
+// constructed DAXPY/DGEMM fixtures' totals (fixtures/README.md says which files those are).
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <string>
+#include <vector>
 
 #include "rooftop/counters/import.hpp"
 #include "support.hpp"
 
 namespace rooftop::counters::testing {
+
+using core::KernelRecord;
+using rooftop::testing::error_of;
 
 // The bytes of fixtures/import/NAME (a failure where it is empty).
 inline std::string import_fixture(const std::string& name) {
@@ -18,10 +25,92 @@ inline std::string import_fixture(const std::string& name) {
   return text;
 }
 
+// fixtures/import/NAME read as the report, timed by fixtures/import/TIMING where given.
+inline ImportResult parse_fixture(const std::string& name, const std::string& timing = "") {
+  return parse_report(import_fixture(name), name, timing.empty() ? "" : import_fixture(timing),
+                      timing);
+}
+
 inline bool has_note(const ImportResult& r, const std::string& part) {
   for (const std::string& n : r.notes)
     if (n.find(part) != std::string::npos) return true;
   return false;
 }
 
+// The notes that contain every one of `parts`.
+inline std::vector<std::string> notes_with(const ImportResult& r,
+                                           const std::vector<std::string>& parts) {
+  std::vector<std::string> out;
+  for (const std::string& n : r.notes)
+    if (std::all_of(parts.begin(), parts.end(),
+                    [&](const std::string& p) { return n.find(p) != std::string::npos; }))
+      out.push_back(n);
+  return out;
+}
+
+inline std::string all_notes(const ImportResult& r) {
+  std::string s;
+  for (const std::string& n : r.notes) s += n + "\n";
+  return s;
+}
+
+// The first kernel whose name starts with `prefix` (a failure where none does).
+inline const KernelRecord& find(const ImportResult& r, const std::string& prefix) {
+  for (const KernelRecord& k : r.kernels)
+    if (k.name.rfind(prefix, 0) == 0) return k;
+  ADD_FAILURE() << "no kernel named " << prefix << "...";
+  static const KernelRecord none;
+  return none;
+}
+
+// The kernel's bytes at `level`, -1 where it has none.
+inline double bytes(const KernelRecord& k, const std::string& level) {
+  const core::LevelBytes* b = k.find_bytes(level);
+  return b ? b->bytes : -1.0;
+}
+
+// `text` without the lines that contain `what`.
+inline std::string without_lines_containing(const std::string& text, const std::string& what) {
+  std::string out;
+  std::size_t pos = 0;
+  while (pos < text.size()) {
+    std::size_t end = text.find('\n', pos);
+    end = end == std::string::npos ? text.size() : end + 1;
+    const std::string line = text.substr(pos, end - pos);
+    if (line.find(what) == std::string::npos) out += line;
+    pos = end;
+  }
+  return out;
+}
+
+// An nvprof metrics report of one metric of one kernel ("FLOPs" as its description).
+inline std::string nvprof_metric(const std::string& kernel, int calls, const std::string& metric,
+                                 const std::string& value) {
+  return "\"Device\",\"Kernel\",\"Invocations\",\"Metric Name\",\"Metric Description\","
+         "\"Min\",\"Max\",\"Avg\"\n\"GPU (0)\",\"" + kernel + "\"," + std::to_string(calls) +
+         ",\"" + metric + "\",\"FLOPs\"," + value + "," + value + "," + value + "\n";
+}
+
+// An Nsight Compute long-layout report with only the columns the importer reads.
+inline std::string ncu_long(const std::vector<std::vector<std::string>>& rows) {
+  std::string s = "\"ID\",\"Kernel Name\",\"Metric Name\",\"Metric Unit\",\"Metric Value\"\n";
+  for (const auto& r : rows) {
+    for (std::size_t i = 0; i < r.size(); ++i) s += (i ? ",\"" : "\"") + r[i] + "\"";
+    s += "\n";
+  }
+  return s;
+}
+
+// The constructed fixtures (ncu-long.csv, ncu-wide.csv, nvprof-metrics.csv and its timing
+// files): a DAXPY launched 3 times and a DGEMM launched once, the same totals in every layout.
+inline constexpr double kDaxpyFlops = 3 * 2.0 * 1048576;  // one FMA per element, 3 launches
+inline constexpr double kDaxpyDram = 3 * 25165824.0;      // 2 loads + 1 store of 2^20 doubles
+inline constexpr double kDaxpyL2 = 3 * 25296896.0;
+inline constexpr double kDaxpyTime = (17.25 + 16.83 + 16.92) * 1e-6;
+inline constexpr double kDgemmFma = 1073741824.0;
+inline constexpr double kDgemmFlops = 2 * kDgemmFma + 1048576 + 1048576;
+inline constexpr double kDgemmDram = 33554432.0, kDgemmL2 = 805306368.0, kDgemmL1 = 4294967296.0;
+
 }  // namespace rooftop::counters::testing
+
+#define EXPECT_REL(actual, expected, rel) EXPECT_NEAR(actual, expected, std::abs(expected) * (rel))

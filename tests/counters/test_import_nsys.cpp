@@ -1,5 +1,6 @@
 // rooftop_counters: Nsight Systems' kernel times: the SQLite export (two real exports, see
-// fixtures/README.md) and `nsys stats --format csv` (cuda_gpu_kern_sum, cuda_gpu_trace), on
+// fixtures/README.md) and `nsys stats --format csv` (two real cuda_gpu_kern_sum files, with
+// and without GridXYZ/BlockXYZ, and cuda_gpu_trace rows quoted inline), on
 // their own (kernels with times and no counts) and as the timing file of a report of
 // counts; match_timing's name matching on real names; hostile variants in one line.
 
@@ -16,25 +17,16 @@ namespace rooftop::counters {
 namespace {
 
 using rooftop::testing::error_of;
+using testing::find;
 using testing::has_note;
 using testing::import_fixture;
+using testing::parse_fixture;
 
 std::string notes_of(const ImportResult& r) {
   std::string s;
   for (const std::string& n : r.notes) s += n + "\n";
   return s;
 }
-
-// The cuda_gpu_kern_sum of a published Nsight Systems 2024.6.2 run (a Llama 3.1 8B prefill
-// on an Ampere GPU), the first rows as nsys printed them after its own message lines.
-const std::string kKernSum =
-    "Generating SQLite file dotllm_nsys_run.sqlite from dotllm_nsys_run.nsys-rep\n"
-    "Processing [dotllm_nsys_run.sqlite] with [cuda_gpu_kern_sum.py]... \n"
-    "Time (%),Total Time (ns),Instances,Avg (ns),Med (ns),Min (ns),Max (ns),StdDev (ns),Name\n"
-    "50.1,99385786,32,3105805.8,3041179.0,2987340,3777790,216832.4,flash_attention_prefill_f16\n"
-    "19.0,37727461,193,195479.1,93278.0,22207,3320037,266509.9,dequant_q4_k_f16\n"
-    "16.2,32179988,128,251406.2,249467.5,113790,390073,135318.3,"
-    "ampere_fp16_s1688gemm_fp16_64x128_sliced1x2_ldg8_f2f_tn\n";
 
 TEST(ImportNsysSqlite, EveryLaunchOfTheExportIsTimed) {
   const ImportResult r =
@@ -91,33 +83,58 @@ TEST(ImportNsysSqlite, AsTimingItTimesAReportOfCountsAndChecksLaunches) {
       << notes_of(r);
 }
 
-TEST(ImportNsysStats, TheKernelSummaryAfterNsysOwnLines) {
-  const ImportResult r = parse_report(kKernSum, "kern_sum.csv");
+TEST(ImportNsysStats, TheKernelSummaryOfARealRun) {
+  // cuda_gpu_kern_sum of a Llama 2 70B training run on H100s: 175 kernels, names quoted
+  // where they hold commas.
+  const ImportResult r = parse_fixture("nsys-kern-sum-llama2-70b.csv");
   EXPECT_EQ(r.format, "nsys cuda_gpu_kern_sum");
-  ASSERT_EQ(r.kernels.size(), 3u);
-  EXPECT_EQ(r.kernels[0].name, "flash_attention_prefill_f16");
-  EXPECT_EQ(r.kernels[0].invocations, 32);
-  EXPECT_NEAR(r.kernels[0].time_s, 99385786e-9, 1e-15);
-  EXPECT_NEAR(r.kernels[0].time_min, 2987340e-9, 1e-15);
-  EXPECT_NEAR(r.kernels[1].time_max, 3320037e-9, 1e-15);
+  ASSERT_EQ(r.kernels.size(), 175u);
+  const core::KernelRecord& gemm = r.kernels[0];
+  EXPECT_EQ(gemm.name,
+            "sm90_xmma_gemm_bf16bf16_bf16f32_f32_nn_n_tilesize128x128x64_warpgroupsize1x1x1_"
+            "execute_segment_k_off_kernel__5x_cublas");
+  EXPECT_EQ(gemm.invocations, 2800);
+  EXPECT_NEAR(gemm.time_s, 17081723060e-9, 1e-12);
+  EXPECT_NEAR(gemm.time_min, 1538875e-9, 1e-15);
+  EXPECT_NEAR(gemm.time_max, 11242549e-9, 1e-15);
+  const core::KernelRecord& gather = r.kernels[1];
+  EXPECT_EQ(gather.name, "ncclDevKernel_AllGather_RING_LL(ncclDevComm *, unsigned long, ncclWork *)");
+  EXPECT_EQ(gather.invocations, 805);
+  int launches = 0;
+  double total = 0.0;
+  for (const core::KernelRecord& k : r.kernels) {
+    launches += k.invocations;
+    total += k.time_s;
+  }
+  EXPECT_EQ(launches, 40605);
+  EXPECT_NEAR(total, 56114154732e-9, 1e-6);
+}
+
+TEST(ImportNsysStats, NsysOwnLinesBeforeTheTableAreSkipped) {
+  // `nsys stats` to stdout prints its own lines before the table.
+  const std::string text =
+      "Generating SQLite file run.sqlite from run.nsys-rep\n"
+      "Processing [run.sqlite] with [/opt/nvidia/nsight-systems/reports/cuda_gpu_kern_sum.py]... \n" +
+      import_fixture("nsys-kern-sum-llama2-70b.csv");
+  const ImportResult r = parse_report(text, "stdout.txt");
+  ASSERT_EQ(r.kernels.size(), 175u);
+  EXPECT_EQ(r.kernels[0].invocations, 2800);
 }
 
 TEST(ImportNsysStats, GridAndBlockColumnsSplitAKernelIntoShapesThatAddUp) {
-  // nsys stats --report cuda_gpu_kern_sum:base prints GridXYZ and BlockXYZ before Name,
-  // one row per kernel and launch shape, the name quoted where it holds commas.
-  const std::string csv =
-      "Time (%),Total Time (ns),Instances,Avg (ns),Med (ns),Min (ns),Max (ns),StdDev (ns),"
-      "GridXYZ,BlockXYZ,Name\n"
-      "60.0,600,2,300.0,300.0,200,400,141.4,\"  119    32     1\",\"  128     1     1\","
-      "\"void k<float, 4>(float *, int)\"\n"
-      "40.0,400,1,400.0,400.0,400,400,0.0,\"   60    32     1\",\"  128     1     1\","
-      "\"void k<float, 4>(float *, int)\"\n";
-  const ImportResult r = parse_report(csv, "grid.csv");
-  ASSERT_EQ(r.kernels.size(), 1u);
-  EXPECT_EQ(r.kernels[0].name, "void k<float, 4>(float *, int)");
-  EXPECT_EQ(r.kernels[0].invocations, 3);
-  EXPECT_NEAR(r.kernels[0].time_s, 1000e-9, 1e-15);
-  EXPECT_NEAR(r.kernels[0].time_min, 200e-9, 1e-15);
+  // cuda_gpu_kern_sum with GridXYZ and BlockXYZ (unquoted, "  896    1    1") before Name:
+  // int4gemv_rowtile4_bf16_kernel has a row per launch grid (896, 256, 1536, 4 and 512).
+  const ImportResult r = parse_fixture("nsys-kern-sum-grid-qwen35.csv");
+  EXPECT_EQ(r.format, "nsys cuda_gpu_kern_sum");
+  ASSERT_EQ(r.kernels.size(), 6u);
+  const core::KernelRecord& gemv = find(r, "cudalm::<unnamed>::int4gemv_rowtile4_bf16_kernel(");
+  EXPECT_EQ(gemv.invocations, 5472 + 5472 + 2052 + 4104 + 2052);
+  EXPECT_NEAR(gemv.time_s, (55605536.0 + 42051054 + 28870194 + 19942826 + 13372862) * 1e-9,
+              1e-12);
+  EXPECT_NEAR(gemv.time_min, 4416e-9, 1e-15);
+  EXPECT_NEAR(gemv.time_max, 24576e-9, 1e-15);
+  const core::KernelRecord& rms = find(r, "void cudalm::kernels::<unnamed>::qwen35_rmsnorm");
+  EXPECT_EQ(rms.invocations, 5586);
 }
 
 TEST(ImportNsysStats, TheGpuTraceTimesKernelsAndSkipsCopies) {
@@ -215,9 +232,10 @@ TEST(HostileNsys, JunkAfterTheMagicIsOneLine) {
 }
 
 TEST(HostileNsys, HugeNumbersAndMillionLineFiles) {
-  const std::string huge = kKernSum + "1.0,1" + std::string(400, '0') + ",1,1,1,1,1,0,big\n";
+  const std::string kern_sum = import_fixture("nsys-kern-sum-llama2-70b.csv");
+  const std::string huge = kern_sum + "1.0,1" + std::string(400, '0') + ",1,1,1,1,1,0,big\n";
   const std::string e = error_of([&] { parse_report(huge, "huge.csv"); });
-  EXPECT_NE(e.find("huge.csv:7:"), std::string::npos) << e;
+  EXPECT_NE(e.find("huge.csv:177:"), std::string::npos) << e;  // after the 176 lines
   EXPECT_EQ(e.find('\n'), std::string::npos) << e;
   // A million launches of one kernel: read, and quickly.
   std::string many = "Start (ns),Duration (ns),CorrId,GrdX,Name\n";

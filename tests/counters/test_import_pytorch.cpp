@@ -1,6 +1,7 @@
 // rooftop_counters: PyTorch profiler traces (export_chrome_trace, .json.gz), real traces of
 // HolisticTraceAnalysis's test data (see fixtures/README.md): device kernels summed by name,
-// operator FLOPs (with_flops) joined to the kernels they launched, and hostile variants
+// operator FLOPs (with_flops) joined to the kernels they launched or, where an operator
+// launched several kernels per call, given to a record of the operator; hostile variants
 // (truncated gzip, a gzip bomb, deep nesting, huge numbers) in one line.
 
 #include <gtest/gtest.h>
@@ -120,6 +121,44 @@ TEST(ImportPytorch, OperatorFlopsGoToTheKernelTheyLaunched) {
   EXPECT_TRUE(k->bytes.empty());
   EXPECT_NE(k->note.find("compute roofs only"), std::string::npos) << k->note;
   EXPECT_TRUE(has_note(r, "FLOPs but no byte counts, so no arithmetic intensity")) << r.notes[0];
+}
+
+// The real MI250 trace with the "flops" that with_flops=True records on aten::addmm (2 M N K:
+// its inputs [5, 128] and [128, 128]) added to it. The operator launched two kernels per call
+// (a bias copy and the GEMM), so its FLOPs go to a record of its own.
+TEST(ImportPytorch, AnOperatorWhoseFlopsSpanSeveralKernelsGetsARecord) {
+  json doc = json::parse(inflated(import_fixture("pytorch-mi250-minitoy.json.gz")));
+  const double flops = 2.0 * 5 * 128 * 128;
+  int marked = 0;
+  for (json& e : doc["traceEvents"])
+    if (e.value("cat", "") == "cpu_op" && e.value("name", "") == "aten::addmm") {
+      e["args"]["flops"] = flops;
+      ++marked;
+    }
+  ASSERT_EQ(marked, 1);
+  const ImportResult r = parse_report(doc.dump(), "mi250.json");
+  const core::KernelRecord* op = named(r, "[operator] aten::addmm");
+  ASSERT_NE(op, nullptr);
+  EXPECT_EQ(op->invocations, 1);
+  EXPECT_NEAR(op->time_s, (6.88 + 17.6) * 1e-6, 1e-12);  // its two kernels
+  EXPECT_EQ(op->flops_fp32, flops);
+  EXPECT_EQ(op->precision, "fp32");
+  EXPECT_TRUE(op->bytes.empty());
+  EXPECT_NE(op->note.find("compute roofs only"), std::string::npos) << op->note;
+  // Its kernels keep their times and get no FLOPs.
+  const core::KernelRecord* gemm = named(r, "Cijk_Alik_Bljk_SB_Bias");
+  ASSERT_NE(gemm, nullptr);
+  EXPECT_EQ(gemm->flops(), 0.0);
+  EXPECT_TRUE(has_note(r, "\"[operator] aten::addmm\" holds them")) << r.notes.size();
+  // As the timing file of a report that counts the GEMM, the trace's other 11 kernel names
+  // are not in the report; the operator is no kernel and is not counted among them.
+  const std::string ncu = "\"ID\",\"Kernel Name\",\"Metric Name\",\"Metric Unit\",\"Metric Value\"\n"
+                          "\"0\",\"" + gemm->name + "\",\"dram__bytes.sum\",\"byte\",\"100\"\n";
+  const ImportResult timed = parse_report(ncu, "r.csv", doc.dump(), "mi250.json");
+  ASSERT_EQ(timed.kernels.size(), 1u);
+  EXPECT_NEAR(timed.kernels[0].time_s, 17.6e-6, 1e-12);
+  EXPECT_TRUE(has_note(timed, "mi250.json: 11 timed kernel name(s) not in the report"))
+      << timed.notes.size();
 }
 
 TEST(HostilePytorch, ATruncatedGzipIsOneLine) {

@@ -1,0 +1,204 @@
+// rooftop_counters: malformed profiler reports end in one line naming the file and the line;
+// the one evaluator holds nvprof's byte and FLOP recipes beside Nsight Compute's definitions.
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "import_support.hpp"
+#include "rooftop/counters/evaluate.hpp"
+#include "rooftop/counters/import.hpp"
+
+namespace rooftop::counters {
+namespace {
+
+using namespace testing;
+// ---------------------------------------------------------------------------------------
+// Malformed input: one line naming the file and the line.
+
+TEST(ImportErrors, UnbalancedQuoteNamesTheLineItOpensOn) {
+  const std::string e = error_of([] { parse_fixture("ncu-unbalanced-quote.csv"); });
+  EXPECT_NE(e.find("ncu-unbalanced-quote.csv:4: unbalanced quote"), std::string::npos) << e;
+  const std::string at_end = error_of([] {
+    parse_report(ncu_long({{"0", "k", "gpu__time_duration.sum", "ns", "1"}}) + "\"1\",\"k",
+                 "r.csv");
+  });
+  EXPECT_NE(at_end.find("r.csv:3: unbalanced quote"), std::string::npos) << at_end;
+}
+
+TEST(ImportErrors, NonNumericValueNamesLineValueAndMetric) {
+  const std::string e = error_of([] { parse_fixture("ncu-non-numeric.csv"); });
+  EXPECT_NE(e.find("ncu-non-numeric.csv:4: \"16.8x\" for gpu__time_duration.sum is not a number"),
+            std::string::npos)
+      << e;
+  // Digits grouped other than by three are no thousands separators.
+  const std::string grouped = error_of([] {
+    parse_report(ncu_long({{"0", "k", "dram__bytes.sum", "byte", "12,34"}}), "r.csv");
+  });
+  EXPECT_NE(grouped.find("r.csv:2: \"12,34\""), std::string::npos) << grouped;
+  // A value nothing reads may be anything.
+  EXPECT_NO_THROW(
+      parse_report(ncu_long({{"0", "k", "launch__grid_size", "", "(1, 2, 3)"}}), "r.csv"));
+}
+
+TEST(ImportErrors, UnitOfTheWrongKind) {
+  const std::string e = error_of([] {
+    parse_report(ncu_long({{"0", "k", "gpu__time_duration.sum", "Kbyte", "1"}}), "r.csv");
+  });
+  EXPECT_NE(e.find("r.csv:2: unit \"Kbyte\" of gpu__time_duration.sum is not a time unit"),
+            std::string::npos)
+      << e;
+}
+
+TEST(ImportErrors, NotAReport) {
+  // One line naming every format rooftop reads.
+  const std::string json = error_of([] { parse_report("{\"gbytes\": [1, 2]}\n", "x.json"); });
+  EXPECT_NE(json.find("x.json: a file in no format rooftop reads (it reads: Nsight Systems "
+                      "SQLite export, PyTorch profiler trace, Nsight Compute CSV, nvprof CSV, "
+                      "Nsight Systems stats CSV, Nsight Compute text log;"),
+            std::string::npos)
+      << json;
+  EXPECT_EQ(json.find('\n'), std::string::npos) << json;
+  const std::string binary =
+      error_of([] { parse_report(std::string("NVRP\0\1\2", 7), "r.ncu-rep"); });
+  EXPECT_NE(binary.find("r.ncu-rep: a binary file in no format"), std::string::npos) << binary;
+  EXPECT_NE(binary.find("ncu --import FILE --csv --page raw"), std::string::npos) << binary;
+  const std::string other = error_of([] { parse_report("a,b,c\n1,2,3\n", "other.csv"); });
+  EXPECT_NE(other.find("other.csv: a file in no format"), std::string::npos) << other;
+}
+
+TEST(ImportErrors, RowsWithTooManyOrTooFewFields) {
+  const std::string many = error_of([] {
+    parse_report(ncu_long({{"0", "k", "gpu__time_duration.sum", "ns", "1", "extra"}}), "r.csv");
+  });
+  EXPECT_NE(many.find("r.csv:2: 6 fields where the header on line 1 has 5"), std::string::npos)
+      << many;
+  const std::string few = error_of([] {
+    parse_report(ncu_long({{"0", "k", "gpu__time_duration.sum"}}), "r.csv");
+  });
+  EXPECT_NE(few.find("r.csv:2: 3 fields where the header on line 1 has 5 (no \"Metric Value\")"),
+            std::string::npos)
+      << few;
+}
+
+TEST(ImportErrors, AWideReportWithoutItsUnitsRow) {
+  const std::string e = error_of([] {
+    parse_report("\"ID\",\"Kernel Name\",\"gpu__time_duration.sum\"\n\"0\",\"k\",\"2\"\n", "r.csv");
+  });
+  EXPECT_NE(e.find("r.csv:2: gpu__time_duration.sum has no unit (a time needs one)"),
+            std::string::npos)
+      << e;
+}
+
+TEST(ImportErrors, NvprofInvocationsMustBeAWholeNumber) {
+  const std::string e = error_of([] {
+    parse_report(
+        "\"Device\",\"Kernel\",\"Invocations\",\"Metric Name\",\"Metric Description\",\"Min\","
+        "\"Max\",\"Avg\"\n\"GPU (0)\",\"k\",2.5,\"flop_count_dp\",\"x\",1,1,1\n",
+        "m.csv");
+  });
+  EXPECT_NE(e.find("m.csv:2: Invocations \"2.5\" is not a positive whole number"),
+            std::string::npos)
+      << e;
+}
+
+TEST(ImportErrors, TimingFilesInTheWrongPlace) {
+  const std::string as_report = error_of([] { parse_fixture("nvprof-trace.csv"); });
+  EXPECT_NE(as_report.find("nvprof-trace.csv:4: an nvprof GPU trace holds times, not counts"),
+            std::string::npos)
+      << as_report;
+  const std::string not_timing =
+      error_of([] { parse_fixture("nvprof-metrics.csv", "nvprof-metrics-counts.csv"); });
+  EXPECT_NE(not_timing.find("nvprof-metrics-counts.csv:6: an nvprof-metrics table, not an nvprof "
+                            "GPU trace"),
+            std::string::npos)
+      << not_timing;
+  const std::string no_units = error_of([] {
+    parse_report(import_fixture("nvprof-metrics.csv"), "m.csv",
+                 "\"Start\",\"Duration\",\"Name\"\n1.0,2.0,\"k\"\n", "t.csv");
+  });
+  EXPECT_NE(no_units.find("t.csv:2: no row of units under the header on line 1"), std::string::npos)
+      << no_units;
+}
+
+TEST(ImportErrors, MixedFormatsInOneFile) {
+  const std::string text = ncu_long({{"0", "k", "gpu__time_duration.sum", "ns", "1"}}) +
+                           "\"Device\",\"Kernel\",\"Invocations\",\"Metric Name\",\"Metric "
+                           "Description\",\"Min\",\"Max\",\"Avg\"\n";
+  const std::string e = error_of([&] { parse_report(text, "mixed.csv"); });
+  EXPECT_NE(e.find("mixed.csv:3: an nvprof-metrics table after the ncu-long one on line 1"),
+            std::string::npos)
+      << e;
+}
+
+// The one evaluator holds nvprof's byte recipe beside Nsight Compute's definitions.
+counters::Lookup lookup_of(const std::map<std::string, double>& metrics) {
+  return [metrics](const std::string& name) -> std::optional<double> {
+    const auto it = metrics.find(name);
+    return it == metrics.end() ? std::nullopt : std::optional<double>(it->second);
+  };
+}
+
+TEST(EvaluateNvprof, L1IsEveryCollectedTransactionAt32Bytes) {
+  const counters::Counts c = counters::evaluate(lookup_of(
+      {{"gld_transactions", 10}, {"gst_transactions", 5}, {"atomic_transactions", 1},
+       {"shared_load_transactions", 2}, {"l2_read_transactions", 7},
+       {"l2_write_transactions", 3}, {"dram_read_bytes", 100}, {"dram_write_bytes", 28}}));
+  ASSERT_EQ(c.bytes.size(), 3u);
+  ASSERT_TRUE(c.bytes[0].bytes);
+  EXPECT_DOUBLE_EQ(*c.bytes[0].bytes, 18 * 32.0);
+  EXPECT_NE(c.bytes[0].from.find("atomic_transactions"), std::string::npos) << c.bytes[0].from;
+  EXPECT_EQ(c.bytes[0].from.find("local_load"), std::string::npos) << c.bytes[0].from;
+  ASSERT_TRUE(c.bytes[1].bytes);
+  EXPECT_DOUBLE_EQ(*c.bytes[1].bytes, 10 * 32.0);
+  ASSERT_TRUE(c.bytes[2].bytes);
+  EXPECT_DOUBLE_EQ(*c.bytes[2].bytes, 128.0) << "dram_*_bytes when no dram_*_transactions";
+}
+
+TEST(EvaluateNvprof, NsightComputeDefinitionsComeFirst) {
+  const counters::Counts c = counters::evaluate(
+      lookup_of({{"lts__t_bytes.sum", 4096}, {"l2_read_transactions", 7},
+                 {"l2_write_transactions", 3}, {"gld_transactions", 10}}));
+  ASSERT_TRUE(c.bytes[1].bytes);
+  EXPECT_DOUBLE_EQ(*c.bytes[1].bytes, 4096.0);
+  EXPECT_FALSE(c.bytes[0].bytes) << "gld without gst is no L1 figure";
+}
+
+// GH100's metric names: the ops_ sums count instructions (an FMA once), so FLOPs come
+// from the parts with an FMA counted twice, whether or not the sum was collected too.
+TEST(EvaluateFlops, InstructionSumsAreNeverReadAsFlops) {
+  const double adds = 100, muls = 30, fmas = 1000;
+  const counters::Counts with_sum = counters::evaluate(lookup_of(
+      {{"sm__sass_thread_inst_executed_op_dadd_pred_on.sum", adds},
+       {"sm__sass_thread_inst_executed_op_dmul_pred_on.sum", muls},
+       {"sm__sass_thread_inst_executed_op_dfma_pred_on.sum", fmas},
+       {"sm__sass_thread_inst_executed_ops_dadd_dmul_dfma_pred_on.sum", adds + muls + fmas}}));
+  EXPECT_DOUBLE_EQ(with_sum.flops[0].flops, adds + muls + 2 * fmas);
+  ASSERT_TRUE(with_sum.fma_fraction);
+  EXPECT_DOUBLE_EQ(*with_sum.fma_fraction, 2 * fmas / (adds + muls + 2 * fmas));
+
+  const counters::Counts sum_only = counters::evaluate(lookup_of(
+      {{"sm__sass_thread_inst_executed_ops_dadd_dmul_dfma_pred_on.sum", adds + muls + fmas}}));
+  EXPECT_EQ(sum_only.flops[0].parts, 0);
+  EXPECT_DOUBLE_EQ(sum_only.flops[0].flops, 0.0);
+  EXPECT_TRUE(sum_only.precision.empty());
+}
+
+TEST(EvaluateFlops, NvprofFlopCountIsFlops) {
+  const counters::Counts c = counters::evaluate(lookup_of({{"flop_count_dp", 2060.0},
+                                                           {"flop_count_dp_add", 40.0},
+                                                           {"flop_count_dp_mul", 20.0},
+                                                           {"flop_count_dp_fma", 1000.0}}));
+  // The evaluator's names for nvprof's parts are the sass ones; the total is nvprof's own.
+  EXPECT_DOUBLE_EQ(c.flops[0].flops, 2060.0);
+  EXPECT_EQ(counters::flop_total_metric("dp"), "flop_count_dp");
+  EXPECT_EQ(counters::instruction_total_metric('d'),
+            "sm__sass_thread_inst_executed_ops_dadd_dmul_dfma_pred_on.sum");
+}
+
+
+}  // namespace
+}  // namespace rooftop::counters
