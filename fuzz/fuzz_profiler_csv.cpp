@@ -1,5 +1,6 @@
 // The profiler import on arbitrary text: every registered reader (Nsight Compute CSV and
-// text output, nvprof CSV), chosen by content as `rooftop import` chooses. The first byte
+// plain-text output, nvprof CSV, Nsight Systems stats CSV, PyTorch JSON traces), chosen by
+// content as `rooftop import` chooses; seeded with each of them (scripts/fuzz.sh). The first byte
 // chooses between a report alone and a report with a timing file (the rest split at the
 // first form feed). Any outcome but a result or rooftop::Error is a bug.
 

@@ -28,15 +28,22 @@ cmake -S "$root/fuzz" -B "$build" "${generator[@]}" -DCMAKE_BUILD_TYPE=RelWithDe
       -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ >/dev/null
 cmake --build "$build" --parallel 2 >/dev/null
 
-# Seeds: the files as they are; the CSV target reads its first byte as a mode (even:
-# a report alone, odd: a report, a form feed, then a timing file).
+# Seeds: the files as they are; the text target reads its first byte as a mode (even:
+# a report alone, odd: a report, a form feed, then a timing file). Its seeds are every
+# text format: CSV, Nsight Compute's plain-text logs and the PyTorch traces inflated.
 seeds="$build/seeds"
 rm -rf "$seeds"
 mkdir -p "$seeds"/{fuzz_ceilings_file,fuzz_profiler_csv,fuzz_nsys_sqlite,fuzz_ert_json} "$build/artifacts"
 cp "$root"/data/*.h5 "$root"/tests/fixtures/h5/*.h5 "$seeds/fuzz_ceilings_file/"
 cp "$root"/data/*.json "$root"/tests/fixtures/*.json "$seeds/fuzz_ert_json/"
-for f in "$root"/tests/fixtures/import/*.csv; do
+for f in "$root"/tests/fixtures/import/*.csv "$root"/tests/fixtures/import/*.log; do
   { printf '\0'; cat "$f"; } >"$seeds/fuzz_profiler_csv/$(basename "$f")"
+done
+# The PyTorch traces inflated, where they fit in an input: the JSON reader on plain text.
+for f in "$root"/tests/fixtures/import/*.json.gz; do
+  seed="$seeds/fuzz_profiler_csv/$(basename "$f" .gz)"
+  { printf '\0'; gzip -dc "$f"; } >"$seed"
+  [ "$(wc -c <"$seed")" -le 65536 ] || rm "$seed"
 done
 { printf '\1'; cat "$root/tests/fixtures/import/nvprof-metrics.csv"; printf '\f'
   cat "$root/tests/fixtures/import/nvprof-trace.csv"; } >"$seeds/fuzz_profiler_csv/with-trace"
