@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what rooftop needs on Debian 12 (and derivatives): compilers and CMake,
 # HDF5, CLI11, GoogleTest, nlohmann-json, SQLite and zlib (the import), h5dump, likwid
-# (benchmarks only), Open MPI (the fleet mode; optional for a build, installed so that its
+# (benchmarks only), headless Chromium and its WebDriver (the HTML report's browser
+# tests and scripts/report-screenshot.py), Open MPI (the fleet mode; optional for a build, installed so that its
 # tests run), clang with its
 # sanitizer and libFuzzer runtimes (scripts/fuzz.sh), then
 # Kokkos through scripts/bootstrap-kokkos.sh. Safe to rerun: only missing pieces
@@ -13,7 +14,7 @@ packages=(build-essential cmake ninja-build git pkg-config
           libhdf5-dev hdf5-tools libcli11-dev libgtest-dev nlohmann-json3-dev
           libsqlite3-dev zlib1g-dev
           likwid python3 python3-h5py dpkg-dev xz-utils libopenmpi-dev openmpi-bin
-          clang libclang-rt-14-dev)
+          clang libclang-rt-14-dev chromium chromium-driver)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Set up, build and run the whole test suite (no GPU needed). The build has MPI
 # (install-deps.sh installs Open MPI), so the fleet tests run too: 2 and 3 ranks of
-# mpirun on this machine, as root where CI runs them (they allow it themselves).
+# mpirun on this machine, as root where CI runs them (they allow it themselves); and the
+# HTML report's tests in headless Chromium (label browser).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 "$root/scripts/build.sh" -DROOFTOP_BUILD_TESTS=ON -DROOFTOP_WITH_MPI=ON
@@ -10,4 +11,5 @@ if ! grep -q "define ROOFTOP_HAS_MPI 1" "$root/build/generated/rooftop/config.hp
        "tests would not run" >&2
   exit 1
 fi
-ctest --test-dir "$root/build" --output-on-failure "$@"
+# install-deps.sh installed Chromium: the browser tests must run here, not skip.
+ROOFTOP_REQUIRE_BROWSER=1 ctest --test-dir "$root/build" --output-on-failure "$@"

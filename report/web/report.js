@@ -75,12 +75,16 @@
     if (k.check) rows.push(['check', k.check, 'check']);
     return rows;
   }
-  function bindTip(e, title, rows, key) {
+  // Hover shows the tooltip; so does keyboard focus where `key` names a kernel or the
+  // element is made focusable (Chromium lets any SVG element with a focus listener take
+  // the focus, so listeners go only where a tab stop is meant).
+  function bindTip(e, title, rows, key, focusable) {
     const enter = () => { Tooltip.show(e, title(), rows()); if (key) highlight(key); };
     const leave = () => { Tooltip.hide(e); if (key) highlight(null); };
     e.addEventListener('mouseenter', enter);
-    e.addEventListener('focus', enter);
     e.addEventListener('mouseleave', leave);
+    if (!key && !focusable) return;
+    e.addEventListener('focus', enter);
     e.addEventListener('blur', leave);
   }
 
@@ -144,13 +148,15 @@
         const x1 = compute ? c.value / bwMax : 1e-12, x2 = compute ? 1e12 : peak / c.value;
         const line = svg('line', {class: 'roof ' + c.kind, x1: plot.px(x1), x2: plot.px(x2),
           y1: plot.py(compute ? c.value : x1 * c.value), y2: plot.py(compute ? c.value : x2 * c.value),
-          stroke: color, 'stroke-dasharray': dash, 'data-ceiling': c.name}, layer);
+          stroke: color, 'stroke-dasharray': dash, 'data-ceiling': c.name, tabindex: 0,
+          role: 'img'}, layer);
+        const text = tag(fi) + c.name + ' ' + sig(c.value, 4) + ' ' + c.units +
+            (c.measured ? '' : ' (theoretical)');
+        line.setAttribute('aria-label', 'ceiling ' + text);
         bindTip(line, () => tag(fi) + c.name, () => [['value', sig(c.value, 4) + ' ' + c.units],
           ['theoretical', c.theoretical === null ? '-' : sig(c.theoretical, 4) + ' ' + c.units],
           ['fraction of theoretical', sig(c.fraction_of_theoretical, 3)],
-          ['samples', String(c.samples)], ['pattern', c.pattern || '-']]);
-        const text = tag(fi) + c.name + ' ' + sig(c.value, 4) + ' ' + c.units +
-            (c.measured ? '' : ' (theoretical)');
+          ['samples', String(c.samples)], ['pattern', c.pattern || '-']], null, true);
         if (compute) {
           computeLabels.push({y: plot.py(c.value), text: text, color: color});
           continue;

@@ -1,0 +1,272 @@
+"""rooftop report in a real browser (headless Chromium through chromedriver; label
+`browser`): the page loads with no console error and no network request, draws one point
+per kernel and memory level with counts, shows a point's values on hover and on keyboard
+focus (equal to the HDF5 file's, read here with h5py), hides a level's points when the
+level is switched off, links the kernels table and the points, sorts, and screenshots to
+something that is not blank. A report of a hostile file shows its text as text and runs
+none of it.
+
+    ROOFTOP_EXE=build/app/rooftop ROOFTOP_HOSTILE_WRITER=build/tests/write_hostile_file \\
+        python3 tests/browser/test_report.py [-v] [Class.test]
+
+Exits 77 (skipped) where no Chromium is installed, unless ROOFTOP_REQUIRE_BROWSER is set.
+"""
+
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
+import browser  # noqa: E402
+
+ROOFTOP = os.environ.get("ROOFTOP_EXE", os.path.join(ROOT, "build", "app", "rooftop"))
+HOSTILE_WRITER = os.environ.get("ROOFTOP_HOSTILE_WRITER",
+                                os.path.join(ROOT, "build", "tests", "write_hostile_file"))
+GPP = os.path.join(ROOT, "data", "epyc-zen4-gpp.h5")
+
+
+def read_kernels(path):
+    """The kernels of a file as the HDF5 file holds them (data/SCHEMA.md, /kernels)."""
+    import h5py
+    text = lambda v: v.decode() if isinstance(v, bytes) else str(v)  # noqa: E731
+    with h5py.File(path, "r") as f:
+        rows, levels = f["kernels/kernels"][()], f["kernels/bytes"][()]
+    kernels = [{"name": text(k["name"]), "id": text(k["id"]),
+                "flops": float(k["flops_fp64"] + k["flops_fp32"] + k["flops_fp16"]),
+                "time_s": float(k["time_s"]), "gflop_per_s": float(k["gflop_per_s"]),
+                "limiter": text(k["limiter"]), "fraction_of_roof": float(k["fraction_of_roof"]),
+                "bytes": {}, "ai": {}} for k in rows]
+    for b in levels:
+        k = kernels[int(b["kernel"])]
+        k["bytes"][text(b["level"])] = float(b["bytes"])
+        k["ai"][text(b["level"])] = float(b["arithmetic_intensity"])
+    return kernels
+
+
+def number(text):
+    return float(text.replace(",", "").rstrip("%"))
+
+
+class Page(unittest.TestCase):
+    """A report written by the rooftop program and opened in one browser for the class."""
+    source = None
+
+    @classmethod
+    def write_report(cls, work):
+        raise NotImplementedError
+
+    @classmethod
+    def setUpClass(cls):
+        cls.work = tempfile.mkdtemp(prefix="rooftop-browser-")
+        cls.page = cls.write_report(cls.work)
+        cls.browser = browser.Browser()
+        cls.browser.requests()  # the browser's own start page
+        cls.browser.open(cls.page)
+        cls.console = cls.browser.log("browser")
+        cls.requested = cls.browser.requests()
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.browser.close()
+        shutil.rmtree(cls.work, ignore_errors=True)
+
+    @classmethod
+    def report(cls, sources, out):
+        subprocess.run([ROOFTOP, "report", *sources, "--out", out], check=True,
+                       stdout=subprocess.DEVNULL)
+        return out
+
+    def run_js(self, script, *args):
+        return self.browser.run(script, *args)
+
+    def tooltip(self):
+        return self.run_js("""
+            const t = document.getElementById('tooltip');
+            if (t.hidden) return null;
+            const rows = {};
+            t.querySelectorAll('tr[data-key]').forEach(
+                (r) => rows[r.dataset.key] = r.querySelector('td').textContent);
+            return {title: t.querySelector('.tip-title').textContent, rows: rows};""")
+
+    def assert_loaded_cleanly(self):
+        self.assertEqual([e["message"] for e in self.console], [], "console messages")
+        url = "file://" + os.path.abspath(self.page)
+        self.assertEqual([u for u in self.requested if u != url], [], "requests besides the page")
+        self.assertEqual(self.run_js("return performance.getEntriesByType('resource').length;"), 0)
+
+
+class GppReport(Page):
+    """The GPP ladder and the reference kernels of data/epyc-zen4-gpp.h5."""
+
+    @classmethod
+    def write_report(cls, work):
+        cls.kernels = read_kernels(GPP)
+        return cls.report([GPP], os.path.join(work, "gpp.html"))
+
+    def points(self, level=None):
+        return self.browser.find_all("#roofline .point" +
+                                     (f"[data-level='{level}']" if level else ""))
+
+    def test_loads_with_no_console_message_and_no_request(self):
+        self.assert_loaded_cleanly()
+        self.assertLess(os.path.getsize(self.page), 1 << 20)
+
+    def test_one_point_per_kernel_and_level_with_counts(self):
+        expected = sum(len(k["ai"]) for k in self.kernels if k["time_s"] > 0 and k["flops"] > 0)
+        self.assertGreater(expected, 0)
+        self.assertEqual(len(self.points()), expected)
+
+    def check_tooltip_against_file(self, ref):
+        key, level = self.run_js("return [arguments[0].dataset.key, arguments[0].dataset.level];",
+                                 self.browser.element(ref))
+        k = self.kernels[int(key.split(":")[1])]
+        tip = self.tooltip()
+        self.assertIsNotNone(tip, "no tooltip shown")
+        self.assertIn(k["id"], tip["title"])
+        self.assertIn(k["name"], tip["title"])
+        rows = tip["rows"]
+        self.assertEqual(rows["level"], level)
+        self.assertEqual(number(rows["flops"]), k["flops"])
+        for lv, b in k["bytes"].items():
+            self.assertEqual(number(rows["bytes-" + lv]), b)
+            self.assertAlmostEqual(number(rows["ai-" + lv]) / k["ai"][lv], 1, delta=1e-3)
+        self.assertAlmostEqual(number(rows["gflops"]) / k["gflop_per_s"], 1, delta=1e-3)
+        self.assertAlmostEqual(number(rows["time"]) / k["time_s"], 1, delta=1e-3)
+        self.assertEqual(rows["limiter"], k["limiter"])
+        self.assertAlmostEqual(number(rows["fraction"]) / 100 / k["fraction_of_roof"], 1, delta=1e-2)
+
+    def test_hovering_a_point_shows_the_kernel_values_of_the_file(self):
+        # Every point whose centre no other point covers (points of one intensity overlap).
+        on_top = [p for p in self.points() if self.run_js("""
+            const r = arguments[0].getBoundingClientRect();
+            arguments[0].scrollIntoView({block: 'center'});
+            const s = arguments[0].getBoundingClientRect();
+            return document.elementFromPoint(s.x + s.width / 2, s.y + s.height / 2) === arguments[0];
+            """, self.browser.element(p))]
+        self.assertGreaterEqual(len(on_top), 3)
+        for p in on_top:
+            self.browser.hover(p)
+            self.check_tooltip_against_file(p)
+
+    def test_keyboard_focus_shows_the_tooltip(self):
+        first = self.points()[0]
+        # From the control just before the chart, Tab past the ceilings (each a stop with
+        # its own tooltip) to the first point, as a keyboard user does.
+        self.run_js("document.querySelector('#roofline .zoom button:last-child').focus();")
+        for _ in range(30):
+            self.browser.keys("\ue004")  # Tab
+            if self.run_js("return document.activeElement.classList.contains('point');"):
+                break
+            self.assertTrue(self.run_js(
+                "return document.activeElement.classList.contains('roof');"), "a stop off the chart")
+            self.assertIsNotNone(self.tooltip(), "a ceiling's tooltip on focus")
+        self.assertTrue(self.run_js("return document.activeElement === arguments[0];",
+                                    self.browser.element(first)))
+        self.check_tooltip_against_file(first)
+        self.assertEqual(self.run_js("return arguments[0].getAttribute('aria-describedby');",
+                                     self.browser.element(first)), "tooltip")
+        self.assertTrue(self.run_js("return arguments[0].getAttribute('aria-label').length > 0;",
+                                    self.browser.element(first)))
+
+    def test_switching_a_level_off_hides_its_points(self):
+        total, dram = len(self.points()), len(self.points("dram"))
+        self.assertGreater(dram, 0)
+        toggle = self.browser.find_all("input[data-toggle='level:dram']")[0]
+        self.browser.click(toggle)
+        try:
+            self.assertEqual(len(self.points("dram")), 0)
+            self.assertEqual(len(self.points()), total - dram)
+            self.assertEqual(len(self.browser.find_all("#roofline .roof[data-ceiling='dram']")), 0)
+        finally:
+            self.browser.click(toggle)
+        self.assertEqual(len(self.points()), total)
+
+    def test_table_rows_and_points_highlight_each_other(self):
+        row = self.browser.find_all("#kernels tbody tr[data-key='0:8']")[0]
+        self.browser.hover(row)
+        lit = self.run_js("return [...document.querySelectorAll('#roofline .point.hl')]"
+                          ".map((p) => p.dataset.key);")
+        self.assertEqual(lit, ["0:8"] * len(self.kernels[8]["ai"]))
+        point = self.browser.find_all("#roofline .point[data-key='0:8']")[0]
+        self.browser.hover(point)
+        self.assertEqual(self.run_js("return [...document.querySelectorAll('#kernels tr.hl')]"
+                                     ".map((r) => r.dataset.key);"), ["0:8"])
+
+    def test_the_kernels_table_sorts(self):
+        button = [b for b in self.browser.find_all("#kernels th button")
+                  if self.run_js("return arguments[0].textContent;", self.browser.element(b))
+                  == "GFLOP/s"][0]
+        order = "return [...document.querySelectorAll('#kernels tbody tr')].map((r) => r.dataset.key);"
+        rate = lambda key: self.kernels[int(key.split(":")[1])]["gflop_per_s"]  # noqa: E731
+        self.browser.click(button)
+        self.assertEqual([rate(k) for k in self.run_js(order)], sorted(k["gflop_per_s"] for k in self.kernels))
+        self.browser.click(button)
+        self.assertEqual([rate(k) for k in self.run_js(order)],
+                         sorted((k["gflop_per_s"] for k in self.kernels), reverse=True))
+
+    def test_zoom_changes_the_axes_and_reset_restores_them(self):
+        ticks = "return [...document.querySelectorAll('#roofline .grid text')].map((t) => t.textContent);"
+        before = self.run_js(ticks)
+        zoom_in, _, reset = self.browser.find_all("#roofline .zoom button")
+        self.browser.click(zoom_in)
+        self.browser.click(zoom_in)
+        self.assertNotEqual(self.run_js(ticks), before)
+        self.browser.click(reset)
+        self.assertEqual(self.run_js(ticks), before)
+
+    def test_screenshot_is_not_blank(self):
+        self.run_js("window.scrollTo(0, 0);")
+        width, height, rows = browser.png_pixels(self.browser.screenshot())
+        pixels = [row[i:i + 3] for row in rows for i in range(0, len(row), 4)]
+        drawn = sum(1 for p in pixels if p != b"\xff\xff\xff")
+        self.assertGreater(drawn / len(pixels), 0.02, "almost nothing drawn")
+        self.assertGreater(len(set(pixels)), 20, "too few colours for a chart")
+
+
+class HostileReport(Page):
+    """A file whose machine, ceilings and kernels carry markup, script closers, quotes,
+    U+2028 and long strings, under a file name that is markup too."""
+
+    @classmethod
+    def write_report(cls, work):
+        h5 = os.path.join(work, "<img src=x onerror=window.__pwned='file'>.h5")
+        subprocess.run([HOSTILE_WRITER, h5], check=True)
+        cls.kernels = read_kernels(h5)
+        return cls.report([h5], os.path.join(work, "hostile.html"))
+
+    def test_nothing_from_the_data_runs_or_loads(self):
+        self.assert_loaded_cleanly()
+        self.assertIsNone(self.run_js("return window.__pwned === undefined ? null : window.__pwned;"))
+        self.assertEqual(self.run_js("return document.querySelectorAll('img, b, iframe').length;"), 0)
+        self.assertEqual(self.run_js("return document.scripts.length;"), 2)
+
+    def test_names_read_as_text(self):
+        cells = self.run_js("return [...document.querySelectorAll('#kernels tbody tr')]"
+                            ".map((r) => r.cells[1].textContent);")
+        self.assertEqual(cells, [k["name"] for k in self.kernels])
+        self.assertIn("</script>", cells[0])
+        host = self.run_js("""const dt = [...document.querySelectorAll('dl.machine dt')]
+                                  .find((d) => d.textContent === 'host');
+                              return dt.nextElementSibling.textContent;""")
+        self.assertIn("window.__pwned = 'closer'", host)
+        self.assertIn("onerror=window.__pwned='file'", self.run_js("return document.body.textContent;"))
+
+    def test_points_and_tooltips_of_hostile_kernels(self):
+        points = self.browser.find_all("#roofline .point")
+        self.assertEqual(len(points), sum(len(k["ai"]) for k in self.kernels))
+        self.run_js("arguments[0].focus();", self.browser.element(points[0]))
+        self.assertIn(self.kernels[0]["name"], self.tooltip()["title"])
+        self.assertIsNone(self.run_js("return window.__pwned === undefined ? null : window.__pwned;"))
+
+
+if __name__ == "__main__":
+    reason = browser.missing()
+    if reason:
+        print("skipped: " + reason)
+        sys.exit(1 if os.environ.get("ROOFTOP_REQUIRE_BROWSER") else 77)
+    unittest.main()
