@@ -296,24 +296,106 @@ void draw_rate_only(std::ostringstream& s, const Axes& a, std::vector<KernelRow>
   }
 }
 
-// Each marker's short id beside it, placed clear of what `taken` holds.
+// Markers that crowd one place (versions of a ladder with one intensity, as GPP's share
+// their compulsory bytes): chains of markers each within a marker's size of the next.
+// Returns the groups of indices into `marks`, each of three markers or more.
+template <class Mark>
+std::vector<std::vector<std::size_t>> crowds(const std::vector<Mark>& marks) {
+  std::vector<std::size_t> root(marks.size());
+  for (std::size_t i = 0; i < root.size(); ++i) root[i] = i;
+  const auto find = [&](std::size_t i) {
+    while (root[i] != i) i = root[i] = root[root[i]];
+    return i;
+  };
+  for (std::size_t i = 0; i < marks.size(); ++i)
+    for (std::size_t j = 0; j < i; ++j)
+      if (std::abs(marks[i].X - marks[j].X) < 10 && std::abs(marks[i].Y - marks[j].Y) < 14)
+        root[find(i)] = find(j);
+  std::map<std::size_t, std::vector<std::size_t>> groups;
+  for (std::size_t i = 0; i < marks.size(); ++i) groups[find(i)].push_back(i);
+  std::vector<std::vector<std::size_t>> out;
+  for (auto& [r, members] : groups)
+    if (members.size() >= 3) out.push_back(std::move(members));
+  return out;
+}
+
+// Each marker's short id beside it, placed clear of what `taken` holds; the ids of a crowd
+// of markers go in a column beside it, in the markers' vertical order, each joined to its
+// marker by a thin leader line.
 void draw_kernel_ids(std::ostringstream& s, const Axes& a, const std::vector<KernelRow>& rows,
                      std::vector<Box>& taken) {
-  for (const KernelRow& r : rows) {
-    const double w = text_width(r.id, 11);
+  struct Mark {
+    const KernelRow* row;
+    double X, Y;
+  };
+  std::vector<Mark> marks;
+  for (const KernelRow& r : rows)
     for (std::size_t i = 0; i < r.points.size(); ++i) {
       // Levels with the same intensity share a marker's place and so one label.
       const auto& p = r.points[i];
       const auto same_place = [&](const auto& q) { return std::hypot(q.X - p.X, q.Y - p.Y) < 6; };
-      if (std::any_of(r.points.begin(), r.points.begin() + static_cast<std::ptrdiff_t>(i),
-                      same_place))
-        continue;
-      const Label l = place_label(p.X, p.Y, w, a, taken);
-      taken.push_back(l.box);
-      s << "<text class='kernel-id' x='" << num(l.x) << "' y='" << num(l.y) << "' text-anchor='"
-        << l.anchor << "' font-size='11' fill='" << r.color << "'" << kHalo << ">" << escape(r.id)
-        << "</text>\n";
+      if (std::none_of(r.points.begin(), r.points.begin() + static_cast<std::ptrdiff_t>(i),
+                       same_place))
+        marks.push_back({&r, p.X, p.Y});
     }
+  const auto id_text = [&](const Mark& m, double x, double y, const char* anchor) {
+    s << "<text class='kernel-id' x='" << num(x) << "' y='" << num(y) << "' text-anchor='"
+      << anchor << "' font-size='11' fill='" << m.row->color << "'" << kHalo << ">"
+      << escape(m.row->id) << "</text>\n";
+  };
+  std::vector<bool> in_crowd(marks.size(), false);
+  for (std::vector<std::size_t>& crowd : crowds(marks)) {
+    std::sort(crowd.begin(), crowd.end(),
+              [&](std::size_t i, std::size_t j) { return marks[i].Y < marks[j].Y; });
+    // Baselines 13 px apart, as near their markers as that allows, inside the plot.
+    const double line = 13;
+    std::vector<double> y;
+    double widest = 0, shift = 0;
+    for (std::size_t i : crowd) {
+      y.push_back(y.empty() ? marks[i].Y + 4 : std::max(marks[i].Y + 4, y.back() + line));
+      shift += y.back() - (marks[i].Y + 4);
+      widest = std::max(widest, text_width(marks[i].row->id, 11));
+      in_crowd[i] = true;
+    }
+    shift /= static_cast<double>(y.size());
+    shift = std::min(shift, y.front() - 9 - (a.y0 + 2));
+    shift = std::max(shift, y.back() - (a.y0 + a.h - 4));
+    for (double& v : y) v -= shift;
+    // Right of the crowd, or left where that covers less.
+    double left = 1e300, right = -1e300;
+    for (std::size_t i : crowd) left = std::min(left, marks[i].X), right = std::max(right, marks[i].X);
+    const auto boxes = [&](bool to_right) {
+      std::vector<Box> out;
+      const double x0 = to_right ? right + 22 : left - 22 - widest;
+      for (double v : y) out.push_back({x0, v - 9, x0 + widest, v + 2});
+      return out;
+    };
+    const auto cost = [&](const std::vector<Box>& bs) {
+      const Box plot{a.x0, a.y0, a.x0 + a.w, a.y0 + a.h};
+      double c = 0;
+      for (const Box& b : bs) {
+        c += ((b.x1 - b.x0) * (b.y1 - b.y0) - b.overlap(plot)) * 100;
+        for (const Box& t : taken) c += b.overlap(t);
+      }
+      return c;
+    };
+    const bool to_right = cost(boxes(true)) <= cost(boxes(false));
+    const double column = to_right ? right + 22 : left - 22;
+    for (std::size_t k = 0; k < crowd.size(); ++k) {
+      const Mark& m = marks[crowd[k]];
+      const double end = column + (to_right ? -3 : 3);
+      s << "<line class='leader' x1='" << num(m.X + (to_right ? 7 : -7)) << "' y1='" << num(m.Y)
+        << "' x2='" << num(end) << "' y2='" << num(y[k] - 4)
+        << "' stroke='#aaa' stroke-width='0.8'/>\n";
+      id_text(m, column, y[k], to_right ? "start" : "end");
+    }
+    for (const Box& b : boxes(to_right)) taken.push_back(b);
+  }
+  for (std::size_t i = 0; i < marks.size(); ++i) {
+    if (in_crowd[i]) continue;
+    const Label l = place_label(marks[i].X, marks[i].Y, text_width(marks[i].row->id, 11), a, taken);
+    taken.push_back(l.box);
+    id_text(marks[i], l.x, l.y, l.anchor);
   }
 }
 

@@ -64,6 +64,21 @@ void draw_bandwidth_roofs(std::ostringstream& s, const Axes& a, const std::vecto
   const double radians =
       std::atan((a.h / std::log(a.ymax / a.ymin)) / (a.w / std::log(a.xmax / a.xmin)));
   const double angle = radians * 180.0 / 3.14159265358979323846;
+  // Small boxes along a slanted label whose baseline starts at (X, Y), each centred half a
+  // line above the baseline.
+  const auto slant_boxes = [&](double X, double Y, double width) {
+    std::vector<Box> boxes;
+    for (double t = 4; t < width; t += 8) {
+      const double cx = X + t * std::cos(radians) + 4 * std::sin(radians);
+      const double cy = Y - t * std::sin(radians) - 4 * std::cos(radians);
+      boxes.push_back({cx - 5, cy - 5, cx + 5, cy + 5});
+    }
+    return boxes;
+  };
+  const auto data_x = [&](double X) {
+    return a.xmin * std::pow(a.xmax / a.xmin, (X - a.x0) / a.w);
+  };
+  std::vector<Box> labels;  // of the roofs drawn so far: close lines (l2, l3) keep theirs apart
   for (const Roof& r : roofs) {
     const Ceiling& c = *r.ceiling;
     const double x1 = std::max(a.xmin, a.ymin / c.value);
@@ -71,17 +86,29 @@ void draw_bandwidth_roofs(std::ostringstream& s, const Axes& a, const std::vecto
     s << "<line class='ceiling bandwidth' x1='" << a.px(x1) << "' y1='" << a.py(x1 * c.value)
       << "' x2='" << a.px(x2) << "' y2='" << a.py(x2 * c.value) << "' stroke='" << r.color
       << "' stroke-width='1.5'" << dash(c) << "/>\n";
-    const double xl = std::max(a.xmin * 1.2, x1 * 1.5);
     const std::string label = roof_label(r, "GB/s");
-    const double X = a.px(xl), Y = a.py(xl * c.value) - 4;
-    s << "<text transform='translate(" << num(X) << "," << num(Y) << ") rotate(" << num(-angle)
-      << ")' font-size='11' fill='" << r.color << "'>" << label << "</text>\n";
-    // Small boxes along the slant, each centred half a line above the baseline.
-    for (double t = 4; taken && t < text_width(label, 11); t += 8) {
-      const double cx = X + t * std::cos(radians) + 4 * std::sin(radians);
-      const double cy = Y - t * std::sin(radians) - 4 * std::cos(radians);
-      taken->push_back({cx - 5, cy - 5, cx + 5, cy + 5});
-    }
+    const double width = text_width(label, 11);
+    const double start = a.px(std::max(a.xmin * 1.2, x1 * 1.5));
+    // Slid along its line until it covers no other roof's label, while it fits on the line.
+    double X = start;
+    const auto at = [&](double x) { return slant_boxes(x, a.py(data_x(x) * c.value) - 4, width); };
+    const auto clear = [&](const std::vector<Box>& boxes) {
+      for (const Box& b : boxes)
+        for (const Box& l : labels)
+          if (b.overlap(l) > 0.0) return false;
+      return true;
+    };
+    while (!clear(at(X)) && X + 12 + width * std::cos(radians) < a.px(x2)) X += 12;
+    if (!clear(at(X))) X = start;
+    const double Y = a.py(data_x(X) * c.value) - 4;
+    // On a white band, so that a neighbouring line a few pixels away does not cross it.
+    s << "<g class='roof-label' transform='translate(" << num(X) << "," << num(Y) << ") rotate("
+      << num(-angle) << ")'><rect x='-2' y='-10' width='" << num(width + 4)
+      << "' height='13' fill='white' fill-opacity='0.85'/><text font-size='11' fill='" << r.color
+      << "'>" << label << "</text></g>\n";
+    const std::vector<Box> boxes = slant_boxes(X, Y, width);
+    labels.insert(labels.end(), boxes.begin(), boxes.end());
+    if (taken) taken->insert(taken->end(), boxes.begin(), boxes.end());
   }
 }
 

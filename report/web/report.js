@@ -175,8 +175,11 @@
           }
           if (Y < o.top || !parts.every((b) => boxes.free(b))) continue;
           parts.forEach((b) => boxes.add(b));
-          label(layer, 0, 0, text, {class: 'roof-label', fill: color,
-            transform: `translate(${X},${Y}) rotate(${-angle * 180 / Math.PI})`});
+          // On a white band, as the SVG chart draws it: a line a few pixels away stays off it.
+          const g = svg('g', {class: 'roof-label',
+            transform: `translate(${X},${Y}) rotate(${-angle * 180 / Math.PI})`}, layer);
+          const band = svg('rect', {class: 'band', x: -2, y: -10, width: width + 4, height: 13}, g);
+          band.setAttribute('width', label(g, 0, 0, text, {fill: color}).getComputedTextLength() + 4);
           break;
         }
       }
