@@ -15,7 +15,11 @@ struct MeasureOptions {
   int device = 0;  // --space device: the CUDA device index
   std::string out = "ceilings.h5";
   std::string plot;
+  bool strict = false;  // exit kExitDisturbed when a ceiling is disturbed
 };
+// Exit status of `measure --strict` when a ceiling was measured while other tasks or the
+// hypervisor took a share of its samples' time (the file is written all the same).
+inline constexpr int kExitDisturbed = 4;
 int run_measure(const MeasureOptions& options, const std::string& command_line);
 
 struct ShowOptions {

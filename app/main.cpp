@@ -58,6 +58,8 @@ int main(int argc, char** argv) {
   m->add_option("--out", measure.out, "ceilings file to write (HDF5)");
   m->add_option("--plot", measure.plot,
                 "SVG chart to write (roofline and bandwidth sweep; under MPI the fleet's spread)");
+  m->add_flag("--strict", measure.strict,
+              "exit 4 when a ceiling was measured while other tasks took its CPUs");
 
   rooftop::app::ShowOptions show;
   CLI::App* s = app.add_subcommand("show", "print a ceilings file as a table or JSON");

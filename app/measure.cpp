@@ -43,6 +43,9 @@ core::CeilingsFile characterize(const MeasureOptions& options, const std::string
   plan.sampling.cancel = &interrupted();
   plan.before_confirm_pass = [&] { clocks.push_back(microbench::measure_host_clock_ghz(method)); };
   plan.compute_clock = microbench::sample_clock_ghz;
+  // Without the scheduler's statistics the samples carry no disturbance (unknown).
+  if (microbench::host_lost_time_readable())
+    plan.sampling.lost_seconds = microbench::host_lost_seconds;
   file.sweeps = microbench::run_sweeps<Kokkos::DefaultHostExecutionSpace>(
       plan, show_progress ? progress_printer() : microbench::Progress{});
   clocks.push_back(microbench::measure_host_clock_ghz(method));
@@ -84,6 +87,13 @@ int run_measure(const MeasureOptions& options, const std::string& command_line) 
     if (c.above_theoretical()) {
       std::cerr << "rooftop: warning: " << c.name << " is above its theoretical peak\n";
     }
+  const std::vector<std::string> disturbed = report::disturbed_ceilings(file);
+  for (const std::string& line : disturbed) std::cerr << "rooftop: warning: " << line << "\n";
+  if (options.strict && !disturbed.empty()) {
+    std::cerr << "rooftop: --strict: " << disturbed.size()
+              << " ceiling(s) measured while the machine was not the measurement's own\n";
+    return kExitDisturbed;
+  }
   return 0;
 }
 

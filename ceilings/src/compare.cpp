@@ -22,6 +22,8 @@ const char* to_string(Verdict v) {
       return "no spread";
     case Verdict::no_baseline:
       return "no baseline";
+    case Verdict::disturbed:
+      return "disturbed";
   }
   return "?";
 }
@@ -30,6 +32,7 @@ bool has_spread(const core::Ceiling& c) { return c.samples >= 2 && c.max > c.min
 
 Verdict judge(const core::Ceiling& baseline, const core::Ceiling& other) {
   if (!has_spread(baseline) || !has_spread(other)) return Verdict::no_spread;
+  if (baseline.disturbed() || other.disturbed()) return Verdict::disturbed;
   if (other.min <= baseline.max && baseline.min <= other.max) return Verdict::same;
   return other.value > baseline.value ? Verdict::higher : Verdict::lower;
 }

@@ -64,10 +64,24 @@ core::Ceiling ceiling_from(const std::string& name, const char* kind, const char
   c.max = s.max;
   c.samples = s.count;
   c.working_set_bytes = p.working_set_bytes;
+  c.disturbance = disturbance_of(p);
   return c;
 }
 
 }  // namespace
+
+template <class Point>
+std::optional<double> disturbance_of(const Point& p) {
+  if (p.disturbance.empty() || p.disturbance.size() != p.seconds.size()) return std::nullopt;
+  double lost = 0.0, total = 0.0;
+  for (std::size_t i = 0; i < p.seconds.size(); ++i) {
+    lost += p.disturbance[i] * p.seconds[i];
+    total += p.seconds[i];
+  }
+  return total > 0.0 ? lost / total : 0.0;
+}
+template std::optional<double> disturbance_of(const core::ComputePoint&);
+template std::optional<double> disturbance_of(const core::BandwidthPoint&);
 
 std::uint64_t capacity_for_threads(const core::CacheLevel& level, int threads,
                                    int hardware_threads) {

@@ -85,6 +85,8 @@ std::vector<std::pair<std::string, nlohmann::json>> ceiling_fields(const core::C
           {"theoretical", number_or_null(c.theoretical)},
           {"fraction_of_theoretical", number_or_null(c.fraction_of_theoretical())},
           {"above_theoretical", c.above_theoretical()},
+          {"disturbance", number_or_null(c.disturbance)},
+          {"disturbed", c.disturbed()},
           {"theoretical_basis", c.theoretical_basis},
           {"note", c.note}};
 }

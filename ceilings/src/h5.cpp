@@ -235,7 +235,7 @@ void check_row_type(hid_t type, const char* table) {
 // Every column the reader asks for must be stored: HDF5 would leave a missing one zero,
 // and a zero read as a measurement is wrong. Columns added by a later minor version are
 // the exception (a file from before them reads them as 0, which the readers expect).
-constexpr const char* kAddedColumns[] = {"ilp", "clock_ghz"};  // 1.3, 1.5
+constexpr const char* kAddedColumns[] = {"ilp", "clock_ghz", "disturbance"};  // 1.3, 1.5, 1.6
 
 void check_columns_present(hid_t stored, hid_t wanted, const char* table) {
   const int n = H5Tget_nmembers(wanted);
@@ -253,6 +253,14 @@ void check_columns_present(hid_t stored, hid_t wanted, const char* table) {
 }
 
 }  // namespace
+
+bool has_column(hid_t parent, const char* table, const char* column) {
+  if (!exists(parent, table)) return false;
+  Handle set(H5Dopen2(parent, table, H5P_DEFAULT), H5Dclose, table);
+  Handle stored(H5Dget_type(set.get()), H5Tclose, table);
+  return H5Tget_class(stored.get()) == H5T_COMPOUND &&
+         H5Tget_member_index(stored.get(), column) >= 0;
+}
 
 std::size_t read_table(hid_t parent, const char* name, const Handle& type,
                        std::vector<unsigned char>& buffer, std::size_t row_size) {

@@ -76,6 +76,9 @@ Field string_field(const char* name, std::size_t offset, char (Row::*)[N]) {
 Handle compound_type(std::size_t row_size, const std::vector<Field>& fields);
 void write_table(hid_t parent, const char* name, const Handle& type, const void* rows,
                  std::size_t count);
+// Whether a table stores a column: a column a later minor version added reads as 0 from
+// an older file, where 0 may be a value.
+bool has_column(hid_t parent, const char* table, const char* column);
 // Reads a table whose on-disk fields match `type` by name; returns the row count.
 std::size_t read_table(hid_t parent, const char* name, const Handle& type,
                        std::vector<unsigned char>& buffer, std::size_t row_size);

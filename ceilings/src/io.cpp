@@ -37,6 +37,7 @@ struct CeilingRow {
   std::int32_t above_theoretical;
   char theoretical_basis[256];
   char note[256];
+  double disturbance;  // since 1.6: share of the samples' time lost to others; NaN: unknown
 };
 
 struct CacheRow {
@@ -56,6 +57,7 @@ struct ComputeSampleRow {
   double seconds;
   double gflop_per_s;
   double clock_ghz;  // since 1.5: device SM clock during the sample; 0: not measured
+  double disturbance;  // since 1.6: share of the sample's time lost to others; NaN: unknown
 };
 
 struct BandwidthSampleRow {
@@ -65,6 +67,7 @@ struct BandwidthSampleRow {
   double seconds;
   double gbyte_per_s;
   double clock_ghz;  // since 1.5, as in ComputeSampleRow
+  double disturbance;  // since 1.6, as in ComputeSampleRow
 };
 
 // One row per kernel record; its bytes per level are rows of KernelBytesRow.
@@ -113,7 +116,8 @@ h5::Handle ceiling_type() {
                   ROOFTOP_NUM(R, theoretical, H5T_NATIVE_DOUBLE),
                   ROOFTOP_NUM(R, fraction_of_theoretical, H5T_NATIVE_DOUBLE),
                   ROOFTOP_NUM(R, above_theoretical, H5T_NATIVE_INT32),
-                  ROOFTOP_STR(R, theoretical_basis), ROOFTOP_STR(R, note)});
+                  ROOFTOP_STR(R, theoretical_basis), ROOFTOP_STR(R, note),
+                  ROOFTOP_NUM(R, disturbance, H5T_NATIVE_DOUBLE)});
 }
 
 h5::Handle cache_type() {
@@ -133,7 +137,8 @@ h5::Handle compute_sample_type() {
        ROOFTOP_NUM(R, working_set_bytes, H5T_NATIVE_UINT64),
        ROOFTOP_NUM(R, sample, H5T_NATIVE_INT32), ROOFTOP_NUM(R, seconds, H5T_NATIVE_DOUBLE),
        ROOFTOP_NUM(R, gflop_per_s, H5T_NATIVE_DOUBLE),
-       ROOFTOP_NUM(R, clock_ghz, H5T_NATIVE_DOUBLE)});
+       ROOFTOP_NUM(R, clock_ghz, H5T_NATIVE_DOUBLE),
+       ROOFTOP_NUM(R, disturbance, H5T_NATIVE_DOUBLE)});
 }
 
 h5::Handle bandwidth_sample_type() {
@@ -143,7 +148,8 @@ h5::Handle bandwidth_sample_type() {
       {ROOFTOP_STR(R, pattern), ROOFTOP_NUM(R, working_set_bytes, H5T_NATIVE_UINT64),
        ROOFTOP_NUM(R, sample, H5T_NATIVE_INT32), ROOFTOP_NUM(R, seconds, H5T_NATIVE_DOUBLE),
        ROOFTOP_NUM(R, gbyte_per_s, H5T_NATIVE_DOUBLE),
-       ROOFTOP_NUM(R, clock_ghz, H5T_NATIVE_DOUBLE)});
+       ROOFTOP_NUM(R, clock_ghz, H5T_NATIVE_DOUBLE),
+       ROOFTOP_NUM(R, disturbance, H5T_NATIVE_DOUBLE)});
 }
 
 h5::Handle kernel_type() {
@@ -302,12 +308,14 @@ void write_ceilings(hid_t file, const std::vector<core::Ceiling>& ceilings) {
     r.theoretical = nan_if_empty(c.theoretical);
     r.fraction_of_theoretical = nan_if_empty(c.fraction_of_theoretical());
     r.above_theoretical = c.above_theoretical() ? 1 : 0;
+    r.disturbance = nan_if_empty(c.disturbance);
   }
   write_table(file, "ceilings", ceiling_type(), rows.data(), rows.size());
 }
 
 std::vector<core::Ceiling> read_ceilings(hid_t file) {
   std::vector<core::Ceiling> out;
+  const bool disturbance = h5::has_column(file, "ceilings", "disturbance");
   for (const CeilingRow& r : read_rows<CeilingRow>(file, "ceilings", ceiling_type())) {
     core::Ceiling c;
     c.name = h5::get(r.name);
@@ -323,7 +331,9 @@ std::vector<core::Ceiling> read_ceilings(hid_t file) {
     c.samples = r.samples;
     c.working_set_bytes = r.working_set_bytes;
     c.flops_per_element = r.flops_per_element;
-    if (std::isfinite(r.theoretical)) c.theoretical = r.theoretical;
+    // NaN is "unknown"; any other value, infinities included, is validated as a rate.
+    if (!std::isnan(r.theoretical)) c.theoretical = r.theoretical;
+    if (disturbance && !std::isnan(r.disturbance)) c.disturbance = r.disturbance;
     out.push_back(c);
   }
   return out;
@@ -345,6 +355,7 @@ void write_sweeps(hid_t file, const core::Sweeps& s) {
       r.seconds = i < p.seconds.size() ? p.seconds[i] : std::nan("");
       r.gflop_per_s = p.rates[i];
       r.clock_ghz = i < p.clock_ghz.size() ? p.clock_ghz[i] : 0.0;
+      r.disturbance = i < p.disturbance.size() ? p.disturbance[i] : std::nan("");
       crows.push_back(r);
     }
   }
@@ -359,6 +370,7 @@ void write_sweeps(hid_t file, const core::Sweeps& s) {
       r.seconds = i < p.seconds.size() ? p.seconds[i] : std::nan("");
       r.gbyte_per_s = p.rates[i];
       r.clock_ghz = i < p.clock_ghz.size() ? p.clock_ghz[i] : 0.0;
+      r.disturbance = i < p.disturbance.size() ? p.disturbance[i] : std::nan("");
       brows.push_back(r);
     }
   }
@@ -369,6 +381,8 @@ void write_sweeps(hid_t file, const core::Sweeps& s) {
 core::Sweeps read_sweeps(hid_t file) {
   core::Sweeps s;
   h5::Handle g = h5::open_group(file, "sweeps");
+  const bool compute_disturbance = h5::has_column(g.get(), "compute", "disturbance");
+  const bool bandwidth_disturbance = h5::has_column(g.get(), "bandwidth", "disturbance");
   for (const auto& r : read_rows<ComputeSampleRow>(g.get(), "compute", compute_sample_type())) {
     if (r.sample == 0 || s.compute.empty()) {
       core::ComputePoint p;
@@ -383,6 +397,8 @@ core::Sweeps read_sweeps(hid_t file) {
     s.compute.back().seconds.push_back(r.seconds);
     s.compute.back().rates.push_back(r.gflop_per_s);
     if (r.clock_ghz > 0.0) s.compute.back().clock_ghz.push_back(r.clock_ghz);
+    if (compute_disturbance && !std::isnan(r.disturbance))
+      s.compute.back().disturbance.push_back(r.disturbance);
   }
   for (const auto& r :
        read_rows<BandwidthSampleRow>(g.get(), "bandwidth", bandwidth_sample_type())) {
@@ -395,6 +411,8 @@ core::Sweeps read_sweeps(hid_t file) {
     s.bandwidth.back().seconds.push_back(r.seconds);
     s.bandwidth.back().rates.push_back(r.gbyte_per_s);
     if (r.clock_ghz > 0.0) s.bandwidth.back().clock_ghz.push_back(r.clock_ghz);
+    if (bandwidth_disturbance && !std::isnan(r.disturbance))
+      s.bandwidth.back().disturbance.push_back(r.disturbance);
   }
   return s;
 }

@@ -50,6 +50,12 @@ void non_negative(double v, const std::string& where, const char* field) {
     fail(where, std::string(field) + " " + number(v) + " is not a finite number >= 0");
 }
 
+// A share of time lost to others: a fraction.
+void fraction(double v, const std::string& where, const char* field) {
+  if (!(v >= 0.0 && v <= 1.0))
+    fail(where, std::string(field) + " " + number(v) + " is not a fraction between 0 and 1");
+}
+
 void check_machine(const core::Machine& m) {
   const std::pair<const char*, int> counts[] = {{"cores", m.cores},
                                                 {"threads", m.threads},
@@ -98,14 +104,17 @@ void check_ceiling(const core::Ceiling& c, std::size_t row) {
   if (c.flops_per_element < 0)
     fail(where, "flops_per_element " + std::to_string(c.flops_per_element) + " is negative");
   if (c.theoretical) check_rate(*c.theoretical, where + ": theoretical");
+  if (c.disturbance) fraction(*c.disturbance, where, "disturbance");
 }
 
-void check_samples(const std::vector<double>& seconds, const std::vector<double>& rates,
-                   const std::string& where) {
+template <class Point>
+void check_samples(const Point& p, const std::string& where) {
+  const std::vector<double>& seconds = p.seconds;
   for (double s : seconds)  // NaN: a sample whose time was not recorded
     if (!std::isnan(s) && !(std::isfinite(s) && s > 0.0))
       fail(where, "sample time " + number(s) + " is not a positive number");
-  for (double r : rates) positive_rate(r, where + ": sample rate");
+  for (double r : p.rates) positive_rate(r, where + ": sample rate");
+  for (double d : p.disturbance) fraction(d, where, "sample disturbance");
 }
 
 void check_sweeps(const core::Sweeps& s) {
@@ -116,13 +125,13 @@ void check_sweeps(const core::Sweeps& s) {
     if (p.flops_per_element < 0) fail(where, "flops_per_element is negative");
     if (p.ilp < 0) fail(where, "ilp is negative");
     non_negative(p.mul_add_ratio, where, "mul_add_ratio");
-    check_samples(p.seconds, p.rates, where);
+    check_samples(p, where);
   }
   for (std::size_t i = 0; i < s.bandwidth.size(); ++i) {
     const core::BandwidthPoint& p = s.bandwidth[i];
     const std::string where = "/sweeps/bandwidth point " + std::to_string(i);
     if (p.working_set_bytes == 0) fail(where, "working_set_bytes is 0");
-    check_samples(p.seconds, p.rates, where);
+    check_samples(p, where);
   }
 }
 

@@ -1,5 +1,7 @@
 #include "rooftop/core/model.hpp"
 
+#include "rooftop/core/sampling.hpp"
+
 namespace rooftop::core {
 
 const Ceiling* CeilingsFile::find(const std::string& name) const {
@@ -7,6 +9,8 @@ const Ceiling* CeilingsFile::find(const std::string& name) const {
     if (c.name == name) return &c;
   return nullptr;
 }
+
+bool Ceiling::disturbed() const { return disturbance && *disturbance > kDisturbedShare; }
 
 const LevelBytes* KernelRecord::find_bytes(const std::string& level) const {
   for (const LevelBytes& b : bytes)

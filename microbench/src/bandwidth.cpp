@@ -103,6 +103,7 @@ core::BandwidthPoint run(std::uint64_t working_set_bytes, const core::Sampling& 
     p.seconds.push_back(s);
     p.rates.push_back(bytes / s * 1e-9);
   }
+  p.disturbance = samples.disturbance;
   return p;
 }
 

@@ -69,6 +69,7 @@ core::ComputePoint run_compute(const std::string& precision, std::uint64_t worki
     p.rates.push_back(flops / s * 1e-9);
   }
   p.clock_ghz = samples.clock_ghz;
+  p.disturbance = samples.disturbance;
   return p;
 }
 

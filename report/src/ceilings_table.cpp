@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "rooftop/ceilings/fields.hpp"
+#include "rooftop/core/format.hpp"
 
 namespace rooftop::report {
 namespace {
@@ -107,7 +108,20 @@ std::string ceilings_table(const CeilingsFile& f) {
   }
   text_section(out, f, "theoretical peaks", &Ceiling::theoretical_basis);
   text_section(out, f, "notes", &Ceiling::note);
+  const std::vector<std::string> disturbed = disturbed_ceilings(f);
+  if (!disturbed.empty()) out << "\ndisturbed (the machine was not the measurement's own):\n";
+  for (const std::string& d : disturbed) out << "  " << d << "\n";
   return out.str();
+}
+
+std::vector<std::string> disturbed_ceilings(const CeilingsFile& f) {
+  std::vector<std::string> out;
+  for (const Ceiling& c : f.ceilings)
+    if (c.disturbed())
+      out.push_back(c.name + ": " + core::format_number("%.0f", 100.0 * *c.disturbance) +
+                    "% of its samples' time was taken by other tasks or the hypervisor; "
+                    "it may be low");
+  return out;
 }
 
 }  // namespace rooftop::report

@@ -5,6 +5,7 @@
 
 #include "rooftop/ceilings/fields.hpp"
 #include "rooftop/core/format.hpp"
+#include "rooftop/core/sampling.hpp"
 
 namespace rooftop::report {
 namespace {
@@ -78,7 +79,7 @@ std::string comparison_table(const ceilings::Comparison& cmp) {
   for (std::size_t i = 0; i < cmp.files.size(); ++i)
     line += columns("[" + std::to_string(i + 1) + "]", "ratio", "verdict");
   emit(line);
-  bool any_theoretical = false, any_no_spread = false;
+  bool any_theoretical = false, any_no_spread = false, any_disturbed = false;
   for (const ceilings::ComparedCeiling& r : cmp.ceilings) {
     std::snprintf(head, sizeof head, "%-11s %-8s", r.name.c_str(), r.units.c_str());
     line = head;
@@ -95,14 +96,20 @@ std::string comparison_table(const ceilings::Comparison& cmp) {
       line += columns(value, r.ratios[i] ? cell("%.3g", *r.ratios[i]) : "-",
                       ceilings::to_string(r.verdicts[i]));
       any_no_spread = any_no_spread || r.verdicts[i] == ceilings::Verdict::no_spread;
+      any_disturbed = any_disturbed || r.verdicts[i] == ceilings::Verdict::disturbed;
     }
     emit(line);
   }
-  if (any_theoretical || any_no_spread) out << "\n";
+  if (any_theoretical || any_no_spread || any_disturbed) out << "\n";
   if (any_theoretical) out << "* theoretical, not measured\n";
   if (any_no_spread)
     out << "no spread: a file recorded fewer than 2 samples (or no range) for that ceiling, "
            "so noise cannot be told from a difference\n";
+  if (any_disturbed)
+    out << "disturbed: other tasks or the hypervisor took more than "
+        << core::format_number("%.0f", 100.0 * core::kDisturbedShare)
+        << "% of that ceiling's samples' time in one of the two files, so a difference "
+           "may be theirs\n";
   return out.str();
 }
 

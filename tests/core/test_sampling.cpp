@@ -204,6 +204,91 @@ TEST(Sample, NoSampleStartsThatWouldEndPastTheBudgetOnceThereIsOne) {
   EXPECT_GT(s.seconds[0], sampling.budget_seconds);
 }
 
+// A neighbour that takes `share` of every launch whose number `disturbed` picks: the
+// launch adds that share of its own time to the lost time the probe reports.
+struct Neighbour {
+  static inline double lost = 0.0;
+  static inline int launches = 0;
+  static double probe() { return lost; }
+};
+
+template <class Disturbed>
+Launch disturbed_launch(std::vector<FakeLaunch::Call>& calls, double share, Disturbed disturbed) {
+  Neighbour::lost = 0.0;
+  Neighbour::launches = 0;
+  return [&calls, share, disturbed](std::int64_t reps) {
+    FakeLaunch{&calls}(reps);
+    if (disturbed(Neighbour::launches++)) Neighbour::lost += share * calls.back().seconds;
+  };
+}
+
+// Any launch is long enough, and the neighbour is watched: one warm-up, then 3 samples.
+Sampling watched_sampling() {
+  Sampling sampling;
+  sampling.samples = 3;
+  sampling.min_sample_seconds = 1e-9;
+  sampling.lost_seconds = Neighbour::probe;
+  return sampling;
+}
+
+TEST(Sample, EverySampleCarriesTheShareOfItsTimeLostToOthers) {
+  Sampling sampling = tiny_sampling();
+  sampling.min_sample_seconds = 0.002;
+  sampling.lost_seconds = Neighbour::probe;
+  std::vector<FakeLaunch::Call> calls;
+  const SampleSet s = sample(sampling, 1, disturbed_launch(calls, 0.25, [](int) { return true; }));
+  ASSERT_EQ(s.disturbance.size(), s.seconds.size());
+  // The probe is read outside the launch's own timing, inside the sample's: a little less.
+  for (double d : s.disturbance) {
+    EXPECT_GT(d, 0.2);
+    EXPECT_LE(d, 0.25);
+  }
+}
+
+TEST(Sample, ADisturbedMachineGetsAtMostTwiceTheSamples) {
+  // Any launch is long enough: one warm-up, 3 samples, then, every launch being
+  // disturbed, one retake per sample asked for and no more.
+  const Sampling sampling = watched_sampling();
+  std::vector<FakeLaunch::Call> calls;
+  const SampleSet s = sample(sampling, 1, disturbed_launch(calls, 0.5, [](int) { return true; }));
+  EXPECT_EQ(calls.size(), 1u + 3u + 3u);
+  EXPECT_EQ(s.total_reps, 7);
+  ASSERT_EQ(s.disturbance.size(), 3u);
+  for (double d : s.disturbance) EXPECT_GT(d, kDisturbedShare);
+}
+
+TEST(Sample, AQuietRetakeReplacesTheDisturbedSample) {
+  // Every other launch disturbed, from the warm-up (launch 0) on: the samples are
+  // launches 1 (quiet), 2 (disturbed) and 3; the first retake (4) is disturbed too and
+  // replaces sample 2 again, the second (5) is quiet and ends the retakes.
+  const Sampling sampling = watched_sampling();
+  std::vector<FakeLaunch::Call> calls;
+  const SampleSet s =
+      sample(sampling, 1, disturbed_launch(calls, 0.5, [](int n) { return n % 2 == 0; }));
+  EXPECT_EQ(calls.size(), 6u);
+  EXPECT_EQ(s.disturbance, std::vector<double>(3, 0.0));
+}
+
+TEST(Sample, AQuietMachineGetsNoRetake) {
+  const Sampling sampling = watched_sampling();
+  std::vector<FakeLaunch::Call> calls;
+  const SampleSet s = sample(sampling, 1, disturbed_launch(calls, 0.5, [](int) { return false; }));
+  EXPECT_EQ(calls.size(), 1u + 3u);
+  EXPECT_EQ(s.disturbance, std::vector<double>(3, 0.0));
+}
+
+TEST(Sample, NoRetakePastTheBudget) {
+  Sampling sampling = tiny_sampling();
+  sampling.min_sample_seconds = 0.002;
+  sampling.budget_seconds = 0.02;
+  sampling.lost_seconds = Neighbour::probe;
+  std::vector<FakeLaunch::Call> calls;
+  sample(sampling, 1, disturbed_launch(calls, 0.5, [](int) { return true; }));
+  double spent = 0.0;
+  for (const auto& c : calls) spent += c.seconds;
+  EXPECT_LT(spent, 2 * sampling.budget_seconds);
+}
+
 TEST(Sample, PerRepDividesEverySampleByTheCount) {
   SampleSet s;
   s.reps = 4;

@@ -137,13 +137,19 @@ TEST(MeasureCompute, UnknownPrecisionThrows) {
 
 // The probe is a chain of dependent adds, one cycle each: a compiler that folded or
 // reordered the chain would read tens of GHz, a probe timed wrongly far below any core.
+// Preemption only ever lowers a reading (a thread descheduled for the whole of a short
+// reading on a loaded machine), so the lower bound is on the best of several.
 TEST(ClockProbe, ReadsAClockACoreCanHave) {
-  const double thread = thread_clock_ghz(2000, 2);
-  EXPECT_GT(thread, 0.2);
-  EXPECT_LT(thread, 10.0);
-  const double sample = sample_clock_ghz();
-  EXPECT_GT(sample, 0.2);
-  EXPECT_LT(sample, 10.0);
+  double best_thread = 0.0, best_sample = 0.0;
+  for (int i = 0; i < 10; ++i) {
+    const double thread = thread_clock_ghz(2000, 2), sample = sample_clock_ghz();
+    EXPECT_LT(thread, 10.0);
+    EXPECT_LT(sample, 10.0);
+    best_thread = std::max(best_thread, thread);
+    best_sample = std::max(best_sample, sample);
+  }
+  EXPECT_GT(best_thread, 0.2);
+  EXPECT_GT(best_sample, 0.2);
 }
 
 // ---------------------------------------------------------------------------------------

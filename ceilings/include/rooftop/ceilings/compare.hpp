@@ -7,6 +7,9 @@
 //   - "no spread" when B or X has no spread information: fewer than 2 samples, or
 //     max <= min (real repeated timings never agree to the last bit, so a zero-width
 //     range means the spread was not recorded, e.g. an imported value);
+//   - "disturbed" when B or X was measured while other tasks or the hypervisor took
+//     more than core::kDisturbedShare of its samples' time: a difference then may be
+//     the neighbours', not the machines';
 //   - "same" when the two runs' [min, max] ranges overlap (touching counts);
 //   - otherwise "higher" or "lower" by the value (the median).
 // The baseline itself reads "baseline"; a file without the ceiling reads "absent"; a
@@ -21,9 +24,10 @@
 
 namespace rooftop::ceilings {
 
-enum class Verdict { baseline, same, higher, lower, absent, no_spread, no_baseline };
+enum class Verdict { baseline, same, higher, lower, absent, no_spread, no_baseline, disturbed };
 
-const char* to_string(Verdict verdict);  // "baseline", "same", …, "no spread", "no baseline"
+// "baseline", "same", …, "no spread", "no baseline", "disturbed"
+const char* to_string(Verdict verdict);
 
 // True when the ceiling carries a usable [min, max] range (see the rule above).
 bool has_spread(const core::Ceiling& ceiling);

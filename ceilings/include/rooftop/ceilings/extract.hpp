@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -53,6 +54,11 @@ std::vector<CeilingSource> ceiling_sources(const core::Machine& machine, const c
 
 // Extract every ceiling the sweeps support (the median of each source point);
 // reasons for missing ones go to `skipped`.
+// The share of a point's sample time lost to others, weighted by the samples' seconds
+// (core::Ceiling::disturbance); empty where its samples carry no disturbance.
+template <class Point>
+std::optional<double> disturbance_of(const Point& p);
+
 std::vector<core::Ceiling> extract_ceilings(const core::Machine& machine,
                                             const core::Sweeps& sweeps,
                                             std::vector<std::string>* skipped = nullptr);

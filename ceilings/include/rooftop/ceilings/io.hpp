@@ -8,9 +8,10 @@
 namespace rooftop::ceilings {
 
 inline constexpr int kSchemaMajor = 1;
-inline constexpr int kSchemaMinor = 5;  // 1.1: /kernels; 1.2: fleet files; 1.3: ILP in sweeps;
+inline constexpr int kSchemaMinor = 6;  // 1.1: /kernels; 1.2: fleet files; 1.3: ILP in sweeps;
                                         // 1.4: the compiled device arch; 1.5: device
-                                        // ceilings (memory, clocks per sample)
+                                        // ceilings (memory, clocks per sample); 1.6: time
+                                        // lost to others per sample and per ceiling
 inline constexpr const char* kSchemaName = "rooftop-ceilings";
 
 // Writes atomically: a temporary file beside `path`, then rename. On any failure the

@@ -62,6 +62,9 @@ struct ComputePoint {
   std::vector<double> seconds;  // one per sample
   std::vector<double> rates;    // GFLOP/s per sample
   std::vector<double> clock_ghz;  // device: SM clock during each sample (empty on a host)
+  // Share of each sample's time lost to other tasks or the hypervisor (core::SampleSet::
+  // disturbance); empty where not measured (a GPU, an older file).
+  std::vector<double> disturbance;
 };
 
 // Raw samples of one bandwidth point: an access pattern at one working-set size.
@@ -73,6 +76,7 @@ struct BandwidthPoint {
   std::vector<double> seconds;
   std::vector<double> rates;  // GB/s (10^9 bytes) per sample
   std::vector<double> clock_ghz;  // device: SM clock during each sample (empty on a host)
+  std::vector<double> disturbance;  // as in ComputePoint
 };
 
 struct Sweeps {
@@ -93,8 +97,13 @@ struct Ceiling {
   std::optional<double> theoretical;  // same units as value; empty where unknown
   std::string theoretical_basis;      // how the theoretical peak was computed
   std::string note;
+  // Share of its samples' time the machine was not the measurement's own (lost to other
+  // tasks or the hypervisor); empty where not measured. Above kDisturbedShare
+  // (sampling.hpp) the ceiling is disturbed: it may be below what the machine sustains.
+  std::optional<double> disturbance;
 
   bool measured() const { return samples > 0; }
+  bool disturbed() const;
 
   std::optional<double> fraction_of_theoretical() const {
     if (!theoretical || *theoretical <= 0.0) return std::nullopt;

@@ -23,7 +23,18 @@ struct Sampling {
   // When set, the clock in GHz, read right before and right after every timed launch
   // (outside the timed interval): a sample's peak is only known at the clock it ran at.
   double (*clock)() = nullptr;
+  // When set, the seconds per measuring thread lost so far to anything but the
+  // measurement (waiting for a CPU behind other tasks, stolen by the hypervisor), read
+  // right before and right after every timed launch. A sample that lost more than
+  // kDisturbedShare of its time is taken again, at most `samples` more launches and
+  // within the budget, each new one replacing the most disturbed sample.
+  double (*lost_seconds)() = nullptr;
 };
+
+// The share of a sample's time lost to others above which the sample is disturbed: a
+// quiet machine loses well under 1% (timer interrupts, kernel threads); a competing
+// busy task on one of the cores takes about half of that core.
+inline constexpr double kDisturbedShare = 0.02;
 
 struct SampleSet {
   std::int64_t reps = 1;        // repetitions inside one sample
@@ -32,6 +43,9 @@ struct SampleSet {
   // One per sample when Sampling::clock is set: the higher of the readings before and
   // after it, so that a peak taken at it stays an upper bound.
   std::vector<double> clock_ghz;
+  // One per sample when Sampling::lost_seconds is set: the share of the sample's time
+  // its threads lost to others (0 = the machine was the measurement's own).
+  std::vector<double> disturbance;
 
   // The seconds of one repetition, one per sample.
   std::vector<double> per_rep() const;

@@ -41,6 +41,14 @@ double measure_host_clock_ghz(std::string& method);
 // rate. What core::Sampling::clock is set to for the compute points.
 double sample_clock_ghz();
 
+// Seconds per measuring thread lost so far to other tasks and to the hypervisor (the
+// scheduler's run_delay of this process's threads and the steal time of its CPUs, from
+// /proc): what core::Sampling::lost_seconds is set to on a host. Only differences mean
+// anything. host_lost_time_readable() is false where the kernel keeps no scheduler
+// statistics; then only steal time is seen.
+double host_lost_seconds();
+bool host_lost_time_readable();
+
 // The calling thread's own clock: the fastest of `attempts` chains of `iterations` x 256
 // dependent adds (6000 iterations: about 0.4 ms at 3.5 GHz).
 double thread_clock_ghz(std::int64_t iterations = 6000, int attempts = 3);

@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "rooftop/core/model.hpp"
 
@@ -17,5 +18,9 @@ nlohmann::json ceilings_json(const core::CeilingsFile& file);
 // The provenance and machine lines, one row per ceiling, then the theoretical peaks'
 // bases and the notes.
 std::string ceilings_table(const core::CeilingsFile& file);
+
+// One line per disturbed ceiling (core::Ceiling::disturbed): "fp64_fma: 14% of its
+// samples' time was taken by other tasks or the hypervisor; it may be low".
+std::vector<std::string> disturbed_ceilings(const core::CeilingsFile& file);
 
 }  // namespace rooftop::report
