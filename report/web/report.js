@@ -201,7 +201,7 @@
         if (off.has('precision:' + s.name.split(' ')[0])) return;
         for (const [x, y] of s.points) {
           const c = svg('circle', {class: 'trace', cx: plot.px(x), cy: plot.py(y), r: 3.5,
-            fill: PALETTE[(4 + si) % PALETTE.length]}, layer);
+            fill: several ? fileColor(fi) : PALETTE[(4 + si) % PALETTE.length]}, layer);
           bindTip(c, () => tag(fi) + 'trace ' + s.name, () => [['FLOP/byte', sig(x, 4)],
             ['GFLOP/s', sig(y, 4)], ['working set', bytesText(f.trace.working_set)]]);
         }
@@ -219,7 +219,7 @@
         const X = plot.px(x.k.ai[level]), Y = plot.py(x.k.gflop_per_s);
         const p = svg('path', {class: 'point' + (x.k.above ? ' above' : ''), d: shape(level),
           transform: `translate(${X.toFixed(2)},${Y.toFixed(2)})`, fill: x.color, tabindex: 0,
-          role: 'img', 'data-key': x.key, 'data-level': level,
+          role: 'img', 'data-key': x.key, 'data-id': x.id, 'data-level': level,
           'aria-label': `${tag(x.fi)}${x.id} ${x.k.name} at ${level}: ${sig(x.k.ai[level], 4)} ` +
               `FLOP/byte, ${sig(x.k.gflop_per_s, 4)} GFLOP/s`}, points);
         bindTip(p, () => tag(x.fi) + x.id + '  ' + x.k.name, () => kernelRows(x, level), x.key);

@@ -198,14 +198,20 @@ TEST(CliImport, AFileInNoFormatOrACutGzipIsOneLine) {
   EXPECT_NE(c.err.find("truncated"), std::string::npos) << c.err;
 }
 
+// A kernels file (k.h5): triad at the tiny size, placed on ceilings_file's ceilings.
+std::string kernels_file(const TempDir& logs, const TempDir& files) {
+  const std::string k = files.file("k.h5");
+  const RunResult r = run_rooftop(
+      {"analyze", "--ceilings", ceilings_file(files), "--kernels", "triad", "--size", "tiny",
+       "--out", k},
+      logs);
+  EXPECT_EQ(r.status, 0) << r.err;
+  return k;
+}
+
 TEST(CliPlot, KernelsFileShowsAndPlotsAndTwoFilesGiveTheOverlay) {
   TempDir logs, files;
-  const std::string c = ceilings_file(files), k = files.file("k.h5");
-  ASSERT_EQ(
-      run_rooftop({"analyze", "--ceilings", c, "--kernels", "triad", "--size", "tiny", "--out", k},
-                  logs)
-          .status,
-      0);
+  const std::string k = kernels_file(logs, files), c = files.file("ceilings.h5");
   const RunResult shown = run_rooftop({"show", k, "--json"}, logs);
   ASSERT_EQ(shown.status, 0) << shown.err;
   const json j = json::parse(shown.out);
@@ -219,6 +225,31 @@ TEST(CliPlot, KernelsFileShowsAndPlotsAndTwoFilesGiveTheOverlay) {
   EXPECT_EQ(run_rooftop({"plot", c, k, "--out", two}, logs).status, 0);
   EXPECT_EQ(count(read_bytes(two), "class='legend'"), 2u);
   expect_one_line_failure(run_rooftop({"plot", c}, logs));  // --out is required
+}
+
+TEST(CliReport, OnePageOfOneOrSeveralFilesAndOneLineErrors) {
+  TempDir logs, files;
+  const std::string k = kernels_file(logs, files), c = files.file("ceilings.h5");
+  const std::string page = files.file("report.html");
+  const RunResult r = run_rooftop({"report", k, "--out", page}, logs);
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, "wrote " + page + "\n");
+  const std::string html = read_bytes(page);
+  EXPECT_EQ(html.rfind("<!DOCTYPE html>", 0), 0u);
+  EXPECT_NE(html.find("\"id\":\"triad\""), std::string::npos) << "the kernel in the data";
+  // Two files: the comparison rides along. An existing page survives a failed run.
+  ASSERT_EQ(run_rooftop({"report", c, k, "--out", page}, logs).status, 0);
+  EXPECT_NE(read_bytes(page).find("\"comparison\":{"), std::string::npos);
+  const std::string before = read_bytes(page);
+  expect_one_line_failure(run_rooftop({"report", files.file("missing.h5"), "--out", page}, logs));
+  expect_one_line_failure(run_rooftop({"report", k, k, "--out", page}, logs));
+  EXPECT_EQ(read_bytes(page), before);
+  expect_one_line_failure(run_rooftop({"report", k, "--out", files.file("no/such/dir.html")}, logs));
+  const RunResult no_out = run_rooftop({"report", k}, logs);
+  expect_one_line_failure(no_out);
+  EXPECT_EQ(no_out.status, 2) << "--out is required";
+  EXPECT_EQ(files.entries(), (std::vector<std::string>{"ceilings.h5", "k.h5", "report.html"}))
+      << "no temporary left behind";
 }
 
 TEST(CliProfile, EveryLabelledKernelOfAnUnmodifiedKokkosProgram) {
