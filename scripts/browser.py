@@ -135,6 +135,12 @@ class Browser:
         self._session("POST", "/actions", {"actions": [{"type": "key", "id": "keyboard",
                                                         "actions": actions}]})
 
+    def emulate_media(self, media):
+        """Lays the page out for `media` ('print', or '' for the screen again), through
+        chromedriver's DevTools passthrough."""
+        self._session("POST", "/goog/cdp/execute",
+                      {"cmd": "Emulation.setEmulatedMedia", "params": {"media": media}})
+
     def screenshot(self):
         """The viewport as PNG bytes."""
         return base64.b64decode(self._session("GET", "/screenshot"))

@@ -117,7 +117,11 @@ class LogPlot {
   constructor(parent, options) {
     this.o = Object.assign({width: 900, height: 520, left: 80, right: 20, top: 36, bottom: 56},
                            options);
-    this.home = options.domain;  // {x: [lo, hi], y: [lo, hi]}
+    // {x: [lo, hi], y: [lo, hi]}; a damaged file's infinities or zeros fall back to a
+    // usual range rather than drawing nothing.
+    const usable = (r) => r.every((v) => isFinite(v) && v > 0) && r[0] < r[1];
+    this.home = {x: usable(options.domain.x) ? options.domain.x : [1 / 64, 1024],
+      y: usable(options.domain.y) ? options.domain.y : [0.1, 1e4]};
     this.view = {x: this.home.x.slice(), y: this.home.y.slice()};
     this.figure = html('figure', {class: 'chart'}, null, parent);
     const bar = html('div', {class: 'zoom', role: 'group', 'aria-label': 'zoom'}, null,

@@ -184,11 +184,25 @@
         }
       }
     });
+    // Labels 13 px apart at least; each run of labels that would touch is centred on the
+    // lines it labels (several machines' ceilings crowd one band), below the run above it.
     computeLabels.sort((a, b) => a.y - b.y);
-    let last = -1e9;
+    let floor = o.top + 10, run = [];
+    const settle = () => {
+      const shift = run.reduce((sum, l) => sum + l.at - (l.y - 4), 0) / run.length;
+      const up = Math.max(0, Math.min(shift, run[0].at - floor));
+      for (const l of run) l.at -= up;
+      floor = run[run.length - 1].at + 13;
+      run = [];
+    };
     for (const l of computeLabels) {
-      const y = Math.max(l.y - 4, last + 13);
-      last = y;
+      if (run.length && l.y - 4 >= run[run.length - 1].at + 13) settle();
+      l.at = run.length ? run[run.length - 1].at + 13 : Math.max(l.y - 4, floor);
+      run.push(l);
+    }
+    if (run.length) settle();
+    for (const l of computeLabels) {
+      const y = l.at;
       label(layer, right - 4, y, l.text, {class: 'roof-label', fill: l.color, 'text-anchor': 'end'});
       boxes.add({x0: right - 4 - l.text.length * 6.4, y0: y - 10, x1: right, y1: y + 2});
     }

@@ -228,6 +228,19 @@ class GppReport(Page):
         self.assertGreater(len(set(pixels)), 20, "too few colours for a chart")
 
 
+    def test_print_layout_hides_the_controls_and_keeps_the_charts(self):
+        shown = "return [...document.querySelectorAll(arguments[0])].filter((e) => " \
+                "getComputedStyle(e).display !== 'none' && e.getClientRects().length).length;"
+        self.assertGreater(self.run_js(shown, ".controls, .zoom"), 0)
+        self.browser.emulate_media("print")
+        try:
+            self.assertEqual(self.run_js(shown, ".controls, .zoom, .hint, #tooltip"), 0)
+            self.assertEqual(self.run_js(shown, "svg.plot-svg"), 2, "roofline and sweep")
+            self.assertEqual(self.run_js(shown, "#kernels tbody tr"), len(self.kernels))
+        finally:
+            self.browser.emulate_media("")
+
+
 class HostileReport(Page):
     """A file whose machine, ceilings and kernels carry markup, script closers, quotes,
     U+2028 and long strings, under a file name that is markup too."""
