@@ -7,6 +7,7 @@
 
 #include "rooftop/ceilings/device_peaks.hpp"
 #include "rooftop/core/error.hpp"
+#include "rooftop/core/sampling.hpp"
 #include "rooftop/core/statistics.hpp"
 #include "rooftop/core/vocabulary.hpp"
 
@@ -73,12 +74,7 @@ core::Ceiling ceiling_from(const std::string& name, const char* kind, const char
 template <class Point>
 std::optional<double> disturbance_of(const Point& p) {
   if (p.disturbance.empty() || p.disturbance.size() != p.seconds.size()) return std::nullopt;
-  double lost = 0.0, total = 0.0;
-  for (std::size_t i = 0; i < p.seconds.size(); ++i) {
-    lost += p.disturbance[i] * p.seconds[i];
-    total += p.seconds[i];
-  }
-  return total > 0.0 ? lost / total : 0.0;
+  return core::median_disturbance(p.disturbance);
 }
 template std::optional<double> disturbance_of(const core::ComputePoint&);
 template std::optional<double> disturbance_of(const core::BandwidthPoint&);

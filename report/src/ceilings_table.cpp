@@ -118,9 +118,9 @@ std::vector<std::string> disturbed_ceilings(const CeilingsFile& f) {
   std::vector<std::string> out;
   for (const Ceiling& c : f.ceilings)
     if (c.disturbed())
-      out.push_back(c.name + ": " + core::format_number("%.0f", 100.0 * *c.disturbance) +
-                    "% of its samples' time was taken by other tasks or the hypervisor; "
-                    "it may be low");
+      out.push_back(c.name + ": its median sample lost " +
+                    core::format_number("%.0f", 100.0 * *c.disturbance) +
+                    "% of its time to other tasks or the hypervisor; it may be low");
   return out;
 }
 

@@ -108,8 +108,8 @@ std::string comparison_table(const ceilings::Comparison& cmp) {
   if (any_disturbed)
     out << "disturbed: other tasks or the hypervisor took more than "
         << core::format_number("%.0f", 100.0 * core::kDisturbedShare)
-        << "% of that ceiling's samples' time in one of the two files, so a difference "
-           "may be theirs\n";
+        << "% of the time of that ceiling's median sample in one of the two files, so a "
+           "difference may be theirs\n";
   return out.str();
 }
 

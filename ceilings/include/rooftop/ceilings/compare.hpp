@@ -8,8 +8,8 @@
 //     max <= min (real repeated timings never agree to the last bit, so a zero-width
 //     range means the spread was not recorded, e.g. an imported value);
 //   - "disturbed" when B or X was measured while other tasks or the hypervisor took
-//     more than core::kDisturbedShare of its samples' time: a difference then may be
-//     the neighbours', not the machines';
+//     more than core::kDisturbedShare of its median sample's time: a difference then
+//     may be the neighbours', not the machines';
 //   - "same" when the two runs' [min, max] ranges overlap (touching counts);
 //   - otherwise "higher" or "lower" by the value (the median).
 // The baseline itself reads "baseline"; a file without the ceiling reads "absent"; a

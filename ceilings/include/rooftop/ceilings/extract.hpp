@@ -54,7 +54,7 @@ std::vector<CeilingSource> ceiling_sources(const core::Machine& machine, const c
 
 // Extract every ceiling the sweeps support (the median of each source point);
 // reasons for missing ones go to `skipped`.
-// The share of a point's sample time lost to others, weighted by the samples' seconds
+// The share of its time the point's median sample lost to others
 // (core::Ceiling::disturbance); empty where its samples carry no disturbance.
 template <class Point>
 std::optional<double> disturbance_of(const Point& p);

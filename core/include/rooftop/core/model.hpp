@@ -97,9 +97,10 @@ struct Ceiling {
   std::optional<double> theoretical;  // same units as value; empty where unknown
   std::string theoretical_basis;      // how the theoretical peak was computed
   std::string note;
-  // Share of its samples' time the machine was not the measurement's own (lost to other
-  // tasks or the hypervisor); empty where not measured. Above kDisturbedShare
-  // (sampling.hpp) the ceiling is disturbed: it may be below what the machine sustains.
+  // The share of its time the point's median sample lost to other tasks or the
+  // hypervisor (core::median_disturbance); empty where not measured. Above
+  // kDisturbedShare (sampling.hpp) the ceiling is disturbed: it may be below what the
+  // machine sustains.
   std::optional<double> disturbance;
 
   bool measured() const { return samples > 0; }

@@ -25,9 +25,9 @@ struct Sampling {
   double (*clock)() = nullptr;
   // When set, the seconds per measuring thread lost so far to anything but the
   // measurement (waiting for a CPU behind other tasks, stolen by the hypervisor), read
-  // right before and right after every timed launch. A sample that lost more than
-  // kDisturbedShare of its time is taken again, at most `samples` more launches and
-  // within the budget, each new one replacing the most disturbed sample.
+  // right before and right after every timed launch. While the median sample lost more
+  // than kDisturbedShare of its time, the most disturbed sample is taken again (at most
+  // `samples` more launches, within the budget).
   double (*lost_seconds)() = nullptr;
 };
 
@@ -60,6 +60,10 @@ using Launch = std::function<void(std::int64_t reps)>;
 // of work); otherwise it is the warm-up. Throws rooftop::Interrupted before any launch
 // once the cancel flag is set.
 SampleSet sample(const Sampling& sampling, std::int64_t reps, const Launch& launch);
+
+// The median of the samples' disturbances (0 for none): the share of its time the sample
+// behind a median rate lost to others, as disturbed samples are the slow ones.
+double median_disturbance(std::vector<double> disturbance);
 
 // Throws rooftop::Interrupted once the cancel flag is set.
 void throw_if_cancelled(const Sampling& sampling);

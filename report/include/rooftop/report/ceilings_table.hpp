@@ -19,8 +19,8 @@ nlohmann::json ceilings_json(const core::CeilingsFile& file);
 // bases and the notes.
 std::string ceilings_table(const core::CeilingsFile& file);
 
-// One line per disturbed ceiling (core::Ceiling::disturbed): "fp64_fma: 14% of its
-// samples' time was taken by other tasks or the hypervisor; it may be low".
+// One line per disturbed ceiling (core::Ceiling::disturbed): "fp64_fma: its median
+// sample lost 14% of its time to other tasks or the hypervisor; it may be low".
 std::vector<std::string> disturbed_ceilings(const core::CeilingsFile& file);
 
 }  // namespace rooftop::report
