@@ -7,15 +7,17 @@
 # over 2 GiB; the failing input is kept in build-fuzz/artifacts/.
 # Prints the executions and coverage of each target. New inputs the fuzzer finds
 # accumulate in build-fuzz/corpus/ between runs. Targets after SECONDS run only those
-# (fuzz_ceilings_file, fuzz_profiler_csv, fuzz_nsys_sqlite, fuzz_ert_json). SECONDS = 0 replays the seeds
-# and the kept corpus once, as a regression run, without new inputs. Leaks inside libhdf5 itself are
-# suppressed (fuzz/lsan.supp says why).
+# (the list below: the ceilings file, the ERT import, one per profiler-import reader).
+# SECONDS = 0 replays the seeds and the kept corpus once, as a regression run, without new
+# inputs. Leaks inside libhdf5 itself are suppressed (fuzz/lsan.supp says why).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 seconds="${1:-60}"
 shift || true
 targets=("$@")
-((${#targets[@]})) || targets=(fuzz_ceilings_file fuzz_profiler_csv fuzz_nsys_sqlite fuzz_ert_json)
+all=(fuzz_ceilings_file fuzz_ert_json fuzz_ncu_csv fuzz_nvprof fuzz_ncu_text fuzz_nsys_stats
+     fuzz_nsys_sqlite fuzz_pytorch_trace)
+((${#targets[@]})) || targets=("${all[@]}")
 build="$root/build-fuzz"
 export LSAN_OPTIONS="suppressions=$root/fuzz/lsan.supp:print_suppressions=0"
 # A damaged file can make libhdf5 ask for an absurd amount of memory, which malloc refuses
@@ -28,28 +30,41 @@ cmake -S "$root/fuzz" -B "$build" "${generator[@]}" -DCMAKE_BUILD_TYPE=RelWithDe
       -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ >/dev/null
 cmake --build "$build" --parallel 2 >/dev/null
 
-# Seeds: the files as they are; the text target reads its first byte as a mode (even:
-# a report alone, odd: a report, a form feed, then a timing file). Its seeds are every
-# text format: CSV, Nsight Compute's plain-text logs and the PyTorch traces inflated.
+# Seeds: the repository's own files of each format. The import targets read their first
+# byte as a mode (even: a report alone, odd: a report, a form feed, then a timing file).
 seeds="$build/seeds"
 rm -rf "$seeds"
-mkdir -p "$seeds"/{fuzz_ceilings_file,fuzz_profiler_csv,fuzz_nsys_sqlite,fuzz_ert_json} "$build/artifacts"
+for target in "${all[@]}"; do mkdir -p "$seeds/$target"; done
+mkdir -p "$build/artifacts"
 cp "$root"/data/*.h5 "$root"/tests/fixtures/h5/*.h5 "$seeds/fuzz_ceilings_file/"
 cp "$root"/data/*.json "$root"/tests/fixtures/*.json "$seeds/fuzz_ert_json/"
-for f in "$root"/tests/fixtures/import/*.csv "$root"/tests/fixtures/import/*.log; do
-  { printf '\0'; cat "$f"; } >"$seeds/fuzz_profiler_csv/$(basename "$f")"
+import="$root/tests/fixtures/import"
+seed() {  # TARGET FILE [TIMING-FILE]: one seed, a report alone or with its timing file
+  local out="$seeds/$1/$(basename "$2")${3:+-timed}"
+  if [ -n "${3:-}" ]; then
+    { printf '\1'; cat "$2"; printf '\f'; cat "$3"; } >"$out"
+  else
+    { printf '\0'; cat "$2"; } >"$out"
+  fi
+}
+for f in "$import"/ncu-*.csv; do seed fuzz_ncu_csv "$f"; done
+seed fuzz_ncu_csv "$import/ncu-long.csv" "$import/nsys-kern-sum-llama2-70b.csv"
+for f in "$import"/nvprof-*.csv; do seed fuzz_nvprof "$f"; done
+seed fuzz_nvprof "$import/nvprof-metrics.csv" "$import/nvprof-trace.csv"
+seed fuzz_nvprof "$import/nvprof-metrics-matrixmul.csv" "$import/nvprof-trace-matrixmul.csv"
+for f in "$import"/ncu-text-*.log; do seed fuzz_ncu_text "$f"; done
+for f in "$import"/nsys-*.csv; do seed fuzz_nsys_stats "$f"; done
+for f in "$import"/*.sqlite; do seed fuzz_nsys_sqlite "$f"; done
+# PyTorch traces as they are (gzip) and inflated where they fit in an input.
+inflated="$build/inflated"
+mkdir -p "$inflated"
+for f in "$import"/pytorch-*.json.gz; do
+  seed fuzz_pytorch_trace "$f"
+  json="$inflated/$(basename "$f" .gz)"
+  gzip -dc "$f" >"$json"
+  [ "$(wc -c <"$json")" -gt 65536 ] || seed fuzz_pytorch_trace "$json"
 done
-# The PyTorch traces inflated, where they fit in an input: the JSON reader on plain text.
-for f in "$root"/tests/fixtures/import/*.json.gz; do
-  seed="$seeds/fuzz_profiler_csv/$(basename "$f" .gz)"
-  { printf '\0'; gzip -dc "$f"; } >"$seed"
-  [ "$(wc -c <"$seed")" -le 65536 ] || rm "$seed"
-done
-{ printf '\1'; cat "$root/tests/fixtures/import/nvprof-metrics.csv"; printf '\f'
-  cat "$root/tests/fixtures/import/nvprof-trace.csv"; } >"$seeds/fuzz_profiler_csv/with-trace"
-# The binary import formats, as they are: Nsight Systems exports and gzip traces.
-cp "$root"/tests/fixtures/import/*.sqlite "$root"/tests/fixtures/import/*.json.gz \
-   "$seeds/fuzz_nsys_sqlite/"
+rm -rf "$inflated"
 
 status=0
 for target in "${targets[@]}"; do
@@ -62,7 +77,12 @@ for target in "${targets[@]}"; do
   # The SQLite seeds are about 200 KB; every other input fits in 64 KiB.
   max_len=65536
   [ "$target" = fuzz_nsys_sqlite ] && max_len=262144
-  if ! nice -n 10 "$build/$target" "${budget[@]}" -timeout=25 -rss_limit_mb=2048 \
+  # The ceilings target forks for every input (as the program forks for every file); the
+  # fork's cost grows with this process's memory, most of it AddressSanitizer's quarantine
+  # of freed memory (256 MiB by default): 16 MiB doubles the rate.
+  quarantine=""
+  [ "$target" = fuzz_ceilings_file ] && quarantine=":quarantine_size_mb=16"
+  if ! ASAN_OPTIONS="$ASAN_OPTIONS$quarantine" nice -n 10 "$build/$target" "${budget[@]}" -timeout=25 -rss_limit_mb=2048 \
        -max_len="$max_len" -print_final_stats=1 -artifact_prefix="$build/artifacts/$target-" \
        "$corpus" "$seeds/$target" >"$log" 2>&1; then
     echo "fuzz: $target FAILED (see $log and $build/artifacts/)" >&2

@@ -2,7 +2,6 @@
 // the layout of one ceilings file at an HDF5 location (io_internal.hpp): a rank's bytes
 // are an in-memory HDF5 file laid out exactly like the group /ranks/<r> it becomes.
 
-#include <atomic>
 #include <cstddef>
 #include <cstring>
 #include <string>
@@ -169,26 +168,14 @@ RankRecord read_rank_at(hid_t location) {
   return k;
 }
 
-// An HDF5 file that lives in memory only (the core driver without a backing store).
-h5::Handle memory_file_access(std::size_t increment) {
-  h5::Handle fapl(H5Pcreate(H5P_FILE_ACCESS), H5Pclose, "H5Pcreate");
-  h5::check(H5Pset_fapl_core(fapl.get(), increment, 0), "H5Pset_fapl_core");
-  return fapl;
-}
-
-// Core-driver files are known to the library by name while open: make each unique.
-std::string memory_file_name() {
-  static std::atomic<unsigned long> counter{0};
-  return "rooftop-rank-image-" + std::to_string(counter++);
-}
-
 }  // namespace
 
 std::string to_bytes(const RankRecord& record) {
   h5::silence_library_errors();
-  h5::Handle fapl = memory_file_access(64 * 1024);
-  h5::Handle file(H5Fcreate(memory_file_name().c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl.get()),
-                  H5Fclose, "H5Fcreate (in memory)");
+  h5::Handle fapl = h5::memory_file_access(64 * 1024);
+  h5::Handle file(
+      H5Fcreate(h5::memory_file_name().c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl.get()),
+      H5Fclose, "H5Fcreate (in memory)");
   write_rank_at(file.get(), record);
   h5::check(H5Fflush(file.get(), H5F_SCOPE_GLOBAL), "H5Fflush");
   const ssize_t size = H5Fget_file_image(file.get(), nullptr, 0);
@@ -200,17 +187,12 @@ std::string to_bytes(const RankRecord& record) {
 }
 
 RankRecord rank_from_bytes(const std::string& bytes) {
-  h5::silence_library_errors();
-  if (bytes.size() < 8 || std::memcmp(bytes.data(), "\x89HDF\r\n\x1a\n", 8) != 0)
-    throw Error("a rank's result is not an HDF5 image (" + std::to_string(bytes.size()) +
-                " bytes)");
-  h5::Handle fapl = memory_file_access(64 * 1024);
-  // The library copies the image; the const_cast is for the C signature only.
-  h5::check(H5Pset_file_image(fapl.get(), const_cast<char*>(bytes.data()), bytes.size()),
-            "H5Pset_file_image");
-  const hid_t id = H5Fopen(memory_file_name().c_str(), H5F_ACC_RDONLY, fapl.get());
-  if (id < 0) throw Error("a rank's result is a corrupt HDF5 image");
-  h5::Handle file(id, H5Fclose, "H5Fopen (in memory)");
+  h5::Handle file;
+  try {
+    file = h5::open_image_readonly(bytes);
+  } catch (const Error& e) {
+    throw Error(std::string("a rank's result: ") + e.what());
+  }
   return read_rank_at(file.get());
 }
 

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <cstring>
 
@@ -52,6 +53,30 @@ Handle open_file_readonly(const std::string& path) {
   hid_t id = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
   if (id < 0) throw Error(path + ": cannot open HDF5 file (corrupt or truncated)");
   return Handle(id, H5Fclose, "H5Fopen");
+}
+
+Handle memory_file_access(std::size_t increment) {
+  Handle fapl(H5Pcreate(H5P_FILE_ACCESS), H5Pclose, "H5Pcreate");
+  check(H5Pset_fapl_core(fapl.get(), increment, 0), "H5Pset_fapl_core");
+  return fapl;
+}
+
+std::string memory_file_name() {
+  static std::atomic<unsigned long> counter{0};
+  return "rooftop-image-" + std::to_string(counter++);
+}
+
+Handle open_image_readonly(const std::string& bytes) {
+  silence_library_errors();
+  if (bytes.size() < 8 || std::memcmp(bytes.data(), "\x89HDF\r\n\x1a\n", 8) != 0)
+    throw Error("not an HDF5 image (" + std::to_string(bytes.size()) + " bytes)");
+  Handle fapl = memory_file_access(64 * 1024);
+  // The library copies the image; the const_cast is for the C signature only.
+  check(H5Pset_file_image(fapl.get(), const_cast<char*>(bytes.data()), bytes.size()),
+        "H5Pset_file_image");
+  const hid_t id = H5Fopen(memory_file_name().c_str(), H5F_ACC_RDONLY, fapl.get());
+  if (id < 0) throw Error("cannot open HDF5 image (corrupt or truncated)");
+  return Handle(id, H5Fclose, "H5Fopen (in memory)");
 }
 
 Handle create_group(hid_t parent, const char* name) {

@@ -49,6 +49,13 @@ class Handle {
 
 Handle create_file(const std::string& path);
 Handle open_file_readonly(const std::string& path);  // throws a one-line, user-facing error
+// Files that live in memory only (the core driver, no backing store): the access list
+// with `increment` bytes of growth, a name unique in this process (the library knows
+// such files by name while they are open), and an image opened read-only (the library
+// copies it); an image HDF5 cannot open throws "cannot open HDF5 image (...)".
+Handle memory_file_access(std::size_t increment);
+std::string memory_file_name();
+Handle open_image_readonly(const std::string& bytes);
 Handle create_group(hid_t parent, const char* name);
 Handle open_group(hid_t parent, const char* name);
 bool exists(hid_t parent, const char* name);

@@ -583,6 +583,27 @@ core::CeilingsFile read_ceilings_at(hid_t id) {
   return out;
 }
 
+core::CeilingsFile read_ceilings_file(hid_t file, const std::string& name) {
+  try {
+    core::CeilingsFile out = read_ceilings_at(file);
+    // A fleet's summary is empty when every rank failed, and still a record of why.
+    if (!h5::exists(file, "fleet")) validate_ceilings_file(out);
+    return out;
+  } catch (const Error& e) {
+    throw Error(name + ": " + e.what());
+  }
+}
+
+core::CeilingsFile read_ceilings_image(const std::string& bytes, const std::string& name) {
+  h5::Handle file;
+  try {
+    file = h5::open_image_readonly(bytes);
+  } catch (const Error& e) {
+    throw Error(name + ": " + e.what());
+  }
+  return read_ceilings_file(file.get(), name);
+}
+
 }  // namespace detail
 
 void write_file(const std::string& path, const core::CeilingsFile& data) {
@@ -597,14 +618,7 @@ void write_file(const std::string& path, const core::CeilingsFile& data) {
 core::CeilingsFile read_file(const std::string& path) {
   return detail::read_contained(path, [&] {
     h5::Handle file = h5::open_file_readonly(path);
-    try {
-      core::CeilingsFile out = detail::read_ceilings_at(file.get());
-      // A fleet's summary is empty when every rank failed, and still a record of why.
-      if (!h5::exists(file.get(), "fleet")) validate_ceilings_file(out);
-      return out;
-    } catch (const Error& e) {
-      throw Error(path + ": " + e.what());
-    }
+    return detail::read_ceilings_file(file.get(), path);
   });
 }
 

@@ -1,7 +1,7 @@
 #pragma once
 // What the fleet file shares with the ceilings file: the layout of one ceilings file at
-// any HDF5 location (a file's root, or a group such as /ranks/3), and the atomic write.
-// Private to this library.
+// any HDF5 location (a file's root, or a group such as /ranks/3), and the atomic write;
+// and the reading of a whole file. Private to this library and its fuzz target.
 
 #include <hdf5.h>
 
@@ -17,6 +17,15 @@ namespace rooftop::ceilings::detail {
 void write_ceilings_at(hid_t location, const core::CeilingsFile& file);
 // Reads what write_ceilings_at wrote; checks the schema name and major version.
 core::CeilingsFile read_ceilings_at(hid_t location);
+
+// What read_file makes of an open file (the fleet's summary may be empty); errors are
+// prefixed with `name`.
+core::CeilingsFile read_ceilings_file(hid_t file, const std::string& name);
+// The same on the bytes of a file, opened in memory (HDF5's core driver) and read in this
+// process, without the child process read_file first reads in: libhdf5's own crashes on a
+// damaged file are not contained here. The entry point of the ceilings-file fuzz target,
+// which contains them itself (fuzz/fuzz_ceilings_file.cpp).
+core::CeilingsFile read_ceilings_image(const std::string& bytes, const std::string& name);
 
 // Creates an HDF5 file at a temporary name beside `path`, lets `fill` write into it,
 // then renames it to `path`; on any failure the temporary is removed and an existing
