@@ -39,6 +39,16 @@ void roofline_panel(std::ostringstream& s, const core::CeilingsFile& f, double t
       << " working set)</text>\n";
     ++t;
   }
+  // Ceilings measured while the machine was not the measurement's own may be low.
+  std::string disturbed;
+  for (const Ceiling& c : f.ceilings)
+    if (c.disturbed())
+      disturbed += (disturbed.empty() ? "" : ", ") + c.name + " (" +
+                   num(100.0 * *c.disturbance, 0) + "%)";
+  if (!disturbed.empty())
+    s << "<text class='disturbed' x='" << a.x0 + 14 << "' y='" << a.y0 + a.h - 10
+      << "' font-size='11' fill='#b00'" << kHalo << ">disturbed (median sample's time lost to "
+      << "others): " << escape(disturbed) << "</text>\n";
 }
 
 void sweep_panel(std::ostringstream& s, const core::CeilingsFile& f, double top) {

@@ -14,6 +14,7 @@
 #include "rooftop/ceilings/validate.hpp"
 #include "rooftop/core/sampling.hpp"
 #include "rooftop/report/ceilings_table.hpp"
+#include "rooftop/report/chart.hpp"
 #include "samples.hpp"
 #include "support.hpp"
 
@@ -144,6 +145,17 @@ TEST(Disturbance, ShowSaysWhichCeilingLostHowMuch) {
   EXPECT_DOUBLE_EQ(j["ceilings"][0]["disturbance"].get<double>(), 0.14);
   EXPECT_TRUE(j["ceilings"][0]["disturbed"].get<bool>());
   EXPECT_TRUE(j["ceilings"][2]["disturbance"].is_null());
+}
+
+TEST(Disturbance, TheRooflineChartNamesTheDisturbedCeilings) {
+  core::CeilingsFile f = rooftop::testing::sample_ceilings_file();
+  EXPECT_EQ(report::roofline_svg(f).find("class='disturbed'"), std::string::npos);
+  f.ceilings[0].disturbance = 0.25;
+  const std::string svg = report::roofline_svg(f);
+  EXPECT_NE(svg.find("disturbed (median sample's time lost to others): " + f.ceilings[0].name +
+                     " (25%)"),
+            std::string::npos)
+      << svg;
 }
 
 }  // namespace
