@@ -1,7 +1,8 @@
 // The time the measuring threads lose to others while they measure (core::Sampling::
 // lost_seconds): a sample is only the machine's when no other task and no hypervisor
-// took its CPUs. Two sources the kernel already keeps, both cheap to read (about
-// 20 microseconds for a few threads, against samples of 10 ms and more):
+// took its CPUs. Two sources the kernel already keeps, read with a few system calls
+// around samples of 10 ms and more (a quiet `measure` as a whole takes 1.025 x as long
+// with them: RELIABILITY.md):
 // - run_delay, the second field of /proc/self/task/<tid>/schedstat: nanoseconds the
 //   thread spent runnable, waiting for a CPU (another task on its core, a busy loop
 //   of a neighbour, a noisy kernel thread);
