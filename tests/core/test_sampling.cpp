@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <cstdint>
 #include <thread>
 #include <vector>
@@ -212,14 +213,23 @@ struct Neighbour {
   static double probe() { return lost; }
 };
 
-template <class Disturbed>
-Launch disturbed_launch(std::vector<FakeLaunch::Call>& calls, double share, Disturbed disturbed) {
+// A launch during which a neighbour ran for `lost(seconds)`, `seconds` being the launch's
+// own time, whenever `disturbed` says so of the launch's number.
+template <class Lost, class Disturbed>
+Launch launch_beside_neighbour(std::vector<FakeLaunch::Call>& calls, Lost lost, Disturbed disturbed) {
   Neighbour::lost = 0.0;
   Neighbour::launches = 0;
-  return [&calls, share, disturbed](std::int64_t reps) {
+  return [&calls, lost, disturbed](std::int64_t reps) {
     FakeLaunch{&calls}(reps);
-    if (disturbed(Neighbour::launches++)) Neighbour::lost += share * calls.back().seconds;
+    if (disturbed(Neighbour::launches++)) Neighbour::lost += lost(calls.back().seconds);
   };
+}
+
+// A disturbed launch loses a whole second: more than it lasts, whatever the sampler's own
+// overhead around a launch of a microsecond, so its share is 1 and a quiet one's 0.
+template <class Disturbed>
+Launch disturbed_launch(std::vector<FakeLaunch::Call>& calls, Disturbed disturbed) {
+  return launch_beside_neighbour(calls, [](double) { return 1.0; }, disturbed);
 }
 
 // Any launch is long enough, and the neighbour is watched: one warm-up, then 3 samples.
@@ -236,12 +246,18 @@ TEST(Sample, EverySampleCarriesTheShareOfItsTimeLostToOthers) {
   sampling.min_sample_seconds = 0.002;
   sampling.lost_seconds = Neighbour::probe;
   std::vector<FakeLaunch::Call> calls;
-  const SampleSet s = sample(sampling, 1, disturbed_launch(calls, 0.25, [](int) { return true; }));
+  const SampleSet s = sample(sampling, 1, launch_beside_neighbour(
+          calls, [](double seconds) { return 0.25 * seconds; }, [](int) { return true; }));
   ASSERT_EQ(s.disturbance.size(), s.seconds.size());
-  // The probe is read outside the launch's own timing, inside the sample's: a little less.
-  for (double d : s.disturbance) {
-    EXPECT_GT(d, 0.2);
-    EXPECT_LE(d, 0.25);
+  // The neighbour's time is a quarter of a launch's own timing; the sample's timing holds
+  // it and the sampler's overhead, so the share is what one launch lost over the sample's
+  // time, a little under a quarter. (Retakes reorder samples, so the launch is searched.)
+  for (std::size_t i = 0; i < s.seconds.size(); ++i) {
+    const double lost = s.disturbance[i] * s.seconds[i];
+    EXPECT_TRUE(std::any_of(calls.begin(), calls.end(), [&](const FakeLaunch::Call& c) {
+      return std::abs(lost - 0.25 * c.seconds) < 1e-12;
+    })) << "sample " << i << " lost " << lost << " s";
+    EXPECT_LE(s.disturbance[i], 0.25);
   }
 }
 
@@ -250,7 +266,7 @@ TEST(Sample, ADisturbedMachineGetsAtMostTwiceTheSamples) {
   // disturbed, one retake per sample asked for and no more.
   const Sampling sampling = watched_sampling();
   std::vector<FakeLaunch::Call> calls;
-  const SampleSet s = sample(sampling, 1, disturbed_launch(calls, 0.5, [](int) { return true; }));
+  const SampleSet s = sample(sampling, 1, disturbed_launch(calls, [](int) { return true; }));
   EXPECT_EQ(calls.size(), 1u + 3u + 3u);
   EXPECT_EQ(s.total_reps, 7);
   ASSERT_EQ(s.disturbance.size(), 3u);
@@ -264,7 +280,7 @@ TEST(Sample, RetakesGoOnWhileTheMedianSampleIsDisturbed) {
   const Sampling sampling = watched_sampling();
   std::vector<FakeLaunch::Call> calls;
   const SampleSet s =
-      sample(sampling, 1, disturbed_launch(calls, 0.5, [](int n) { return n >= 2 && n <= 4; }));
+      sample(sampling, 1, disturbed_launch(calls, [](int n) { return n >= 2 && n <= 4; }));
   EXPECT_EQ(calls.size(), 6u);
   ASSERT_EQ(s.disturbance.size(), 3u);
   EXPECT_EQ(std::count(s.disturbance.begin(), s.disturbance.end(), 0.0), 2);
@@ -277,7 +293,7 @@ TEST(Sample, OneDisturbedSampleOfThreeIsNotRetaken) {
   const Sampling sampling = watched_sampling();
   std::vector<FakeLaunch::Call> calls;
   const SampleSet s =
-      sample(sampling, 1, disturbed_launch(calls, 0.5, [](int n) { return n == 2; }));
+      sample(sampling, 1, disturbed_launch(calls, [](int n) { return n == 2; }));
   EXPECT_EQ(calls.size(), 4u);
   EXPECT_GT(s.disturbance[1], kDisturbedShare);
 }
@@ -291,7 +307,7 @@ TEST(Sample, MedianDisturbance) {
 TEST(Sample, AQuietMachineGetsNoRetake) {
   const Sampling sampling = watched_sampling();
   std::vector<FakeLaunch::Call> calls;
-  const SampleSet s = sample(sampling, 1, disturbed_launch(calls, 0.5, [](int) { return false; }));
+  const SampleSet s = sample(sampling, 1, disturbed_launch(calls, [](int) { return false; }));
   EXPECT_EQ(calls.size(), 1u + 3u);
   EXPECT_EQ(s.disturbance, std::vector<double>(3, 0.0));
 }
@@ -302,7 +318,7 @@ TEST(Sample, NoRetakePastTheBudget) {
   sampling.budget_seconds = 0.02;
   sampling.lost_seconds = Neighbour::probe;
   std::vector<FakeLaunch::Call> calls;
-  sample(sampling, 1, disturbed_launch(calls, 0.5, [](int) { return true; }));
+  sample(sampling, 1, disturbed_launch(calls, [](int) { return true; }));
   double spent = 0.0;
   for (const auto& c : calls) spent += c.seconds;
   EXPECT_LT(spent, 2 * sampling.budget_seconds);
