@@ -4,11 +4,19 @@
 
 namespace rooftop::core {
 
-const Ceiling* CeilingsFile::find(const std::string& name) const {
+namespace {
+const Ceiling* find_named(const std::vector<Ceiling>& ceilings, const std::string& name) {
   for (const Ceiling& c : ceilings)
     if (c.name == name) return &c;
   return nullptr;
 }
+}  // namespace
+
+const Ceiling* CeilingsFile::find(const std::string& name) const {
+  return find_named(ceilings, name);
+}
+
+const Ceiling* Figures::find(const std::string& name) const { return find_named(figures, name); }
 
 bool Ceiling::disturbed() const { return disturbance && *disturbance > kDisturbedShare; }
 

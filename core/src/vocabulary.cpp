@@ -59,6 +59,30 @@ std::string_view ceiling_kind(std::string_view name) {
   return {};
 }
 
+const Unit* find_unit(std::string_view name) {
+  for (const Unit& u : kUnits)
+    if (u.name == name) return &u;
+  return nullptr;
+}
+
+const Sweep* find_sweep(std::string_view name) {
+  for (const Sweep& s : kSweeps)
+    if (s.name == name) return &s;
+  return nullptr;
+}
+
+const Figure* find_figure(std::string_view name) {
+  for (const Figure& f : kFigures)
+    if (f.name == name) return &f;
+  return nullptr;
+}
+
+int figure_rank(std::string_view name) {
+  for (std::size_t i = 0; i < std::size(kFigures); ++i)
+    if (kFigures[i].name == name) return static_cast<int>(i);
+  return static_cast<int>(std::size(kFigures));
+}
+
 bool known_ceiling_pattern(std::string_view pattern) {
   for (const ComputeMode& m : kComputeModes)
     if (m.pattern == pattern) return true;

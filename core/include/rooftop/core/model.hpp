@@ -84,6 +84,19 @@ struct Sweeps {
   std::vector<BandwidthPoint> bandwidth;
 };
 
+// Raw samples of one point of a sweep of one parameter (schema 1.7): a cost a GPU
+// course teaches (bytes copied, stride, resident warps, active lanes, kernel size) or a
+// matrix unit's rate against its independent accumulators. `sweep` names a row of
+// core::kSweeps, which gives the parameter's and the values' units.
+struct SweepPoint {
+  std::string sweep;  // "h2d:pinned", "stride:dram", "tc_bf16", ...
+  double x = 0.0;     // the swept parameter
+  std::vector<double> seconds;      // one per sample
+  std::vector<double> values;       // one per sample, in the sweep's units
+  std::vector<double> clock_ghz;    // device: SM clock during each sample (empty on a host)
+  std::vector<double> disturbance;  // as in ComputePoint
+};
+
 struct Ceiling {
   std::string name;   // fp64_fma, fp64_nofma, fp32_fma, fp32_nofma, l1, l2, l3, dram, ...
   std::string kind;   // "compute" or "bandwidth"
@@ -164,12 +177,28 @@ struct Provenance {
   std::string command_line;
 };
 
+// Figures beyond the roofline's ceilings, with the sweeps they were drawn from (schema
+// 1.7). A figure is a row laid out as a ceiling, named by a row of core::kFigures; its
+// kind and units are that row's (a bandwidth with no roofline slope, a latency, a ratio).
+struct Figures {
+  std::vector<Ceiling> figures;
+  std::vector<SweepPoint> sweeps;
+
+  bool empty() const { return figures.empty() && sweeps.empty(); }
+  const Ceiling* find(const std::string& name) const;
+};
+
 struct CeilingsFile {
   Provenance provenance;
   Machine machine;
   std::vector<Ceiling> ceilings;
   Sweeps sweeps;
   std::vector<KernelRecord> kernels;  // written by the analyzer; empty for a plain characterization
+  // Schema 1.7, each its own group that older readers do not open: what the costs a GPU
+  // course teaches amount to here (transfers, coalescing, occupancy, launches,
+  // divergence), and the matrix units (tensor cores, a CPU's dot-product instructions).
+  Figures costs;
+  Figures matrix;
 
   const Ceiling* find(const std::string& name) const;
 };

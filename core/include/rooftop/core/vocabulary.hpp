@@ -73,6 +73,115 @@ inline constexpr Pattern kPatterns[] = {
 };
 const Pattern* find_pattern(std::string_view name);
 
+// The groups of figures beyond the roofline's ceilings (schema 1.7), each an HDF5 group
+// of its own: /costs and /matrix (core::CeilingsFile::costs, ::matrix).
+inline constexpr std::string_view kFigureGroups[] = {"costs", "matrix"};
+
+// The units a figure or a sweep's values can carry, and what they mean.
+struct Unit {
+  std::string_view name;
+  std::string_view meaning;
+};
+inline constexpr Unit kUnits[] = {
+    {"GB/s", "10^9 bytes per second"},
+    {"GFLOP/s", "10^9 floating-point operations per second"},
+    {"GOP/s", "10^9 integer operations per second (a multiply-add counts two)"},
+    {"us", "microseconds"},
+    {"ratio", "a quotient of two rates, without units"},
+    {"warps/SM", "resident warps per streaming multiprocessor"},
+    {"threads", "threads of the host"},
+    {"B", "bytes"},
+};
+const Unit* find_unit(std::string_view name);
+
+// The sweeps of one parameter behind the figures: a name ("<what>:<variant>"), its
+// group, what its x is, and the units of its values.
+struct Sweep {
+  std::string_view name;
+  std::string_view group;  // one of kFigureGroups
+  std::string_view x;      // what the swept parameter is, with its units
+  std::string_view units;  // of the values (a row of kUnits)
+  std::string_view label;  // for people
+};
+inline constexpr Sweep kSweeps[] = {
+    // Transfers: bytes per copy.
+    {"h2d:pinned", "costs", "bytes per copy", "GB/s", "host to device, pinned host memory"},
+    {"h2d:pageable", "costs", "bytes per copy", "GB/s", "host to device, pageable host memory"},
+    {"d2h:pinned", "costs", "bytes per copy", "GB/s", "device to host, pinned host memory"},
+    {"d2h:pageable", "costs", "bytes per copy", "GB/s", "device to host, pageable host memory"},
+    {"d2d", "costs", "bytes per copy", "GB/s", "device to device"},
+    // Coalescing: elements between the addresses of neighbouring threads.
+    {"stride:l2", "costs", "stride in elements", "GB/s", "strided reads from L2"},
+    {"stride:dram", "costs", "stride in elements", "GB/s", "strided reads from DRAM"},
+    {"rows:dram", "costs", "matrix side in elements", "GB/s", "2-D array read along rows"},
+    {"columns:dram", "costs", "matrix side in elements", "GB/s", "2-D array read along columns"},
+    // Occupancy and latency hiding.
+    {"occupancy:dram", "costs", "resident warps per SM", "GB/s", "DRAM reads against occupancy"},
+    {"threads:dram", "costs", "threads", "GB/s", "DRAM reads against host threads"},
+    // Launches: work items per kernel.
+    {"launch", "costs", "work items per kernel", "us", "back-to-back launches, per launch"},
+    {"launch:sync", "costs", "work items per kernel", "us", "launch to completion, fenced"},
+    // Divergence: active lanes per warp.
+    {"divergence:fp32", "costs", "active lanes per warp", "GFLOP/s", "FP32 FMA rate"},
+    // Matrix units: independent accumulators per warp (GPU) or per thread (CPU); each
+    // sweep makes the figure of its name.
+    {"tc_fp64", "matrix", "accumulators per warp", "GFLOP/s", "tensor cores, FP64"},
+    {"tc_tf32", "matrix", "accumulators per warp", "GFLOP/s", "tensor cores, TF32"},
+    {"tc_bf16", "matrix", "accumulators per warp", "GFLOP/s", "tensor cores, BF16"},
+    {"tc_fp16", "matrix", "accumulators per warp", "GFLOP/s", "tensor cores, FP16"},
+    {"tc_fp16_acc16", "matrix", "accumulators per warp", "GFLOP/s", "tensor cores, FP16, FP16 accumulate"},
+    {"tc_fp8_e4m3", "matrix", "accumulators per warp", "GFLOP/s", "tensor cores, FP8 E4M3"},
+    {"tc_fp8_e5m2", "matrix", "accumulators per warp", "GFLOP/s", "tensor cores, FP8 E5M2"},
+    {"tc_int8", "matrix", "accumulators per warp", "GOP/s", "tensor cores, INT8"},
+    {"bf16_dot", "matrix", "accumulators per thread", "GFLOP/s", "BF16 dot products"},
+    {"int8_dot", "matrix", "accumulators per thread", "GOP/s", "INT8 dot products"},
+    {"amx_bf16", "matrix", "tiles per thread", "GFLOP/s", "AMX tiles, BF16"},
+};
+const Sweep* find_sweep(std::string_view name);
+
+// The figures drawn from the sweeps, in the order they are listed. `kind` says what sort
+// of number it is: "transfer" (a bandwidth with no roofline slope), "latency", "ratio",
+// "occupancy", "compute" (a matrix unit's rate, a roof only for the kernels that use it).
+struct Figure {
+  std::string_view name;
+  std::string_view group;  // one of kFigureGroups
+  std::string_view kind;
+  std::string_view units;  // a row of kUnits
+  std::string_view label;  // for people
+};
+inline constexpr Figure kFigures[] = {
+    {"h2d", "costs", "transfer", "GB/s", "host to device, pinned, large copies"},
+    {"d2h", "costs", "transfer", "GB/s", "device to host, pinned, large copies"},
+    {"d2d", "costs", "transfer", "GB/s", "device to device, large copies"},
+    {"h2d_latency", "costs", "latency", "us", "host to device: latency of t = latency + bytes / bandwidth"},
+    {"d2h_latency", "costs", "latency", "us", "device to host: latency of t = latency + bytes / bandwidth"},
+    {"stride32_l2", "costs", "ratio", "ratio", "L2 reads at stride 32 / stride 1"},
+    {"stride32_dram", "costs", "ratio", "ratio", "DRAM reads at stride 32 / stride 1"},
+    {"columns_dram", "costs", "ratio", "ratio", "2-D array along columns / along rows"},
+    {"occupancy90_dram", "costs", "occupancy", "warps/SM", "fewest warps per SM reaching 90% of DRAM bandwidth"},
+    {"threads90_dram", "costs", "occupancy", "threads", "fewest threads reaching 90% of DRAM bandwidth"},
+    {"launch_latency", "costs", "latency", "us", "empty kernel, launch to completion"},
+    {"launch_interval", "costs", "latency", "us", "empty kernels launched back to back, per launch"},
+    {"fence", "costs", "latency", "us", "a fence with nothing to wait for"},
+    {"launch_breakeven", "costs", "latency", "us", "kernel time equal to the launch cost"},
+    {"divergence1_fp32", "costs", "ratio", "ratio", "FP32 FMA rate with 1 active lane / 32"},
+    // Matrix units (dense; the instruction that made each is the figure's pattern).
+    {"tc_fp64", "matrix", "compute", "GFLOP/s", "tensor cores, FP64"},
+    {"tc_tf32", "matrix", "compute", "GFLOP/s", "tensor cores, TF32, FP32 accumulate"},
+    {"tc_bf16", "matrix", "compute", "GFLOP/s", "tensor cores, BF16, FP32 accumulate"},
+    {"tc_fp16", "matrix", "compute", "GFLOP/s", "tensor cores, FP16, FP32 accumulate"},
+    {"tc_fp16_acc16", "matrix", "compute", "GFLOP/s", "tensor cores, FP16, FP16 accumulate"},
+    {"tc_fp8_e4m3", "matrix", "compute", "GFLOP/s", "tensor cores, FP8 E4M3, FP32 accumulate"},
+    {"tc_fp8_e5m2", "matrix", "compute", "GFLOP/s", "tensor cores, FP8 E5M2, FP32 accumulate"},
+    {"tc_int8", "matrix", "compute", "GOP/s", "tensor cores, INT8, INT32 accumulate"},
+    {"bf16_dot", "matrix", "compute", "GFLOP/s", "BF16 dot products (AVX-512 BF16 vdpbf16ps)"},
+    {"int8_dot", "matrix", "compute", "GOP/s", "INT8 dot products (VNNI vpdpbusd)"},
+    {"amx_bf16", "matrix", "compute", "GFLOP/s", "AMX tiles, BF16 (tdpbf16ps)"},
+};
+const Figure* find_figure(std::string_view name);
+// Position in kFigures; a name not in it sorts after all of them.
+int figure_rank(std::string_view name);
+
 // The order ceilings are listed in: compute (precision by precision, fma first), then
 // the levels innermost first; a name not in it sorts last.
 int ceiling_rank(std::string_view name);
