@@ -8,7 +8,8 @@
 // value (right-aligned). Newer versions print a "Metric Name  Metric Unit  Metric Value"
 // row and a second rule under the first. Values carry thousands separators, "n/a" or
 // "(!) n/a"; units are Nsight Compute's (byte, Kbyte, KB, sector, inst, nsecond, us, ...).
-// Rule notes (OPT, WRN, INF) and tables of other shapes are skipped.
+// Rule notes (OPT, WRN, INF), the rules between them, and tables of other shapes are
+// skipped.
 
 #include <string>
 #include <string_view>
@@ -154,6 +155,19 @@ Reading read(const Input& file, const Timing* timing) {
     const std::string_view t = trimmed(line);
     if (t.empty() || t.substr(0, 2) == "==") continue;
     if (!table.empty()) {
+      // Newer versions rule off their notes with "----- ------"; a table opened by such a
+      // rule ends at the next section or launch, whose lines are not its rows.
+      if (t.substr(0, 9) == "Section: ") {
+        table.clear();
+        continue;
+      }
+      if (line.size() <= 65536) {
+        if (std::string kernel = kernel_header(line); !kernel.empty()) {
+          table.clear();
+          launch = &report.new_launch(kernel);
+          continue;
+        }
+      }
       const auto rule = rule_columns(line);
       if (!rule.empty()) {
         if (!rule_under_names) table.clear();

@@ -1,8 +1,10 @@
 // rooftop_counters: Nsight Compute's plain-text output (`ncu --metrics ...` to the console or
-// --log-file), told from CSV by its content. The fixture is a real log of the older layout (no
+// --log-file), told from CSV by its content. The fixtures are real logs: the older layout (no
 // "Metric Name" row, a launch date in the header): four processes, each launching one kernel,
 // with the program's own output between ncu's lines; Kbyte and Mbyte, sectors, thousands
-// separators. Hostile variants of it end in one line naming the file.
+// separators; and two of the newer layout (the details page, `ncu` with no --metrics): one
+// launch on an A100 (2023), three on an L4 (2025). Hostile variants end in one line naming
+// the file.
 
 #include <gtest/gtest.h>
 
@@ -18,6 +20,11 @@ namespace {
 using rooftop::testing::error_of;
 
 const std::string kLog = std::string(ROOFTOP_TEST_FIXTURES) + "/import/ncu-text-2022.log";
+
+const std::string kLog2023 =
+    std::string(ROOFTOP_TEST_FIXTURES) + "/import/ncu-text-2023-vector-add-a100.log";
+const std::string kLog2025 =
+    std::string(ROOFTOP_TEST_FIXTURES) + "/import/ncu-text-2025-int8-mma-3-launches.log";
 
 std::string log_text() {
   const std::string text = rooftop::testing::read_bytes(kLog);
@@ -44,6 +51,40 @@ TEST(ImportNcuText, TheLaunchesOfOneKernelAreSummedFromTheLog) {
   const core::LevelBytes* dram = k.find_bytes("dram");
   ASSERT_NE(dram, nullptr);
   EXPECT_DOUBLE_EQ(dram->bytes, 542.98e3 + 2.69e6 + 6.33e6 + 60.49e6);
+}
+
+TEST(ImportNcuText, TheNewerLayoutIsReadFromItsSpeedOfLightTable) {
+  // `ncu ./vector-add.exe` on an A100: no ==PROF== lines, one launch, the Duration in usecond.
+  const ImportResult r = parse_report(rooftop::testing::read_bytes(kLog2023), "a100.log");
+  EXPECT_EQ(r.format, "ncu-text");
+  ASSERT_EQ(r.kernels.size(), 1u);
+  const core::KernelRecord& k = r.kernels[0];
+  EXPECT_EQ(k.name, "addVectorsInto(float *, float *, float *, int)");
+  EXPECT_EQ(k.invocations, 1);
+  EXPECT_NEAR(k.time_s, 299.23e-6, 1e-15);
+  EXPECT_EQ(k.time_source, "ncu gpu__time_duration.sum");
+  EXPECT_EQ(k.flops(), 0.0);  // the default sections count no FLOPs
+  EXPECT_TRUE(has_note(r, "a100.log: no FLOP metric")) << r.notes.size();
+}
+
+TEST(ImportNcuText, EveryLaunchOfA2025LogIsReadPastTheRulesBetweenItsNotes) {
+  // `ncu --set full` of three launches of one kernel, the program's own output before them.
+  // Newer versions rule off their OPT/INF notes with "----- -----"; one such rule is the
+  // last before the second and the third launch's headers, which were once taken for rows
+  // of a table and lost, the three launches read as one.
+  const ImportResult r = parse_report(rooftop::testing::read_bytes(kLog2025), "l4.log");
+  ASSERT_EQ(r.kernels.size(), 1u);
+  const core::KernelRecord& k = r.kernels[0];
+  EXPECT_EQ(k.invocations, 3);
+  EXPECT_EQ(k.name.substr(0, k.name.find('(')), "int8_ptx_mma_k32_true_db");
+  EXPECT_EQ(k.name.substr(k.name.find('(')),
+            "(const signed char *, const signed char *, int *, int, int, int)");
+  // The Duration rows of the three launches: 41.18, 42.18 and 726.46 us.
+  EXPECT_NEAR(k.time_s, (41.18 + 42.18 + 726.46) * 1e-6, 1e-15);
+  EXPECT_NEAR(k.time_min, 41.18e-6, 1e-15);
+  EXPECT_NEAR(k.time_max, 726.46e-6, 1e-15);
+  EXPECT_EQ(k.time_source, "ncu gpu__time_duration.sum");
+  EXPECT_EQ(k.find_bytes("dram"), nullptr);  // the details page gives throughputs, no bytes
 }
 
 TEST(ImportNcuText, MissingMetricsNarrowTheChartWithNotes) {
