@@ -287,7 +287,12 @@ core::Machine read_machine(hid_t file) {
   return m;
 }
 
-void write_ceilings(hid_t file, const std::vector<core::Ceiling>& ceilings) {
+}  // namespace
+
+namespace detail {
+
+void write_ceiling_rows(hid_t parent, const char* name,
+                        const std::vector<core::Ceiling>& ceilings) {
   std::vector<CeilingRow> rows(ceilings.size());
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const core::Ceiling& c = ceilings[i];
@@ -310,13 +315,13 @@ void write_ceilings(hid_t file, const std::vector<core::Ceiling>& ceilings) {
     r.above_theoretical = c.above_theoretical() ? 1 : 0;
     r.disturbance = nan_if_empty(c.disturbance);
   }
-  write_table(file, "ceilings", ceiling_type(), rows.data(), rows.size());
+  h5::write_table(parent, name, ceiling_type(), rows.data(), rows.size());
 }
 
-std::vector<core::Ceiling> read_ceilings(hid_t file) {
+std::vector<core::Ceiling> read_ceiling_rows(hid_t parent, const char* name) {
   std::vector<core::Ceiling> out;
-  const bool disturbance = h5::has_column(file, "ceilings", "disturbance");
-  for (const CeilingRow& r : read_rows<CeilingRow>(file, "ceilings", ceiling_type())) {
+  const bool disturbance = h5::has_column(parent, name, "disturbance");
+  for (const CeilingRow& r : read_rows<CeilingRow>(parent, name, ceiling_type())) {
     core::Ceiling c;
     c.name = h5::get(r.name);
     c.kind = h5::get(r.kind);
@@ -338,6 +343,10 @@ std::vector<core::Ceiling> read_ceilings(hid_t file) {
   }
   return out;
 }
+
+}  // namespace detail
+
+namespace {
 
 void write_sweeps(hid_t file, const core::Sweeps& s) {
   h5::Handle g = h5::create_group(file, "sweeps");
@@ -538,9 +547,10 @@ void write_ceilings_at(hid_t id, const core::CeilingsFile& data) {
   h5::write_attr(id, "created_utc", p.created_utc);
   h5::write_attr(id, "command_line", p.command_line);
   write_machine(id, data.machine);
-  write_ceilings(id, data.ceilings);
+  write_ceiling_rows(id, "ceilings", data.ceilings);
   write_sweeps(id, data.sweeps);
   if (!data.kernels.empty()) write_kernels(id, data.kernels);
+  write_figures(id, data);
 }
 
 void write_hdf5_atomically(const std::string& path, const std::function<void(hid_t)>& fill) {
@@ -576,9 +586,10 @@ core::CeilingsFile read_ceilings_at(hid_t id) {
   if (h5::has_attr(id, "command_line"))
     out.provenance.command_line = h5::read_string_attr(id, "command_line");
   out.machine = read_machine(id);
-  out.ceilings = read_ceilings(id);
+  out.ceilings = read_ceiling_rows(id, "ceilings");
   out.sweeps = read_sweeps(id);
   out.kernels = read_kernels(id);
+  read_figures(id, out);
   validate(out);
   return out;
 }

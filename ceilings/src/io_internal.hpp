@@ -7,6 +7,7 @@
 
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "rooftop/core/model.hpp"
 
@@ -26,6 +27,16 @@ core::CeilingsFile read_ceilings_file(hid_t file, const std::string& name);
 // damaged file are not contained here. The entry point of the ceilings-file fuzz target,
 // which contains them itself (fuzz/fuzz_ceilings_file.cpp).
 core::CeilingsFile read_ceilings_image(const std::string& bytes, const std::string& name);
+
+// A table of rows laid out as /ceilings (the ceilings, and since 1.7 the figures of
+// /costs and /matrix) under `parent`.
+void write_ceiling_rows(hid_t parent, const char* name, const std::vector<core::Ceiling>& rows);
+std::vector<core::Ceiling> read_ceiling_rows(hid_t parent, const char* name);
+
+// The groups of figures (/costs, /matrix: schema 1.7), each written only where it has
+// something; read where present (older files have none).
+void write_figures(hid_t location, const core::CeilingsFile& file);
+void read_figures(hid_t location, core::CeilingsFile& file);
 
 // Creates an HDF5 file at a temporary name beside `path`, lets `fill` write into it,
 // then renames it to `path`; on any failure the temporary is removed and an existing

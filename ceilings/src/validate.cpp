@@ -135,6 +135,79 @@ void check_sweeps(const core::Sweeps& s) {
   }
 }
 
+// A figure's number or a sweep's value: a latency in microseconds, a ratio, a count or a
+// rate, so only positive, finite and at most kMaxRate.
+void positive_value(double v, const std::string& where, const char* field) {
+  if (!std::isfinite(v) || v <= 0.0 || v > kMaxRate)
+    fail(where, std::string(field) + " " + number(v) + " is not a positive number (up to " +
+                    number(kMaxRate) + ")");
+}
+
+// A name a table row can carry: lower-case letters, digits and _ : . - only (these
+// become keys of JSON, CSV columns and chart labels).
+bool plain_name(const std::string& s) {
+  if (s.empty() || s.size() > 31) return false;
+  for (char c : s)
+    if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == ':' ||
+          c == '.' || c == '-'))
+      return false;
+  return true;
+}
+
+// A figure named in core::kFigures must have that row's group, kind and units; a name
+// this rooftop does not know (a later minor version's) must still be plain, in a known
+// unit, with plausible numbers.
+void check_figure(const core::Ceiling& c, const std::string& where, std::string_view group) {
+  if (!plain_name(c.name)) fail(where, "not a plain figure name");
+  if (const core::Figure* f = core::find_figure(c.name)) {
+    if (f->group != group) fail(where, "a figure of /" + std::string(f->group));
+    if (c.kind != f->kind)
+      fail(where, "kind " + quoted(c.kind) + " where " + std::string(f->kind) + " is expected");
+    if (c.units != f->units)
+      fail(where, "units " + quoted(c.units) + " where " + std::string(f->units) + " is expected");
+  } else if (!core::find_unit(c.units)) {
+    fail(where, "unknown units " + quoted(c.units));
+  }
+  positive_value(c.value, where, "value");
+  if (c.samples < 0) fail(where, "samples " + std::to_string(c.samples) + " is negative");
+  if (c.samples > 0) {
+    positive_value(c.median, where, "median");
+    positive_value(c.min, where, "min");
+    positive_value(c.max, where, "max");
+    if (!(c.min <= c.median && c.median <= c.max))
+      fail(where, "min " + number(c.min) + ", median " + number(c.median) + ", max " +
+                      number(c.max) + " are not in order");
+  }
+  if (c.flops_per_element < 0)
+    fail(where, "flops_per_element " + std::to_string(c.flops_per_element) + " is negative");
+  if (c.theoretical) positive_value(*c.theoretical, where, "theoretical");
+  if (c.disturbance) fraction(*c.disturbance, where, "disturbance");
+}
+
+void check_figures(const core::Figures& figures, std::string_view group) {
+  const std::string at = "/" + std::string(group);
+  std::set<std::string> names;
+  for (std::size_t i = 0; i < figures.figures.size(); ++i) {
+    const core::Ceiling& c = figures.figures[i];
+    const std::string where = at + "/figures row " + std::to_string(i) + " (" + quoted(c.name) + ")";
+    check_figure(c, where, group);
+    if (!names.insert(c.name).second) fail(where, "a second row for " + quoted(c.name));
+  }
+  for (std::size_t i = 0; i < figures.sweeps.size(); ++i) {
+    const core::SweepPoint& p = figures.sweeps[i];
+    const std::string where = at + "/sweeps point " + std::to_string(i) + " (" + quoted(p.sweep) + ")";
+    if (!plain_name(p.sweep)) fail(where, "not a plain sweep name");
+    const core::Sweep* known = core::find_sweep(p.sweep);
+    if (known && known->group != group) fail(where, "a sweep of /" + std::string(known->group));
+    if (!std::isfinite(p.x) || p.x < 0.0) fail(where, "x " + number(p.x) + " is not >= 0");
+    for (double s : p.seconds)  // NaN: a sample whose time was not recorded
+      if (!std::isnan(s) && !(std::isfinite(s) && s > 0.0))
+        fail(where, "sample time " + number(s) + " is not a positive number");
+    for (double v : p.values) positive_value(v, where, "sample value");
+    for (double d : p.disturbance) fraction(d, where, "sample disturbance");
+  }
+}
+
 void check_kernel(const core::KernelRecord& k, std::size_t row) {
   const std::string where = "/kernels row " + std::to_string(row) + " (" + quoted(k.name) + ")";
   const std::pair<const char*, double> values[] = {
@@ -187,6 +260,7 @@ void validate(const core::CeilingsFile& file) {
   }
   check_sweeps(file.sweeps);
   for (std::size_t i = 0; i < file.kernels.size(); ++i) check_kernel(file.kernels[i], i);
+  for (const core::FigureGroup& g : core::kFigureGroups) check_figures(file.*g.figures, g.name);
 }
 
 void validate_ceilings_file(const core::CeilingsFile& file) {

@@ -74,8 +74,13 @@ inline constexpr Pattern kPatterns[] = {
 const Pattern* find_pattern(std::string_view name);
 
 // The groups of figures beyond the roofline's ceilings (schema 1.7), each an HDF5 group
-// of its own: /costs and /matrix (core::CeilingsFile::costs, ::matrix).
-inline constexpr std::string_view kFigureGroups[] = {"costs", "matrix"};
+// of its own (/costs, /matrix) and a member of the file.
+struct FigureGroup {
+  std::string_view name;
+  Figures CeilingsFile::*figures;
+};
+inline constexpr FigureGroup kFigureGroups[] = {{"costs", &CeilingsFile::costs},
+                                                {"matrix", &CeilingsFile::matrix}};
 
 // The units a figure or a sweep's values can carry, and what they mean.
 struct Unit {
