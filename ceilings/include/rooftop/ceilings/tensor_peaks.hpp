@@ -1,0 +1,33 @@
+#pragma once
+// Theoretical dense rates of a GPU's tensor cores (the "matrix" figures tc_*) and the
+// figures made from their sweeps (x = independent accumulators per warp).
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "rooftop/core/model.hpp"
+
+namespace rooftop::ceilings {
+
+// Dense operations (2 per multiply-add) per clock per SM of the tensor-core figure
+// `figure` (a kFigures row of group "matrix" named tc_*) on compute capability `cc`
+// ("8.0", "8.9", "9.0"); empty where the table does not know it or the part has no such
+// unit. The whitepaper each row comes from is named next to it in tensor_peaks.cpp.
+std::optional<double> tensor_peak_per_sm_per_clock(const std::string& cc,
+                                                   const std::string& figure);
+
+// The instruction the tensor sweeps use for `figure` ("mma.sync.m16n8k16", ...; "" for
+// a name that is not a tensor-core figure): the figure's pattern.
+std::string tensor_instruction(const std::string& figure);
+
+// One figure per tc_* sweep among `points` (other sweeps are ignored), in kFigures
+// order: the best point (highest median rate) as a core::Ceiling of kind "compute" with
+// the sweep's units, median/min/max and count of its samples, the instruction as
+// pattern, the point's median disturbance, and theoretical = per-SM-per-clock x
+// machine.cores (SMs) x the highest clock of that point's samples where the table and
+// the clock are known (above_theoretical then flags a figure above it).
+std::vector<core::Ceiling> tensor_figures(const std::vector<core::SweepPoint>& points,
+                                          const core::Machine& machine);
+
+}  // namespace rooftop::ceilings

@@ -1,0 +1,131 @@
+#include "rooftop/ceilings/tensor_peaks.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <string_view>
+
+#include "rooftop/core/sampling.hpp"
+#include "rooftop/core/statistics.hpp"
+#include "rooftop/core/vocabulary.hpp"
+
+namespace rooftop::ceilings {
+namespace {
+
+struct PeakRow {
+  const char* cc;
+  const char* figure;
+  double per_sm_per_clock;  // dense operations (2 per multiply-add)
+};
+
+// The whitepapers give totals for one part at one clock; per SM per clock is the total
+// / (SMs x that clock), which is what every part of the compute capability shares.
+constexpr PeakRow kPeaks[] = {
+    // NVIDIA A100 Tensor Core GPU Architecture whitepaper (A100 SXM4: 108 SMs, 1.41 GHz):
+    // FP64 19.5, TF32 156, BF16/FP16 312 TFLOPS, INT8 624 TOPS dense.
+    {"8.0", "tc_fp64", 128.0},
+    {"8.0", "tc_tf32", 1024.0},
+    {"8.0", "tc_bf16", 2048.0},
+    {"8.0", "tc_fp16", 2048.0},
+    {"8.0", "tc_fp16_acc16", 2048.0},
+    {"8.0", "tc_int8", 4096.0},
+    // NVIDIA Ada GPU Architecture whitepaper (RTX 4090: 128 SMs, 2.52 GHz): TF32 82.6,
+    // FP16 with FP16 accumulate 330.3, FP8 660.6 TFLOPS, INT8 660.6 TOPS dense. GeForce
+    // parts run FP16/BF16 with FP32 accumulate at half (165.2; FP8 at 330.3); the table
+    // holds the full rate, the limit no 8.9 part exceeds. No FP64 tensor rate is given.
+    {"8.9", "tc_tf32", 256.0},
+    {"8.9", "tc_bf16", 1024.0},
+    {"8.9", "tc_fp16", 1024.0},
+    {"8.9", "tc_fp16_acc16", 1024.0},
+    {"8.9", "tc_fp8_e4m3", 2048.0},
+    {"8.9", "tc_fp8_e5m2", 2048.0},
+    {"8.9", "tc_int8", 2048.0},
+    // NVIDIA H100 Tensor Core GPU Architecture whitepaper (H100 SXM5: 132 SMs; 1.98 GHz
+    // for FP64, 1.83 GHz for the others): FP64 66.9, TF32 494.7, BF16/FP16 989.4,
+    // FP8 1978.9 TFLOPS, INT8 1978.9 TOPS dense.
+    {"9.0", "tc_fp64", 256.0},
+    {"9.0", "tc_tf32", 2048.0},
+    {"9.0", "tc_bf16", 4096.0},
+    {"9.0", "tc_fp16", 4096.0},
+    {"9.0", "tc_fp16_acc16", 4096.0},
+    {"9.0", "tc_fp8_e4m3", 8192.0},
+    {"9.0", "tc_fp8_e5m2", 8192.0},
+    {"9.0", "tc_int8", 8192.0},
+};
+
+bool is_tensor_figure(std::string_view name) {
+  const core::Figure* f = core::find_figure(name);
+  return f && f->group == "matrix" && name.substr(0, 3) == "tc_";
+}
+
+}  // namespace
+
+std::optional<double> tensor_peak_per_sm_per_clock(const std::string& cc,
+                                                   const std::string& figure) {
+  for (const PeakRow& r : kPeaks)
+    if (cc == r.cc && figure == r.figure) return r.per_sm_per_clock;
+  return std::nullopt;
+}
+
+std::string tensor_instruction(const std::string& figure) {
+  if (figure == "tc_fp64") return "mma.sync.m8n8k4";
+  if (figure == "tc_tf32") return "mma.sync.m16n8k8";
+  if (figure == "tc_bf16" || figure == "tc_fp16" || figure == "tc_fp16_acc16")
+    return "mma.sync.m16n8k16";
+  if (figure == "tc_fp8_e4m3" || figure == "tc_fp8_e5m2" || figure == "tc_int8")
+    return "mma.sync.m16n8k32";
+  return "";
+}
+
+std::vector<core::Ceiling> tensor_figures(const std::vector<core::SweepPoint>& points,
+                                          const core::Machine& machine) {
+  std::vector<core::Ceiling> out;
+  for (const core::Figure& figure : core::kFigures) {
+    const std::string name(figure.name);
+    if (!is_tensor_figure(name)) continue;
+    const core::SweepPoint* best = nullptr;
+    double best_median = 0.0;
+    for (const core::SweepPoint& p : points) {
+      if (p.sweep != name || p.values.empty()) continue;
+      const double median = core::summarize(p.values).median;
+      if (!best || median > best_median) {
+        best = &p;
+        best_median = median;
+      }
+    }
+    if (!best) continue;
+    const core::Summary s = core::summarize(best->values);
+    core::Ceiling c;
+    c.name = name;
+    c.kind = "compute";
+    c.units = std::string(figure.units);
+    c.value = s.median;
+    c.median = s.median;
+    c.min = s.min;
+    c.max = s.max;
+    c.samples = s.count;
+    c.pattern = tensor_instruction(name);
+    char buf[256];
+    std::snprintf(buf, sizeof buf, "best of the sweep at %g accumulators per warp", best->x);
+    c.note = buf;
+    if (!best->disturbance.empty()) c.disturbance = core::median_disturbance(best->disturbance);
+    // The highest clock of the point's samples keeps the peak an upper bound.
+    const double clock =
+        best->clock_ghz.empty() ? 0.0
+                                : *std::max_element(best->clock_ghz.begin(), best->clock_ghz.end());
+    const auto per_clock = tensor_peak_per_sm_per_clock(machine.compute_capability, name);
+    if (per_clock && clock > 0.0 && machine.cores > 0) {
+      // GFLOP/s (GOP/s): operations per clock x GHz.
+      c.theoretical = *per_clock * machine.cores * clock;
+      std::snprintf(buf, sizeof buf,
+                    "%d SMs x %.0f dense %s/clock per SM (compute capability %s) x %.3f GHz "
+                    "(the highest SM clock of the point's samples)",
+                    machine.cores, *per_clock, c.units == "GOP/s" ? "OP" : "FLOP",
+                    machine.compute_capability.c_str(), clock);
+      c.theoretical_basis = buf;
+    }
+    out.push_back(std::move(c));
+  }
+  return out;
+}
+
+}  // namespace rooftop::ceilings
