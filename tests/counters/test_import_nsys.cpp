@@ -1,6 +1,6 @@
 // rooftop_counters: Nsight Systems' kernel times: the SQLite export (two real exports, see
 // fixtures/README.md) and `nsys stats --format csv` (two real cuda_gpu_kern_sum files, with
-// and without GridXYZ/BlockXYZ, and cuda_gpu_trace rows quoted inline), on
+// and without GridXYZ/BlockXYZ, and a real cuda_gpu_trace), on
 // their own (kernels with times and no counts) and as the timing file of a report of
 // counts; match_timing's name matching on real names; hostile variants in one line.
 
@@ -137,28 +137,27 @@ TEST(ImportNsysStats, GridAndBlockColumnsSplitAKernelIntoShapesThatAddUp) {
   EXPECT_EQ(rms.invocations, 5586);
 }
 
-TEST(ImportNsysStats, TheGpuTraceTimesKernelsAndSkipsCopies) {
-  // cuda_gpu_trace rows of nsys 2026.3.1 (an RTX 5000 Ada laptop GPU): copies, then a
-  // kernel whose quoted name holds commas.
-  const std::string trace =
-      "Start (ns),Duration (ns),CorrId,GrdX,GrdY,GrdZ,BlkX,BlkY,BlkZ,Reg/Trd,StcSMem (MB),"
-      "DymSMem (MB),Bytes (MB),Throughput (MB/s),SrcMemKd,DstMemKd,Device,Ctx,GreenCtx,Strm,"
-      "Name\n"
-      "1134711990,661398,123,,,,,,,,,,4.194,6337.593,Pinned,Device,"
-      "NVIDIA RTX 5000 Ada Generation Laptop GPU (0),1,,13,[CUDA memcpy Host-to-Device]\n"
-      "1136125733,7072,128,4096,1,1,256,1,1,16,0.000,0.000,,,,,"
-      "NVIDIA RTX 5000 Ada Generation Laptop GPU (0),1,,13,"
-      "\"vernier::bench::demo::<unnamed>::saxpyKernel(float, const float *, float *, "
-      "unsigned long)\"\n"
-      "1139935682,6945,135,4096,1,1,256,1,1,16,0.000,0.000,,,,,"
-      "NVIDIA RTX 5000 Ada Generation Laptop GPU (0),1,,13,"
-      "\"vernier::bench::demo::<unnamed>::saxpyKernel(float, const float *, float *, "
-      "unsigned long)\"\n";
-  const ImportResult r = parse_report(trace, "trace.csv");
+TEST(ImportNsysStats, TheGpuTraceOfARealRunTimesEachKernelAndSkipsCopies) {
+  // cuda_gpu_trace of a VGG-11 inference on an A100: 57 rows, one host-to-device copy and
+  // two memsets among them; names quoted where they hold commas.
+  const ImportResult r = parse_fixture("nsys-gpu-trace-vgg11-a100.csv");
   EXPECT_EQ(r.format, "nsys cuda_gpu_trace");
-  ASSERT_EQ(r.kernels.size(), 1u);
-  EXPECT_EQ(r.kernels[0].invocations, 2);
-  EXPECT_NEAR(r.kernels[0].time_s, (7072 + 6945) * 1e-9, 1e-15);
+  ASSERT_EQ(r.kernels.size(), 15u);  // 17 names less the copy and the memset
+  for (const core::KernelRecord& k : r.kernels) EXPECT_NE(k.name.rfind("[CUDA", 0), 0u) << k.name;
+  const core::KernelRecord& nchw = find(r, "void cudnn::ops::nchwToNhwcKernel<float, float, float");
+  EXPECT_EQ(nchw.invocations, 14);
+  EXPECT_NEAR(nchw.time_s, 128354e-9, 1e-15);
+  EXPECT_NEAR(nchw.time_min, 3393e-9, 1e-15);
+  EXPECT_NEAR(nchw.time_max, 21760e-9, 1e-15);
+  const core::KernelRecord& gemv = find(r, "void gemmSN_TN_kernel<float, (int)128, (int)16,");
+  EXPECT_EQ(gemv.name,
+            "void gemmSN_TN_kernel<float, (int)128, (int)16, (int)2, (int)4, (int)2, (int)2, "
+            "(bool)1, cublasGemvTensorStridedBatched<const float>, "
+            "cublasGemvTensorStridedBatched<const float>, "
+            "cublasGemvTensorStridedBatched<float>>(cublasGemmSmallNParams<T9, T10, T11, T1>)");
+  EXPECT_EQ(gemv.invocations, 2);
+  EXPECT_NEAR(gemv.time_s, (377793 + 62689) * 1e-9, 1e-15);
+  EXPECT_EQ(find(r, "ampere_sgemm_128x32_sliced1x4_tn").invocations, 1);
 }
 
 TEST(MatchTiming, AMangledNameMatchesTheDemangledOneByItsBase) {
