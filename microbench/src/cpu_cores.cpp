@@ -6,6 +6,7 @@
 #include <regex>
 #include <string>
 
+#include "rooftop/microbench/dot.hpp"
 #include "rooftop/microbench/host.hpp"
 
 namespace rooftop::microbench {
@@ -91,17 +92,67 @@ int skylake_sp_fma512(const std::string& model_name) {
   return 0;  // unknown part
 }
 
-}  // namespace
+std::string core_id(const std::string& vendor, int family, int model) {
+  char id[96];
+  std::snprintf(id, sizeof id, "%s family 0x%x model 0x%x", vendor.c_str(), family, model);
+  return id;
+}
 
-CoreModel core_model(const std::string& vendor, int family, int model,
-                     const std::string& model_name, int simd_bits) {
-  CoreModel out;
+const CoreRow* find_core(const std::string& vendor, int family, int model) {
   const CoreRow* row = nullptr;
   for (const CoreRow& r : kCores)
     if (vendor == r.vendor && family == r.family && model >= r.model_lo && model <= r.model_hi)
       row = &r;
-  char id[96];
-  std::snprintf(id, sizeof id, "%s family 0x%x model 0x%x", vendor.c_str(), family, model);
+  return row;
+}
+
+// The dot-product instructions of the cores above that have them, in 512-bit
+// instructions per cycle (dot.hpp). Zen 4 runs them on its two 256-bit FP multiply pipes
+// (FP0, FP1), a zmm taking both (AMD's Software Optimization Guide for family 19h, and
+// uops.info's Zen 4 measurements: vdpbf16ps and vpdpbusd zmm, 1 per cycle). Intel runs
+// 512-bit VNNI and BF16 on its FMA ports: p0 (fused p0+p1) and, with a second FMA unit,
+// p5 (Intel's Optimization Reference Manual).
+struct DotRow {
+  const char* core;
+  double bf16, int8;
+  const char* source;
+};
+constexpr DotRow kDotCores[] = {
+    {"Zen 4", 1, 1, "FP0+FP1 of 256 bits, a zmm takes both"},
+    {"Ice Lake", 0, 1, "p0+p1 fused, one 512-bit unit"},
+    {"Tiger Lake", 0, 1, "p0+p1 fused, one 512-bit unit"},
+    {"Ice Lake-SP", 0, 2, "p0+p1 fused and p5"},
+    {"Sapphire Rapids", 2, 2, "p0+p1 fused and p5"},
+    {"Emerald Rapids", 2, 2, "p0+p1 fused and p5"},
+    {"Granite Rapids", 2, 2, "p0+p1 fused and p5"},
+};
+
+}  // namespace
+
+DotRates core_dot_rates(const std::string& vendor, int family, int model) {
+  DotRates out;
+  const std::string id = core_id(vendor, family, model);
+  const CoreRow* row = find_core(vendor, family, model);
+  if (!row) {
+    out.source = std::string("unknown core (") + id + ")";
+    return out;
+  }
+  for (const DotRow& d : kDotCores)
+    if (std::string(d.core) == row->name) {
+      out.bf16_zmm = d.bf16;
+      out.int8_zmm = d.int8;
+      out.source = std::string(row->name) + ": " + d.source;
+      return out;
+    }
+  out.source = std::string(row->name) + " (" + id + "): its dot-product pipes are not in the table";
+  return out;
+}
+
+CoreModel core_model(const std::string& vendor, int family, int model,
+                     const std::string& model_name, int simd_bits) {
+  CoreModel out;
+  const CoreRow* row = find_core(vendor, family, model);
+  const std::string id = core_id(vendor, family, model);
   if (!row) {
     out.assumption = std::string("unknown core (") + id + "): no theoretical peak";
     return out;

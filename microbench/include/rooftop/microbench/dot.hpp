@@ -1,0 +1,54 @@
+#pragma once
+// The CPU's dot-product instructions as matrix ceilings (the bf16_dot, int8_dot and
+// amx_bf16 sweeps and figures of core::kSweeps and core::kFigures): AVX-512 BF16
+// vdpbf16ps and VNNI vpdpbusd (or AVX-VNNI's 256-bit form) on independent accumulator
+// chains in vector registers, on every thread of the host space. Each runs only where
+// the CPU says it has the instruction; the others are named as absent, with the reason.
+
+#include <string>
+#include <vector>
+
+#include "rooftop/ceilings/dot_figures.hpp"
+#include "rooftop/core/model.hpp"
+#include "rooftop/core/progress.hpp"
+#include "rooftop/microbench/sweep.hpp"
+
+namespace rooftop::microbench {
+
+// The CPU flags the dot-product kernels need (Linux /proc/cpuinfo: avx512_bf16,
+// avx512_vnni, avx_vnni, amx_bf16).
+struct DotFeatures {
+  bool avx512bf16 = false;
+  bool avx512vnni = false;
+  bool avxvnni = false;
+  bool amx_bf16 = false;
+};
+// This CPU's, as the compiler's CPU detection reads them (cpuid and the registers the
+// OS saves).
+DotFeatures host_dot_features();
+
+// 512-bit dot-product instructions one core issues per cycle (cpu_cores.cpp); 0: not
+// known. `source` names the core and pipes, or says why not.
+struct DotRates {
+  double bf16_zmm = 0.0;  // vdpbf16ps zmm
+  double int8_zmm = 0.0;  // vpdpbusd zmm
+  std::string source;
+};
+DotRates core_dot_rates(const std::string& vendor, int family, int model);
+// The rates of the core this runs on (cpuid's vendor, family and model).
+DotRates host_dot_rates();
+
+// The instructions a CPU with `features` runs, one per figure (bf16_dot, int8_dot), with
+// their rates; the figures it cannot measure go to `absent` as "<figure>: <why>".
+std::vector<ceilings::DotUnit> dot_units(const DotFeatures& features, const DotRates& rates,
+                                         std::vector<std::string>* absent = nullptr);
+
+// The sweeps of every unit dot_units finds: one point per accumulator count per thread
+// that fits the registers, each checked after timing (rooftop::Error if wrong). Samples
+// last at most 20 ms (register-only kernels are at their rate at once): about 2 s on a
+// 2-core Zen 4. Reasons for the figures not measured go to `absent`.
+std::vector<core::SweepPoint> run_dot_sweeps(const SweepPlan& plan, const Progress& progress,
+                                             std::vector<std::string>* absent,
+                                             const DotFeatures& features = host_dot_features());
+
+}  // namespace rooftop::microbench
