@@ -178,9 +178,72 @@ std::uint64_t device_free_bytes() {
   return cudaMemGetInfo(&free, &total) == cudaSuccess ? free : 0;
 }
 
+ceilings::PcieLink pcie_link() {
+  ceilings::PcieLink link;
+  const int dev = Kokkos::Cuda().cuda_device();
+  cudaDeviceProp prop{};
+  if (cudaGetDeviceProperties(&prop, dev) == cudaSuccess) {
+    // Grace Hopper and Grace Blackwell reach their CPU over NVLink-C2C: whatever NVML
+    // says of a PCIe link there does not carry the copies.
+    const std::string name = prop.name;
+    for (const char* c2c : {"GH200", "GB200", "GB300"})
+      if (name.find(c2c) != std::string::npos) {
+        link.interconnect = "NVLink-C2C";
+        return link;
+      }
+  }
+  char bus[32] = {};
+  cudaDeviceGetPCIBusId(bus, sizeof bus, dev);
+  void* lib = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
+  if (!lib) {
+    link.why_unknown = "NVML (libnvidia-ml.so.1) did not load";
+    return link;
+  }
+  using Init = int (*)();
+  using Handle = int (*)(const char*, void**);
+  using Query = int (*)(void*, unsigned*);
+  const auto init = reinterpret_cast<Init>(dlsym(lib, "nvmlInit_v2"));
+  const auto shutdown = reinterpret_cast<Init>(dlsym(lib, "nvmlShutdown"));
+  const auto handle = reinterpret_cast<Handle>(dlsym(lib, "nvmlDeviceGetHandleByPciBusId_v2"));
+  const auto query = [lib](const char* symbol, void* device) {
+    const auto f = reinterpret_cast<Query>(dlsym(lib, symbol));
+    unsigned v = 0;
+    return f && f(device, &v) == 0 ? static_cast<int>(v) : 0;
+  };
+  void* device = nullptr;
+  if (!init || !shutdown || !handle || init() != 0) {
+    link.why_unknown = "NVML did not initialize";
+  } else {
+    if (handle(bus, &device) == 0) {
+      // Max: what the GPU and its slot both support (the link's rate under load).
+      link.generation = query("nvmlDeviceGetMaxPcieLinkGeneration", device);
+      link.width = query("nvmlDeviceGetMaxPcieLinkWidth", device);
+      link.current_generation = query("nvmlDeviceGetCurrPcieLinkGeneration", device);
+      link.current_width = query("nvmlDeviceGetCurrPcieLinkWidth", device);
+      if (link.generation == 0 || link.width == 0) {
+        link.generation = link.current_generation;
+        link.width = link.current_width;
+      }
+      if (link.generation == 0 || link.width == 0)
+        link.why_unknown = "NVML reports no PCIe link generation and width";
+    } else {
+      link.why_unknown = std::string("NVML does not know the GPU at ") + bus;
+    }
+    shutdown();
+  }
+  dlclose(lib);
+  return link;
+}
+
 #else
 
 std::uint64_t device_free_bytes() { return 0; }
+
+ceilings::PcieLink pcie_link() {
+  ceilings::PcieLink link;
+  link.why_unknown = "this rooftop was built without a GPU backend";
+  return link;
+}
 
 void check_device(int) {
   throw Error(

@@ -126,6 +126,7 @@ inline constexpr Sweep kSweeps[] = {
     // Launches: work items per kernel.
     {"launch", "costs", "work items per kernel", "us", "back-to-back launches, per launch"},
     {"launch:sync", "costs", "work items per kernel", "us", "launch to completion, fenced"},
+    {"fence", "costs", "kernels outstanding", "us", "a fence with nothing to wait for, per fence"},
     // Divergence: active lanes per warp.
     {"divergence:fp32", "costs", "active lanes per warp", "GFLOP/s", "FP32 FMA rate"},
     // Matrix units: independent accumulators per warp (GPU) or per thread (CPU); each

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "rooftop/ceilings/transfer_figures.hpp"
 #include "rooftop/core/model.hpp"
 #include "rooftop/core/sampling.hpp"
 #include "rooftop/microbench/pattern.hpp"
@@ -47,6 +48,12 @@ core::Machine describe_device();
 
 // Bytes of device memory free now (0 in a build without a GPU backend).
 std::uint64_t device_free_bytes();
+
+// The link between the host and the GPU Kokkos runs on, from NVML (the Max and Curr
+// PCIe link generation and width); interconnect "NVLink-C2C" on Grace Hopper and Grace
+// Blackwell. Read it right after the transfer sweeps: an idle GPU drops its link's
+// current generation. why_unknown says why nothing is known (no NVML, no GPU backend).
+ceilings::PcieLink pcie_link();
 
 // The per-SM and per-block limits the launch shapes are sized from (cudaDeviceProp:
 // maxThreadsPerMultiProcessor, maxThreadsPerBlock, sharedMemPerMultiprocessor,
