@@ -6,7 +6,9 @@
 //   cat "cuda_runtime"  the launch: args "correlation" and "External id", for a kernel
 //                       whose own args lack the external id
 //   cat "cpu_op"        an operator: name, ts, dur, pid, tid, args "External id", "Input
-//                       type", and "flops" where the profile was taken with_flops=True
+//                       type", and "flops" where a tool has added them (PyTorch's own
+//                       export writes none, with_flops=True or not: it marks the profile
+//                       "with_flops" in the trace's header and keeps the counts to itself)
 // Kernels are summed by name. An operator's FLOPs go to the kernel it launched (itself or
 // through the operators nested in it) where it launched exactly one per call, in the
 // precision of its first input ("float" fp32, "double" fp64, Half/BFloat16 fp16); a
@@ -255,9 +257,15 @@ Timing times(const Input& file) {
       partial.push_back(e.name);
     }
   }
-  if (!any_flops)
-    timing.notes.push_back(file.name + ": no operator FLOPs (profile with with_flops=True and "
-                                       "record_shapes=True to record them): kernels have times only");
+  if (!any_flops) {
+    // Say so where the header shows with_flops: its FLOPs were counted but not exported.
+    const auto flag = doc.find("with_flops");
+    const bool with_flops = flag != doc.end() && ((flag->is_boolean() && flag->get<bool>()) ||
+                                                  (flag->is_number() && flag->get<double>() != 0));
+    timing.notes.push_back(file.name + (with_flops ? ": profiled with with_flops=True, but" : ":") +
+                           " no operator carries \"flops\" (PyTorch's trace export writes none; "
+                           "its FLOPs reach key_averages() only): kernels have times only");
+  }
   for (const auto& [name, calls] : operators)
     timing.notes.push_back(file.name + ": the FLOPs of " +
                            in_quotes(name.substr(std::string_view(kOperatorPrefix).size())) +

@@ -1,8 +1,9 @@
 // rooftop_counters: PyTorch profiler traces (export_chrome_trace, .json.gz), real traces of
-// HolisticTraceAnalysis's test data (see fixtures/README.md): device kernels summed by name,
-// operator FLOPs (with_flops) joined to the kernels they launched or, where an operator
-// launched several kernels per call, given to a record of the operator; hostile variants
-// (truncated gzip, a gzip bomb, deep nesting, huge numbers) in one line.
+// HolisticTraceAnalysis's and TraceLens's test data (see fixtures/README.md): device kernels
+// summed by name, a with_flops profile's trace that holds no FLOPs (PyTorch exports none),
+// operator "flops" (where a trace carries them) joined to the kernels they launched or, where
+// an operator launched several kernels per call, given to a record of the operator; hostile
+// variants (truncated gzip, a gzip bomb, deep nesting, huge numbers) in one line.
 
 #include <gtest/gtest.h>
 #include <zlib.h>
@@ -73,7 +74,34 @@ TEST(ImportPytorch, KernelsOfACompressedTraceAreSummedByName) {
   ASSERT_NE(sgemm, nullptr);
   EXPECT_EQ(sgemm->invocations, 6);
   EXPECT_NEAR(sgemm->time_s, 2673e-6, 1e-9);
-  EXPECT_TRUE(has_note(r, "no operator FLOPs (profile with with_flops=True")) << r.notes.size();
+  EXPECT_TRUE(has_note(r, "t.json.gz: no operator carries \"flops\"")) << r.notes.size();
+}
+
+TEST(ImportPytorch, AWithFlopsProfileExportsNoFlopsAndTheNoteSaysSo) {
+  // A real trace of a profile taken with record_shapes=True and with_flops=True (torch 2.6,
+  // an H100): its header says "with_flops": 1, yet none of its 26 aten::addmm events, nor
+  // any other operator, carries "flops": PyTorch keeps the counts out of the trace.
+  const ImportResult r =
+      parse_report(import_fixture("pytorch-h100-bert-small-with-flops.json.gz"), "b.json.gz");
+  EXPECT_EQ(r.format, "pytorch-trace");
+  ASSERT_EQ(r.kernels.size(), 11u);
+  int launches = 0;
+  double total = 0.0;
+  for (const core::KernelRecord& k : r.kernels) {
+    launches += k.invocations;
+    total += k.time_s;
+    EXPECT_EQ(k.flops(), 0.0) << k.name;
+  }
+  EXPECT_EQ(launches, 60);
+  EXPECT_NEAR(total, 307.197e-6, 1e-12);  // the kernel events' durations, in microseconds
+  const core::KernelRecord* flash = named(r, "void pytorch_flash::flash_fwd_kernel<");
+  ASSERT_NE(flash, nullptr);
+  EXPECT_EQ(flash->invocations, 4);
+  EXPECT_NEAR(flash->time_s, (10.08 + 9.12 + 9.12 + 9.088) * 1e-6, 1e-12);
+  EXPECT_TRUE(has_note(r, "b.json.gz: profiled with with_flops=True, but no operator"))
+      << r.notes.size();
+  EXPECT_TRUE(has_note(r, "carries \"flops\" (PyTorch's trace export writes none"))
+      << r.notes.size();
 }
 
 TEST(ImportPytorch, TheSameTraceUncompressedReadsTheSame) {
