@@ -48,10 +48,10 @@ Comparison compare(const std::vector<core::CeilingsFile>& files,
         {labels[i], machine_name(files[i].machine), files[i].provenance.created_utc});
 
   for (const core::CeilingsFile& f : files) {
-    for (const core::Ceiling& c : f.ceilings) {
+    for (const core::Ceiling* c : f.rows()) {  // figures (schema 1.7) alike
       const bool known = std::any_of(out.ceilings.begin(), out.ceilings.end(),
-                                     [&](const ComparedCeiling& r) { return r.name == c.name; });
-      if (!known) out.ceilings.push_back({c.name, c.kind, c.units, {}, {}, {}});
+                                     [&](const ComparedCeiling& r) { return r.name == c->name; });
+      if (!known) out.ceilings.push_back({c->name, c->kind, c->units, {}, {}, {}});
     }
   }
   std::stable_sort(out.ceilings.begin(), out.ceilings.end(),
@@ -61,7 +61,7 @@ Comparison compare(const std::vector<core::CeilingsFile>& files,
 
   for (ComparedCeiling& row : out.ceilings) {
     for (std::size_t i = 0; i < files.size(); ++i) {
-      const core::Ceiling* c = files[i].find(row.name);
+      const core::Ceiling* c = files[i].find_row(row.name);
       if (c && c->units != row.units)
         throw Error(labels[i] + ": ceiling " + row.name + " is in " + c->units + ", " + labels[0] +
                     "'s in " + row.units);

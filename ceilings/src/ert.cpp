@@ -250,6 +250,9 @@ json to_ert_json(const core::CeilingsFile& f, std::vector<std::string>* skipped)
   for (const core::Ceiling& c : f.ceilings)
     if (!by_ceiling(c.name) && skipped)
       skipped->push_back(c.name + ": ERT has no name for it; left out");
+  for (const core::FigureGroup& g : core::kFigureGroups)  // transfers, latencies, matrix units
+    for (const core::Ceiling& c : (f.*g.figures).figures)
+      if (skipped) skipped->push_back(c.name + ": ERT has no name for it; left out");
 
   const core::Provenance& p = f.provenance;
   const json rooftop = {{"schema_version", p.schema_version}, {"tool_version", p.tool_version},

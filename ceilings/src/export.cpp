@@ -7,6 +7,7 @@
 #include "rooftop/ceilings/ert.hpp"
 #include "rooftop/ceilings/fields.hpp"
 #include "rooftop/core/error.hpp"
+#include "rooftop/core/vocabulary.hpp"
 
 namespace rooftop::ceilings {
 namespace {
@@ -17,17 +18,28 @@ using nlohmann::json;
 // ceiling, in order, as JSON values. CSV and JSON are both written from this.
 using Row = std::vector<std::pair<std::string, json>>;
 
-Row table_row(const core::CeilingsFile& f, const core::Ceiling& c) {
+// `group`: "ceilings" for the roofline's, else the figures' group (schema 1.7).
+Row table_row(const core::CeilingsFile& f, const core::Ceiling& c, std::string_view group) {
   Row row = {{"machine", machine_name(f.machine)},
              {"hostname", f.machine.hostname},
              {"created_utc", f.provenance.created_utc}};
   for (auto& field : ceiling_fields(c)) row.push_back(std::move(field));
+  row.emplace_back("group", std::string(group));
   return row;
+}
+
+// Every row of the file: its ceilings, then each group's figures.
+std::vector<Row> table_rows(const core::CeilingsFile& f) {
+  std::vector<Row> rows;
+  for (const core::Ceiling& c : f.ceilings) rows.push_back(table_row(f, c, "ceilings"));
+  for (const core::FigureGroup& g : core::kFigureGroups)
+    for (const core::Ceiling& c : (f.*g.figures).figures) rows.push_back(table_row(f, c, g.name));
+  return rows;
 }
 
 std::vector<std::string> column_names() {
   std::vector<std::string> names;
-  for (const auto& [name, cell] : table_row(core::CeilingsFile{}, core::Ceiling{}))
+  for (const auto& [name, cell] : table_row(core::CeilingsFile{}, core::Ceiling{}, ""))
     names.push_back(name);
   return names;
 }
@@ -54,9 +66,9 @@ std::string to_csv(const core::CeilingsFile& f) {
   std::ostringstream out;
   const std::vector<std::string> names = column_names();
   csv_line(out, std::vector<json>(names.begin(), names.end()));
-  for (const core::Ceiling& c : f.ceilings) {
+  for (Row& row : table_rows(f)) {
     std::vector<json> cells;
-    for (auto& [name, cell] : table_row(f, c)) cells.push_back(std::move(cell));
+    for (auto& [name, cell] : row) cells.push_back(std::move(cell));
     csv_line(out, cells);
   }
   return out.str();
@@ -64,9 +76,9 @@ std::string to_csv(const core::CeilingsFile& f) {
 
 json to_table_json(const core::CeilingsFile& f) {
   json rows = json::array();
-  for (const core::Ceiling& c : f.ceilings) {
+  for (Row& row : table_rows(f)) {
     json object = json::object();
-    for (auto& [name, cell] : table_row(f, c)) object[name] = std::move(cell);
+    for (auto& [name, cell] : row) object[name] = std::move(cell);
     rows.push_back(std::move(object));
   }
   return {{"schema", "rooftop-ceilings-table"},

@@ -45,7 +45,14 @@ nlohmann::json to_json(const core::Machine& m) {
           {"launch_geometry", m.launch_geometry}};
 }
 
-int display_rank(const std::string& name) { return core::ceiling_rank(name); }
+// The roofline's ceilings first, then the figures of schema 1.7 in their table's order,
+// then names this rooftop does not know.
+int display_rank(const std::string& name) {
+  constexpr int kAfterCeilings = 1000;
+  if (core::find_figure(name)) return kAfterCeilings + core::figure_rank(name);
+  const int rank = core::ceiling_rank(name);
+  return core::ceiling_kind(name).empty() ? 2 * kAfterCeilings + rank : rank;
+}
 
 std::string machine_name(const core::Machine& m) {
   if (!m.gpu_name.empty()) return m.gpu_name;

@@ -1,6 +1,7 @@
 #include "rooftop/core/model.hpp"
 
 #include "rooftop/core/sampling.hpp"
+#include "rooftop/core/vocabulary.hpp"
 
 namespace rooftop::core {
 
@@ -14,6 +15,20 @@ const Ceiling* find_named(const std::vector<Ceiling>& ceilings, const std::strin
 
 const Ceiling* CeilingsFile::find(const std::string& name) const {
   return find_named(ceilings, name);
+}
+
+std::vector<const Ceiling*> CeilingsFile::rows() const {
+  std::vector<const Ceiling*> out;
+  for (const Ceiling& c : ceilings) out.push_back(&c);
+  for (const FigureGroup& g : kFigureGroups)
+    for (const Ceiling& c : (this->*g.figures).figures) out.push_back(&c);
+  return out;
+}
+
+const Ceiling* CeilingsFile::find_row(const std::string& name) const {
+  for (const Ceiling* c : rows())
+    if (c->name == name) return c;
+  return nullptr;
 }
 
 const Ceiling* Figures::find(const std::string& name) const { return find_named(figures, name); }

@@ -5,6 +5,8 @@
 
 #include "rooftop/ceilings/fields.hpp"
 #include "rooftop/core/format.hpp"
+#include "rooftop/core/statistics.hpp"
+#include "rooftop/core/vocabulary.hpp"
 
 namespace rooftop::report {
 namespace {
@@ -30,19 +32,93 @@ void text_section(std::ostringstream& out, const CeilingsFile& f, const char* ti
   }
 }
 
-}  // namespace
-
-nlohmann::json ceilings_json(const CeilingsFile& f) {
+nlohmann::json rows_json(const std::vector<Ceiling>& ceilings) {
   nlohmann::json rows = nlohmann::json::array();
-  for (const Ceiling& c : f.ceilings) {
+  for (const Ceiling& c : ceilings) {
     nlohmann::json object = nlohmann::json::object();
     for (auto& [key, value] : ceilings::ceiling_fields(c)) object[key] = std::move(value);
     rows.push_back(std::move(object));
   }
+  return rows;
+}
+
+// A sweep's points by its parameter: the median of each point's samples.
+nlohmann::json sweeps_json(const std::vector<core::SweepPoint>& points) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const core::SweepPoint& p : points) {
+    if (p.values.empty()) continue;
+    const core::Sweep* row = core::find_sweep(p.sweep);
+    const core::Summary s = core::summarize(p.values);
+    out.push_back({{"sweep", p.sweep},
+                   {"x", p.x},
+                   {"x_is", row ? std::string(row->x) : ""},
+                   {"units", row ? std::string(row->units) : ""},
+                   {"median", s.median},
+                   {"min", s.min},
+                   {"max", s.max},
+                   {"samples", s.count}});
+  }
+  return out;
+}
+
+// One line per sweep: its label and units, then "x: median" for each point.
+void sweeps_text(std::ostringstream& out, const std::vector<core::SweepPoint>& points) {
+  std::string current;
+  for (const core::SweepPoint& p : points) {
+    if (p.values.empty()) continue;
+    if (p.sweep != current) {
+      const core::Sweep* row = core::find_sweep(p.sweep);
+      out << (current.empty() ? "" : "\n") << "  " << p.sweep;
+      if (row) out << " (" << row->units << " by " << row->x << ")";
+      out << ":";
+      current = p.sweep;
+    }
+    out << " " << core::format_number("%g", p.x) << ": "
+        << core::format_number("%.3g", core::summarize(p.values).median);
+  }
+  if (!current.empty()) out << "\n";
+}
+
+// A group of figures (schema 1.7): its table, the notes, and its sweeps.
+void figures_text(std::ostringstream& out, const core::Figures& g, std::string_view group) {
+  if (g.empty()) return;
+  char line[512];
+  out << "\n" << group << ":\n";
+  std::snprintf(line, sizeof line, "%-17s %10s %-8s %10s %10s %10s %4s  %-18s %11s %7s\n",
+                "figure", "value", "units", "median", "min", "max", "n", "pattern", "theoretical",
+                "frac");
+  out << line;
+  for (const Ceiling& c : g.figures) {
+    char theo[32] = "-", frac[32] = "-";
+    if (c.theoretical) std::snprintf(theo, sizeof theo, "%.4g", *c.theoretical);
+    if (auto fr = c.fraction_of_theoretical()) std::snprintf(frac, sizeof frac, "%.3f", *fr);
+    std::snprintf(line, sizeof line, "%-17s %10.4g %-8s %10.4g %10.4g %10.4g %4d  %-18s %11s %7s%s\n",
+                  c.name.c_str(), c.value, c.units.c_str(), c.median, c.min, c.max, c.samples,
+                  c.pattern.c_str(), theo, frac, c.above_theoretical() ? "  ABOVE THEORETICAL" : "");
+    out << line;
+  }
+  for (const Ceiling& c : g.figures) {
+    const core::Figure* row = core::find_figure(c.name);
+    std::string text = row ? std::string(row->label) : "";
+    for (const std::string* more : {&c.theoretical_basis, &c.note})
+      if (!more->empty()) text += (text.empty() ? "" : "; ") + *more;
+    if (!text.empty()) out << "  " << c.name << ": " << text << "\n";
+  }
+  if (!g.sweeps.empty()) out << "sweeps (median of each point):\n";
+  sweeps_text(out, g.sweeps);
+}
+
+}  // namespace
+
+nlohmann::json ceilings_json(const CeilingsFile& f) {
   const Provenance& p = f.provenance;
-  return {{"schema_version", p.schema_version},      {"tool_version", p.tool_version},
-          {"git_revision", p.git_revision},          {"created_utc", p.created_utc},
-          {"machine", ceilings::to_json(f.machine)}, {"ceilings", rows}};
+  nlohmann::json out = {{"schema_version", p.schema_version},      {"tool_version", p.tool_version},
+                        {"git_revision", p.git_revision},          {"created_utc", p.created_utc},
+                        {"machine", ceilings::to_json(f.machine)}, {"ceilings", rows_json(f.ceilings)}};
+  for (const core::FigureGroup& g : core::kFigureGroups)
+    out[std::string(g.name)] = {{"figures", rows_json((f.*g.figures).figures)},
+                                {"sweeps", sweeps_json((f.*g.figures).sweeps)}};
+  return out;
 }
 
 std::string ceilings_table(const CeilingsFile& f) {
@@ -108,6 +184,7 @@ std::string ceilings_table(const CeilingsFile& f) {
   }
   text_section(out, f, "theoretical peaks", &Ceiling::theoretical_basis);
   text_section(out, f, "notes", &Ceiling::note);
+  for (const core::FigureGroup& g : core::kFigureGroups) figures_text(out, f.*g.figures, g.name);
   const std::vector<std::string> disturbed = disturbed_ceilings(f);
   if (!disturbed.empty()) out << "\ndisturbed (the machine was not the measurement's own):\n";
   for (const std::string& d : disturbed) out << "  " << d << "\n";
@@ -116,10 +193,10 @@ std::string ceilings_table(const CeilingsFile& f) {
 
 std::vector<std::string> disturbed_ceilings(const CeilingsFile& f) {
   std::vector<std::string> out;
-  for (const Ceiling& c : f.ceilings)
-    if (c.disturbed())
-      out.push_back(c.name + ": its median sample lost " +
-                    core::format_number("%.0f", 100.0 * *c.disturbance) +
+  for (const Ceiling* c : f.rows())
+    if (c->disturbed())
+      out.push_back(c->name + ": its median sample lost " +
+                    core::format_number("%.0f", 100.0 * *c->disturbance) +
                     "% of its time to other tasks or the hypervisor; it may be low");
   return out;
 }

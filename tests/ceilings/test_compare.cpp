@@ -166,4 +166,24 @@ TEST(Compare, DifferentUnitsForOneCeilingAreAnError) {
 }
 
 }  // namespace
+// Schema 1.7's figures are compared like the ceilings, listed after them.
+TEST(Compare, FiguresAreComparedAfterTheCeilings) {
+  core::CeilingsFile a = rooftop::testing::cpu_file(), b = rooftop::testing::cpu_file();
+  core::Ceiling h2d = rooftop::testing::make_ceiling("dram", 25.0, 24.0, 26.0, 3);
+  h2d.name = "h2d";
+  h2d.kind = "transfer";
+  a.costs.figures = {h2d};
+  h2d.value = h2d.median = 50.0;
+  h2d.min = 49.0;
+  h2d.max = 51.0;
+  b.costs.figures = {h2d};
+  const Comparison c = compare({a, b}, {"a.h5", "b.h5"});
+  ASSERT_FALSE(c.ceilings.empty());
+  const ComparedCeiling& last = c.ceilings.back();
+  EXPECT_EQ(last.name, "h2d");
+  EXPECT_EQ(last.kind, "transfer");
+  EXPECT_EQ(last.ratios[1], 2.0);
+  EXPECT_EQ(last.verdicts[1], Verdict::higher);
+}
+
 }  // namespace rooftop::ceilings

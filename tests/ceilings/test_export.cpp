@@ -2,6 +2,7 @@
 // spec section, every kind of bad input) and written (and read back), the CSV and JSON
 // tables, and the reference files in data/. Fixtures: tests/fixtures/*.json.
 
+#include <algorithm>
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -313,7 +314,31 @@ TEST(CsvExport, FieldsWithCommasQuotesAndLineBreaksSurvive) {
   f.ceilings[1].note = "ran with \"turbo\" off, twice\nsecond line";
   const auto rows = parse_csv(to_csv(f));
   ASSERT_EQ(rows.size(), 3u);
-  EXPECT_EQ(rows[2].back(), f.ceilings[1].note);
+  const auto note = std::find(rows[0].begin(), rows[0].end(), "note") - rows[0].begin();
+  ASSERT_LT(static_cast<std::size_t>(note), rows[0].size());
+  EXPECT_EQ(rows[2][static_cast<std::size_t>(note)], f.ceilings[1].note);
+  EXPECT_EQ(rows[2].size(), rows[0].size());
+}
+
+// Schema 1.7's figures follow the ceilings, one row each, their group in its own column.
+TEST(CsvExport, FiguresFollowTheCeilingsWithTheirGroup) {
+  core::CeilingsFile f = rooftop::testing::sample_ceilings_file();
+  core::Ceiling h2d;
+  h2d.name = "h2d";
+  h2d.kind = "transfer";
+  h2d.units = "GB/s";
+  h2d.value = h2d.median = h2d.min = h2d.max = 25.0;
+  h2d.samples = 1;
+  f.costs.figures = {h2d};
+  const auto rows = parse_csv(to_csv(f));
+  ASSERT_EQ(rows.size(), 2 + f.ceilings.size());
+  std::map<std::string, std::size_t> col;
+  for (std::size_t i = 0; i < rows[0].size(); ++i) col[rows[0][i]] = i;
+  ASSERT_EQ(col.count("group"), 1u);
+  EXPECT_EQ(rows[1][col["group"]], "ceilings");
+  EXPECT_EQ(rows.back()[col["name"]], "h2d");
+  EXPECT_EQ(rows.back()[col["group"]], "costs");
+  EXPECT_EQ(rows.back()[col["kind"]], "transfer");
 }
 
 TEST(CsvExport, NumbersRoundTripExactly) {

@@ -93,5 +93,51 @@ TEST(CeilingsTable, FactsAFileDoesNotHaveAreLeftOut) {
   EXPECT_EQ(text.find("notes:"), std::string::npos) << text;
 }
 
+// Schema 1.7: each group of figures gets its table, the label and notes of each figure,
+// and its sweeps' medians by parameter; the JSON carries both groups, empty or not.
+core::CeilingsFile file_with_costs() {
+  core::CeilingsFile f = rooftop::testing::sample_ceilings_file();
+  core::Ceiling latency;
+  latency.name = "launch_latency";
+  latency.kind = "latency";
+  latency.units = "us";
+  latency.value = latency.median = 4.25;
+  latency.min = 4.0;
+  latency.max = 5.0;
+  latency.samples = 3;
+  latency.note = "an empty kernel";
+  f.costs.figures = {latency};
+  core::SweepPoint small{"launch:sync", 1, {1e-5, 1e-5}, {4.0, 4.5}, {}, {}};
+  core::SweepPoint large{"launch:sync", 1 << 20, {2e-5, 2e-5}, {20.0, 21.0}, {}, {}};
+  f.costs.sweeps = {small, large};
+  return f;
+}
+
+TEST(CeilingsTable, FiguresAndTheirSweepsFollowTheCeilings) {
+  const std::string text = ceilings_table(file_with_costs());
+  const auto costs = text.find("\ncosts:\n");
+  ASSERT_NE(costs, std::string::npos) << text;
+  EXPECT_GT(costs, text.find("fp64_fma"));
+  EXPECT_NE(text.find("launch_latency", costs), std::string::npos);
+  EXPECT_NE(text.find("launch_latency: empty kernel, launch to completion; an empty kernel"),
+            std::string::npos) << text;
+  EXPECT_NE(text.find("launch:sync (us by work items per kernel): 1: 4.25 1.04858e+06: 20.5"),
+            std::string::npos) << text;
+  EXPECT_EQ(text.find("matrix:"), std::string::npos) << "an empty group is left out";
+}
+
+TEST(CeilingsJson, FiguresAndSweepsOfBothGroups) {
+  const nlohmann::json j = ceilings_json(file_with_costs());
+  ASSERT_EQ(j["costs"]["figures"].size(), 1u);
+  EXPECT_EQ(j["costs"]["figures"][0]["name"], "launch_latency");
+  EXPECT_EQ(j["costs"]["figures"][0]["units"], "us");
+  ASSERT_EQ(j["costs"]["sweeps"].size(), 2u);
+  EXPECT_EQ(j["costs"]["sweeps"][1]["x"], 1 << 20);
+  EXPECT_EQ(j["costs"]["sweeps"][1]["median"], 20.5);
+  EXPECT_EQ(j["costs"]["sweeps"][1]["units"], "us");
+  EXPECT_TRUE(j["matrix"]["figures"].empty());
+  EXPECT_TRUE(j["matrix"]["sweeps"].empty());
+}
+
 }  // namespace
 }  // namespace rooftop::report

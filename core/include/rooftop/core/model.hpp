@@ -201,6 +201,10 @@ struct CeilingsFile {
   Figures matrix;
 
   const Ceiling* find(const std::string& name) const;
+  // The ceilings, then each group's figures (the rows tables, exports and comparisons
+  // list alike), and one of them by name.
+  std::vector<const Ceiling*> rows() const;
+  const Ceiling* find_row(const std::string& name) const;
 };
 
 }  // namespace rooftop::core
