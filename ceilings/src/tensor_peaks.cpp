@@ -109,9 +109,9 @@ std::vector<core::Ceiling> tensor_figures(const std::vector<core::SweepPoint>& p
     c.note = buf;
     if (!best->disturbance.empty()) c.disturbance = core::median_disturbance(best->disturbance);
     // The highest clock of the point's samples keeps the peak an upper bound.
-    const double clock =
-        best->clock_ghz.empty() ? 0.0
-                                : *std::max_element(best->clock_ghz.begin(), best->clock_ghz.end());
+    const double clock = best->clock_ghz.empty()
+                             ? 0.0
+                             : *std::max_element(best->clock_ghz.begin(), best->clock_ghz.end());
     const auto per_clock = tensor_peak_per_sm_per_clock(machine.compute_capability, name);
     if (per_clock && clock > 0.0 && machine.cores > 0) {
       // GFLOP/s (GOP/s): operations per clock x GHz.

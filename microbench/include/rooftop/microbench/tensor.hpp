@@ -1,0 +1,77 @@
+#pragma once
+// Tensor-core figures (group "matrix", tc_*): dense matrix multiply-accumulates on
+// register-resident operands, swept over the independent accumulators per warp. Only
+// a CUDA build measures them (inline PTX mma.sync, microbench/src/device_tensor.cpp);
+// under a host space the units are absent and every figure is skipped with why.
+//
+// The answer: every element of A is +a or -a (alternate steps), every element of B is b,
+// every accumulator starts at c0. A step adds or takes k x a x b from every element; a
+// launch runs an even number of steps and one more with +a, so each element ends at
+// c0 + k x a x b: small powers of two, exact in every precision (FP16 accumulate
+// included), whatever the number of steps.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "rooftop/core/model.hpp"
+#include "rooftop/core/progress.hpp"
+#include "rooftop/core/sampling.hpp"
+#include "rooftop/microbench/device.hpp"
+
+namespace rooftop::microbench {
+
+// The tensor sweeps in the order they run (kFigures order) and their x values.
+inline constexpr const char* kTensorFigures[] = {"tc_fp64",     "tc_tf32",       "tc_bf16",
+                                                 "tc_fp16",     "tc_fp16_acc16", "tc_fp8_e4m3",
+                                                 "tc_fp8_e5m2", "tc_int8"};
+inline constexpr int kTensorAccumulators[] = {1, 2, 4, 8};
+
+// The shape and operands of one figure's instruction.
+struct TensorShape {
+  int m = 0, n = 0, k = 0;  // one warp's mma: D(m x n) = A(m x k) B(k x n) + C
+  double a = 0.0, b = 0.0, c0 = 0.0;
+  // 32-bit registers per thread of A, B and C/D (fp64: 64-bit registers).
+  int a_regs = 0, b_regs = 0, c_regs = 0;
+  int c_values = 0;  // accumulator values per thread (2 per register for FP16 accumulate)
+  int min_arch = 0;  // __CUDA_ARCH__ of the first GPUs with the instruction
+};
+// Throws rooftop::Error for a name that is not one of kTensorFigures.
+TensorShape tensor_shape(const std::string& figure);
+
+// A 32-bit operand register holding `value` in every element of the figure's input
+// format (2 x FP16/BF16, 1 x TF32, 4 x FP8 or INT8); `value` must be exact in it (a
+// power of two, or a small integer for INT8). Not for tc_fp64 (its registers are
+// doubles). Throws rooftop::Error otherwise.
+std::uint32_t tensor_operand_word(const std::string& figure, double value);
+
+// The values of one accumulator register as the kernel stores it (the register's bits,
+// widened to 64): 1 value (FP32, INT32, FP64) or 2 (FP16 accumulate, low half first).
+std::vector<double> tensor_accumulator_values(const std::string& figure, std::uint64_t bits);
+
+// Every accumulator element after `plus` steps with +a and `minus` with -a.
+double tensor_expected_accumulator(const std::string& figure, std::int64_t plus,
+                                   std::int64_t minus);
+
+// Operations of one warp's mma (2 x m x n x k).
+double tensor_ops_per_mma(const std::string& figure);
+
+// One point: `threads` threads (whole warps) each running `accumulators` independent
+// chains of `inner` x kTensorSteps mma steps per launch (inner scaled as for the other
+// device kernels with `scaling`), the answer checked after timing (throws rooftop::Error
+// when wrong, or when this build or space has no such unit).
+template <class Space>
+core::SweepPoint measure_tensor(const std::string& figure, int accumulators, std::int64_t threads,
+                                std::int64_t inner, const core::Sampling& sampling,
+                                LaunchScaling* scaling = nullptr);
+
+// Every tc_* sweep (kTensorFigures x kTensorAccumulators) with the plan's threads and
+// launch length and short samples (about 4 s in all on a GPU). A figure that cannot be
+// measured (host space, no such instruction for this GPU) or a point that fails goes to
+// `skipped` as "<figure>: <reason>" and the others still run; without `skipped` a failure
+// is thrown. An interruption is always thrown.
+template <class Space>
+std::vector<core::SweepPoint> run_tensor_sweeps(const DevicePlan& plan, const Progress& progress,
+                                                std::vector<std::string>* skipped = nullptr);
+
+}  // namespace rooftop::microbench
