@@ -3,10 +3,10 @@
 # without running it, so no kernel is written that only the host compiler accepts: the
 # device tests included (ROOFTOP_DEVICE_TESTS), register spills in the device kernels as
 # errors (microbench/CMakeLists.txt), and then the PTX of the device-ceiling kernels
-# checked (scripts/check-ptx.sh). Configured as scripts/make-gpu-bundle.sh packs it, so
-# one build serves CI and the bundle: without MPI (-DROOFTOP_WITH_MPI=OFF: no MPI library
-# has to travel; the host build compiles the fleet mode) and host code for x86-64-v3
-# (-DROOFTOP_HOST_ARCH, so the bundle runs on any recent x86 GPU host); cmake args given
+# checked (scripts/check-ptx.sh) and the tensor kernels' code (scripts/check-sass.sh).
+# Configured as scripts/make-gpu-bundle.sh packs it, so one build serves CI and the
+# bundle: without MPI (-DROOFTOP_WITH_MPI=OFF: no MPI library has to travel; the host
+# build compiles the fleet mode) and host code for x86-64-v3 (-DROOFTOP_HOST_ARCH, so the bundle runs on any recent x86 GPU host); cmake args given
 # here come after these and override them.
 #
 #   scripts/check-cuda-build.sh [--cuda-arch 70|75|80|86|89|90|100|120] [cmake args...]
@@ -34,3 +34,4 @@ cmake -S "$root" -B "$build" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release \
       -DROOFTOP_WITH_MPI=OFF -DROOFTOP_HOST_ARCH=x86-64-v3 "$@"
 cmake --build "$build" --parallel "$(nproc)"
 "$root/scripts/check-ptx.sh" "$build"
+"$root/scripts/check-sass.sh" "$build"

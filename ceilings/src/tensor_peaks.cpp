@@ -107,6 +107,10 @@ std::vector<core::Ceiling> tensor_figures(const std::vector<core::SweepPoint>& p
     char buf[256];
     std::snprintf(buf, sizeof buf, "best of the sweep at %g accumulators per warp", best->x);
     c.note = buf;
+    // Hopper's full dense rate needs wgmma (warpgroup operands in shared memory); the
+    // warp-wide mma.sync these figures use issues well below it there.
+    if (machine.compute_capability == "9.0")
+      c.note += "; mma.sync, not wgmma: below the dense peak on compute capability 9.0";
     if (!best->disturbance.empty()) c.disturbance = core::median_disturbance(best->disturbance);
     // The highest clock of the point's samples keeps the peak an upper bound.
     const double clock = best->clock_ghz.empty()

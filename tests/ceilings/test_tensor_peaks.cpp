@@ -103,6 +103,7 @@ TEST(TensorFigures, BestPointPerSweepWithItsOwnClock) {
   EXPECT_NEAR(*fp16.fraction_of_theoretical(), 640e3 / (4096.0 * 132 * 1.65), 1e-12);
   EXPECT_FALSE(fp16.above_theoretical());
   EXPECT_NE(fp16.note.find("4 accumulators"), std::string::npos) << fp16.note;
+  EXPECT_NE(fp16.note.find("not wgmma"), std::string::npos) << fp16.note;
 }
 
 TEST(TensorFigures, AboveThePeakIsFlaggedAndUnknownPeaksStayEmpty) {
@@ -118,6 +119,7 @@ TEST(TensorFigures, AboveThePeakIsFlaggedAndUnknownPeaksStayEmpty) {
   figures = tensor_figures({point("tc_fp16", 2, {1e3}, {1.5})}, unknown);
   ASSERT_EQ(figures.size(), 1u);
   EXPECT_FALSE(figures[0].theoretical);
+  EXPECT_EQ(figures[0].note.find("wgmma"), std::string::npos);  // a Hopper note only
   // No clock recorded: no peak either.
   figures = tensor_figures({point("tc_fp16", 2, {1e3}, {})}, h100());
   ASSERT_EQ(figures.size(), 1u);
