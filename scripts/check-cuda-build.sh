@@ -6,8 +6,9 @@
 # checked (scripts/check-ptx.sh) and the tensor kernels' code (scripts/check-sass.sh).
 # Configured as scripts/make-gpu-bundle.sh packs it, so one build serves CI and the
 # bundle: without MPI (-DROOFTOP_WITH_MPI=OFF: no MPI library has to travel; the host
-# build compiles the fleet mode) and host code for x86-64-v3 (-DROOFTOP_HOST_ARCH, so the bundle runs on any recent x86 GPU host); cmake args given
-# here come after these and override them.
+# build compiles the fleet mode) and host code for x86-64-v3 (-DROOFTOP_HOST_ARCH, so
+# the bundle runs on any recent x86 GPU host); cmake args given here come after these
+# and override them.
 #
 #   scripts/check-cuda-build.sh [--cuda-arch 70|75|80|86|89|90|100|120] [cmake args...]
 #
