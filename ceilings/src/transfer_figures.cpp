@@ -37,7 +37,7 @@ const PcieGeneration* find_generation(int generation) {
 }
 
 std::string format(const char* fmt, double a, double b = 0.0, double c = 0.0, double d = 0.0) {
-  char buf[256];
+  char buf[1024];
   std::snprintf(buf, sizeof buf, fmt, a, b, c, d);
   return buf;
 }

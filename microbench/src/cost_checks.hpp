@@ -32,21 +32,31 @@ KOKKOS_INLINE_FUNCTION std::int64_t checked_index(std::int64_t k, std::int64_t c
   return count <= 1 ? 0 : k * (n - 1) / (count - 1);
 }
 
+// Words checked_index(k, count, n) of `v` for k < count = min(n, kCheckedWords), as the
+// host sees them. Apart from check_words: nvcc refuses a device lambda in a function
+// whose template arguments include a local type (the caller's `expected`).
+template <class Space, class Memory>
+Kokkos::View<Word*, Kokkos::HostSpace> checked_words(const Kokkos::View<Word*, Memory>& v,
+                                                     std::int64_t n) {
+  using Exec = Toucher<Space, Memory>;
+  const std::int64_t count = std::min(n, kCheckedWords);
+  Kokkos::View<Word*, Memory> got(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("rooftop::costs_check")),
+      static_cast<std::size_t>(std::max<std::int64_t>(count, 0)));
+  Kokkos::parallel_for(
+      "rooftop::costs_check", Kokkos::RangePolicy<Exec, Index>(0, count),
+      KOKKOS_LAMBDA(const std::int64_t k) { got(k) = v(checked_index(k, count, n)); });
+  Exec().fence();
+  return Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), got);
+}
+
 // Compares words [0, n) of `v` with expected(i) on kCheckedWords of them; throws
 // rooftop::Error naming `label` and the first wrong word.
 template <class Space, class Memory, class Expected>
 void check_words(const Kokkos::View<Word*, Memory>& v, std::int64_t n, const std::string& label,
                  Expected&& expected) {
-  using Exec = Toucher<Space, Memory>;
-  const std::int64_t count = std::min(n, kCheckedWords);
-  if (count <= 0) return;
-  Kokkos::View<Word*, Memory> got(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("rooftop::costs_check")), count);
-  Kokkos::parallel_for(
-      "rooftop::costs_check", Kokkos::RangePolicy<Exec, Index>(0, count),
-      KOKKOS_LAMBDA(const std::int64_t k) { got(k) = v(checked_index(k, count, n)); });
-  Exec().fence();
-  auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), got);
+  const auto host = checked_words<Space>(v, n);
+  const auto count = static_cast<std::int64_t>(host.extent(0));
   for (std::int64_t k = 0; k < count; ++k) {
     const std::int64_t i = checked_index(k, count, n);
     const Word want = expected(i);

@@ -34,8 +34,8 @@ LaunchPlan make_launch_plan(bool quick) {
   for (std::int64_t items = 1; items <= kLargestKernel; items *= step) plan.items.push_back(items);
   plan.sampling.samples = 3;
   // A launch lasts microseconds: thousands of them in one sample.
-  plan.sampling.min_sample_seconds = quick ? 0.004 : 0.01;
-  plan.sampling.budget_seconds = quick ? 0.1 : 0.25;
+  plan.sampling.min_sample_seconds = quick ? 0.002 : 0.005;
+  plan.sampling.budget_seconds = quick ? 0.05 : 0.1;
   return plan;
 }
 

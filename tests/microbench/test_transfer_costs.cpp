@@ -345,6 +345,7 @@ TEST(LaunchFigures, LatencyIntervalFenceAndBreakeven) {
   // 16 us lies halfway between 12 us (1024 items) and 20 us (4096): 2048 items.
   EXPECT_EQ(figures[3].working_set_bytes, 8u * 2048);
   EXPECT_NE(figures[3].note.find("2048 work items"), std::string::npos) << figures[3].note;
+  EXPECT_EQ(figures[3].note.rfind(" (GPU)"), figures[3].note.size() - 6) << figures[3].note;
   for (const core::Ceiling& c : figures) {
     EXPECT_LE(c.min, c.median);
     EXPECT_LE(c.median, c.max);
