@@ -4,6 +4,10 @@
 # one), an l1/shared/l2/dram kernel without 16-byte loads and stores, or a shared kernel
 # whose launch bounds (.maxntid, .minnctapersm) are not the ones its team shapes are
 # sized for (kSharedBoundThreads, kSharedBoundBlocks in microbench/src/device_kernels.hpp).
+# The access-pattern kernels (microbench/src/access_kernels.hpp): strided and matrix reads
+# must stay scalar 4-byte loads (no .v2/.v4: merged loads would hide the coalescing cost),
+# the occupancy kernel must keep 16-byte loads and its launch bounds, and the divergence
+# kernel must branch around its FMA loop (a select would run the FMAs on every lane).
 # The PTX comes from compiling the kernel sources once more with the build's own command
 # and nvcc's --keep (no cuobjdump needed).
 #   scripts/check-ptx.sh [BUILD_DIR]     (default: build-cuda)
@@ -17,7 +21,7 @@ work="$build/ptx-check"
 rm -rf "$work"
 mkdir -p "$work"
 
-for unit in device_compute_fma device_compute_nofma device_bandwidth; do
+for unit in device_compute_fma device_compute_nofma device_bandwidth access_costs; do
   mkdir -p "$work/$unit"
   # The build's command for this source, writing its object and intermediates to $work.
   python3 - "$build/compile_commands.json" "$unit" "$work/$unit" > "$work/$unit.sh" <<'PY'
@@ -41,16 +45,19 @@ PY
 done
 
 # One verdict per kernel entry: the kernels are recognized by their mangled names.
-python3 - "$work" "$root/microbench/src/device_kernels.hpp" <<'PY'
+python3 - "$work" "$root/microbench/src/device_kernels.hpp" "$root/microbench/src/access_kernels.hpp" <<'PY'
 import re, sys
-work, kernels_hpp = sys.argv[1:3]
-source = open(kernels_hpp).read()
-def constant(name):
-    m = re.search(r"\b" + name + r"\s*=\s*(\d+)\s*;", source)
+work, kernels_hpp, access_hpp = sys.argv[1:4]
+def constant(name, path=kernels_hpp):
+    m = re.search(r"\b" + name + r"\s*=\s*(\d+)\s*;", open(path).read())
     if not m:
-        sys.exit(f"check-ptx: no {name} in {kernels_hpp}")
+        sys.exit(f"check-ptx: no {name} in {path}")
     return int(m.group(1))
 bound_threads, bound_blocks = constant("kSharedBoundThreads"), constant("kSharedBoundBlocks")
+occupancy_threads = constant("kOccupancyBoundThreads", access_hpp)
+occupancy_blocks = constant("kOccupancyBoundBlocks", access_hpp)
+stride_unroll = constant("kStrideUnroll", access_hpp)
+fma_body = constant("kComputeChains") * constant("kComputeSteps")
 
 def entries(unit):
     text = open(f"{work}/{unit}.ptx").read()
@@ -115,8 +122,50 @@ for name, body in entries("device_bandwidth"):
             need(name, body, "dram triad kernel", r"\bld\.global(\.nc)?\.v2\.f64")
             need(name, body, "dram triad kernel", r"\bst\.global\.v2\.f64")
 
+def at_least(name, body, what, pattern, n):
+    global checked
+    checked += 1
+    found_n = len(re.findall(pattern, body))
+    if found_n < n:
+        failures.append(f"{what}: {found_n} of {pattern} (at least {n}) in {name[:120]}")
+
+vector_load = r"\bld\.global(\.nc|\.cg)?(\.L1::\w+)?\.v[24]\."
+for name, body in entries("access_costs"):
+    if re.search(r"\d+StrideKernelI", name):
+        found["stride"] = True
+        # One scalar L2-only load per word, a group of them in flight, the runtime stride
+        # multiplied into every address.
+        at_least(name, body, "strided read kernel", r"\bld\.global\.cg\.u32\b", stride_unroll)
+        forbid(name, body, "strided read kernel", vector_load)
+        need(name, body, "strided read kernel", r"\b(mul|mad)\.lo\.s64\b")
+    elif re.search(r"\d+MatrixKernelI", name):
+        m = re.search(r"MatrixKernelI.*?Lb([01])E", name)
+        found["matrix" + (m.group(1) if m else "?")] = True
+        at_least(name, body, "matrix read kernel", r"\bld\.global\.nc\.u32\b", stride_unroll)
+        forbid(name, body, "matrix read kernel", vector_load)
+    elif "OccupancyKernel" in name:
+        found["occupancy"] = True
+        need(name, body, "occupancy kernel", r"\bld\.global\.nc\.v4\.(u32|b32)")
+        need(name, body, "occupancy kernel launch bounds",
+             rf"\.maxntid\s+{occupancy_threads},\s*1,\s*1\b")
+        need(name, body, "occupancy kernel launch bounds", rf"\.minnctapersm\s+{occupancy_blocks}\b")
+    elif "DivergenceKernel" in name:
+        found["divergence"] = True
+        # A branch on a 32-bit comparison (the lane against `active`; Kokkos's own range
+        # check compares 64-bit indices) before the first FMA, so that the inactive lanes
+        # jump past the chains, and the whole unrolled body of FMAs behind it.
+        first_fma = re.search(r"\bfma\.rn\.f32\b", body)
+        branch = re.search(r"setp\.\w+\.[su]32\s+(%p\d+)[^;]*;\s*@!?\1\s+bra", body)
+        checked += 1
+        if not first_fma or not branch or branch.start() > first_fma.start():
+            failures.append("divergence kernel: no predicated branch before its fma.rn.f32 in "
+                            + name[:120])
+        at_least(name, body, "divergence kernel", r"\bfma\.rn\.f32\b", fma_body)
+        forbid(name, body, "divergence kernel", r"\bselp\.f32\b")
+
 expected = {"device_compute_fma", "device_compute_nofma", "l1", "shared", "stream01", "stream00",
-            "stream10", "stream20", "stream30"}
+            "stream10", "stream20", "stream30", "stride", "matrix0", "matrix1", "occupancy",
+            "divergence"}
 for missing in sorted(expected - set(found)):
     failures.append(f"no PTX entry found for {missing}")
 for f in failures:

@@ -238,7 +238,9 @@ struct DivergenceKernel {
 // Host kernels: 8-byte words holding their index; item i owns words [i x chunk,
 // (i + 1) x chunk) and reads every stride-th of them, `reps` times, into eight
 // accumulators (independent adds: the loads, not the add latency, set the pace). At
-// stride 8 every 64-byte line gives one word.
+// stride 8 every 64-byte line gives one word. The loads are scalar at every stride (GCC
+// keeps the runtime stride's loop scalar), so the sweep changes only the lines fetched
+// per useful word; at stride 1 the load ports may bound an L2-resident chunk first.
 inline constexpr int kHostAccumulators = 8;
 
 template <class Space>

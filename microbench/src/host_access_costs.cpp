@@ -103,13 +103,14 @@ HostAccessPlan make_host_access_plan(const core::Machine& m, bool quick) {
       plan.l2_bytes = static_cast<std::uint64_t>(
           std::sqrt(static_cast<double>(std::max<std::uint64_t>(w.lo, 4 * KiB)) *
                     static_cast<double>(w.hi)));
-  // DRAM: twice the smallest working set that counts as DRAM (256 MiB where unknown).
+  // DRAM: the smallest working set that counts as DRAM (128 MiB where unknown); the
+  // matrix at least half of it, far beyond the last cache still: its columns cross a
+  // page per word, and a larger one would take seconds.
   const std::uint64_t dram_lo = windows.empty() || windows.back().lo == 0 ? 128 * MiB
                                                                           : windows.back().lo;
-  plan.dram_bytes = 2 * dram_lo;
-  // The smallest power-of-two side whose matrix counts as DRAM.
+  plan.dram_bytes = dram_lo;
   std::int64_t side = 64;
-  while (static_cast<std::uint64_t>(side * side) * sizeof(Word) < dram_lo) side *= 2;
+  while (static_cast<std::uint64_t>(side * side) * sizeof(Word) < dram_lo / 2) side *= 2;
   plan.sides = {side};
   const int threads = std::max(1, m.threads);
   for (int t = 1; t < threads; t *= 2) plan.thread_counts.push_back(t);

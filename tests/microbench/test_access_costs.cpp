@@ -6,13 +6,18 @@
 
 #include <Kokkos_Core.hpp>
 #include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <set>
 #include <string>
 
 #include "../../microbench/src/access_kernels.hpp"
+#include "rooftop/ceilings/access_figures.hpp"
 #include "rooftop/core/error.hpp"
 #include "rooftop/microbench/access_costs.hpp"
+#include "rooftop/microbench/host.hpp"
 
 namespace rooftop::microbench {
 namespace {
@@ -308,6 +313,33 @@ TEST(AccessSweeps, TinyHostPlanGivesEverySweep) {
   EXPECT_EQ(xs.at("rows:dram"), (std::vector<double>{64}));
   EXPECT_EQ(xs.at("columns:dram"), (std::vector<double>{64}));
   EXPECT_EQ(xs.at("threads:dram").front(), 1);
+}
+
+// The full host plan on this machine, printed (disabled: it takes seconds and its rates
+// depend on the machine; run with --gtest_also_run_disabled_tests).
+TEST(AccessSweeps, DISABLED_HostPlanOnThisMachine) {
+  core::Machine host = describe_host();
+  host.threads = static_cast<int>(Space().concurrency());
+  const bool quick = std::getenv("ROOFTOP_QUICK") != nullptr;
+  HostAccessPlan plan = make_host_access_plan(host, quick);
+  plan.sampling.lost_seconds = host_lost_seconds;
+  const auto t0 = std::chrono::steady_clock::now();
+  const auto points = run_host_access_costs<Space>(plan, {});
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  std::printf("%s, %d threads, l2 footprint %llu B, dram %llu B, %.2f s%s\n",
+              host.cpu_model.c_str(), host.threads,
+              static_cast<unsigned long long>(plan.l2_bytes),
+              static_cast<unsigned long long>(plan.dram_bytes), seconds, quick ? " (quick)" : "");
+  for (const auto& p : points) {
+    std::vector<double> v = p.values;
+    std::sort(v.begin(), v.end());
+    std::printf("%-14s x %6g  median %8.2f GB/s  (min %.2f max %.2f, n %zu, lost %.1f%%)\n",
+                p.sweep.c_str(), p.x, v[v.size() / 2], v.front(), v.back(), v.size(),
+                100.0 * core::median_disturbance(p.disturbance));
+  }
+  for (const auto& f : ceilings::access_figures(points))
+    std::printf("%-18s %8.4f %-8s %s\n", f.name.c_str(), f.value, f.units.c_str(), f.note.c_str());
 }
 
 }  // namespace
