@@ -47,9 +47,9 @@ std::vector<core::SweepPoint> run_launch_costs(const LaunchPlan& plan,
   if (plan.items.empty()) return out;
   const std::int64_t largest = *std::max_element(plan.items.begin(), plan.items.end());
   LaunchKernel<Space> k;
-  k.out = Kokkos::View<Word*, typename Space::memory_space>(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("rooftop::launch_out")),
-      static_cast<std::size_t>(largest));
+  // Zeroed now: the largest kernel's first launch would otherwise fault its pages in.
+  k.out = Kokkos::View<Word*, typename Space::memory_space>(std::string("rooftop::launch_out"),
+                                                            static_cast<std::size_t>(largest));
   const Space exec;
   const std::string label = "rooftop::launch";
   const auto us = [](double t) { return t * 1e6; };
