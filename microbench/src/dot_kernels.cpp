@@ -11,6 +11,11 @@
 #include <iterator>
 #include <utility>
 
+#if defined(__NVCC__)
+// nvcc's front end knows no `#pragma GCC unroll`, and hands it on to GCC all the same.
+#pragma nv_diag_suppress unrecognized_gcc_pragma
+#endif
+
 namespace rooftop::microbench::detail {
 namespace {
 
