@@ -6,6 +6,7 @@
 #include <Kokkos_Core.hpp>
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <string>
 
@@ -230,6 +231,35 @@ DeviceAccessPlan make_device_access_plan(const core::Machine& m, const DeviceLim
     plan.divergence_inner = std::max<std::int64_t>(
         1, static_cast<std::int64_t>(std::ceil(plan.launch_seconds * rate / per_inner)));
   return plan;
+}
+
+std::string access_launch_geometry(const DeviceAccessPlan& p) {
+  std::string strides, sides, warps, lanes;
+  for (int s : p.strides) strides += (strides.empty() ? "" : ",") + std::to_string(s);
+  for (std::int64_t s : p.sides) sides += (sides.empty() ? "" : ",") + std::to_string(s);
+  for (const Residency& r : p.residencies)
+    warps += (warps.empty() ? "" : ", ") + std::to_string(r.warps_per_sm) + " (" +
+             std::to_string(r.teams_per_sm) + " x " + std::to_string(r.team_size) + ")";
+  for (int l : p.lanes) lanes += (lanes.empty() ? "" : ",") + std::to_string(l);
+  char buf[1536];
+  std::snprintf(
+      buf, sizeof buf,
+      "stride:l2, stride:dram: RangePolicy<LaunchBounds<256,4>> of items of %d scalar 4-B "
+      "L1-bypassing loads (%d in flight), neighbouring items `stride` words apart, strides %s; "
+      "%.1f MiB (l2, passes scaled to the launch) and %.0f MiB (dram, one pass per launch)\n"
+      "rows:dram, columns:dram: RangePolicy<LaunchBounds<256,4>> of side^2 / %d items of %d "
+      "scalar 4-B loads along a row or down a column, sides %s\n"
+      "occupancy:dram: TeamPolicy<LaunchBounds<%d,%d>> of %d SMs x teams, %d x 16-B loads in "
+      "flight per thread over %.0f MiB; warps/SM (teams x threads): %s\n"
+      "divergence:fp32: RangePolicy<LaunchBounds<256,8>> of %lld threads (one wave), %d chains x "
+      "%d unrolled FMA steps x inner %lld on lanes below %s",
+      kStrideLoads, kStrideUnroll, strides.c_str(), static_cast<double>(p.l2_bytes) / MiB,
+      static_cast<double>(p.dram_bytes) / MiB, kMatrixRun, kMatrixRun, sides.c_str(),
+      kOccupancyBoundThreads, kOccupancyBoundBlocks, p.sms, kOccupancyLoads,
+      static_cast<double>(p.dram_bytes) / MiB, warps.c_str(), static_cast<long long>(p.threads),
+      device::kComputeChains, device::kComputeSteps, static_cast<long long>(p.divergence_inner),
+      lanes.c_str());
+  return buf;
 }
 
 template <class Space>

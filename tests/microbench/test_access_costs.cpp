@@ -256,6 +256,10 @@ TEST(AccessPlan, DeviceResidenciesAreOneWaveOfWholeWarps) {
   EXPECT_EQ(small.residencies.back().warps_per_sm, 48);
   EXPECT_EQ(small.residencies.back().team_size, 512);
   EXPECT_EQ(small.sides.size(), 1u);
+  // One line per sweep's kernel.
+  const std::string geometry = access_launch_geometry(plan);
+  EXPECT_EQ(std::count(geometry.begin(), geometry.end(), '\n'), 3);
+  EXPECT_NE(geometry.find("64 (2 x 1024)"), std::string::npos) << geometry;
 }
 
 TEST(AccessSweeps, TinyDevicePlanGivesEverySweep) {

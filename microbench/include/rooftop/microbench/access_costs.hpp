@@ -45,6 +45,10 @@ DeviceAccessPlan make_device_access_plan(const core::Machine& machine, const Dev
                                          std::int64_t threads, std::uint64_t free_bytes,
                                          bool quick);
 
+// One line per kernel of the plan (policy, threads, loads, footprints), for
+// core::Machine::launch_geometry beside launch_geometry(DevicePlan).
+std::string access_launch_geometry(const DeviceAccessPlan& plan);
+
 // Every sweep of the plan (stride:l2, stride:dram, rows:dram, columns:dram, occupancy:dram,
 // divergence:fp32), each point's answer checked after timing and its SM clock recorded
 // per sample. With `skipped`, a sweep that fails is recorded there ("stride:dram: ...")
