@@ -217,9 +217,13 @@ DeviceAccessPlan make_device_access_plan(const core::Machine& m, const DeviceLim
   std::vector<int> warps;
   for (int w = 1; w < most; w *= 2) warps.push_back(w);
   warps.push_back(most);
+  // Kokkos refuses a team larger than kOccupancyBoundBlocks of it fit on an SM (768
+  // threads on a 1536-thread SM): teams of the largest power of two of warps up to that
+  // bound and 32 that divides w.
+  const int widest = std::min(32, most / kOccupancyBoundBlocks);
   for (int w : warps) {
-    int team_warps = 1;  // the largest power of two up to 32 that divides w
-    while (team_warps < 32 && w % (2 * team_warps) == 0) team_warps *= 2;
+    int team_warps = 1;
+    while (2 * team_warps <= widest && w % (2 * team_warps) == 0) team_warps *= 2;
     plan.residencies.push_back({w, w / team_warps, 32 * team_warps});
   }
 

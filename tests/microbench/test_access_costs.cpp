@@ -250,11 +250,16 @@ TEST(AccessPlan, DeviceResidenciesAreOneWaveOfWholeWarps) {
   EXPECT_GE(plan.dram_bytes, 16u * 50 * 1024 * 1024);
   EXPECT_EQ(plan.sides, (std::vector<std::int64_t>{8192, 16384}));  // 64 MiB < 2 x L2
   EXPECT_GT(plan.divergence_inner, 1);
-  // A 1536-thread SM ends at 48 warps: 3 teams of 512.
+  // A 1536-thread SM ends at 48 warps: 3 teams of 512; no team is wider than two fit
+  // on the SM (Kokkos's check against the launch bounds).
   limits.threads_per_sm = 1536;
   const auto small = make_device_access_plan(gpu, limits, 132 * 1536, 80ull << 30, true);
   EXPECT_EQ(small.residencies.back().warps_per_sm, 48);
   EXPECT_EQ(small.residencies.back().team_size, 512);
+  for (const Residency& r : small.residencies) {
+    EXPECT_LE(r.team_size * kOccupancyBoundBlocks, 1536) << r.warps_per_sm;
+    EXPECT_EQ(r.teams_per_sm * r.team_size, 32 * r.warps_per_sm);
+  }
   EXPECT_EQ(small.sides.size(), 1u);
   // One line per sweep's kernel.
   const std::string geometry = access_launch_geometry(plan);
