@@ -78,8 +78,7 @@ int main(int argc, char** argv) {
   plan.compute_clock = mb::sample_clock_ghz;
   plan.sampling.lost_seconds = mb::host_lost_seconds;
   const mb::DotFeatures features = mb::host_dot_features();
-  const std::vector<rooftop::ceilings::DotUnit> units =
-      mb::dot_units(features, mb::host_dot_rates());
+  const std::vector<rooftop::ceilings::DotUnit> units = mb::host_dot_units();
   std::printf("%s: %d threads on %d cores, clock %.3f GHz (%s)\n", m.cpu_model.c_str(),
               m.threads, m.cores, m.clock_ghz, method.c_str());
   std::printf("flags: avx512_bf16 %d avx512_vnni %d avx_vnni %d amx_bf16 %d\n",

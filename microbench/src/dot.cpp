@@ -192,6 +192,10 @@ std::vector<ceilings::DotUnit> dot_units(const DotFeatures& features, const DotR
   return out;
 }
 
+std::vector<ceilings::DotUnit> host_dot_units() {
+  return dot_units(host_dot_features(), host_dot_rates());
+}
+
 std::vector<core::SweepPoint> run_dot_sweeps(const SweepPlan& plan, const Progress& progress,
                                              std::vector<std::string>* absent,
                                              const DotFeatures& features) {

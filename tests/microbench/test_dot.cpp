@@ -227,6 +227,17 @@ TEST(DotSweeps, PointsOfTheFlagsTheCpuHas) {
     EXPECT_EQ(xs.front(), 1.0) << u.figure;
     EXPECT_GE(xs.size(), 4u) << u.figure;
   }
+  // The figures of these points, one per unit, at the rates of this core.
+  core::Machine m;
+  m.cores = 1;
+  m.clock_ghz = 1.0;
+  const auto figures = ceilings::dot_figures(points, m, host_dot_units());
+  ASSERT_EQ(figures.size(), units.size());
+  for (std::size_t i = 0; i < units.size(); ++i) {
+    EXPECT_EQ(figures[i].name, units[i].figure);
+    EXPECT_EQ(figures[i].pattern, units[i].instruction);
+    EXPECT_GT(figures[i].value, 0.0);
+  }
 }
 
 // ---------------------------------------------------------------------------------------

@@ -43,9 +43,13 @@ DotRates host_dot_rates();
 std::vector<ceilings::DotUnit> dot_units(const DotFeatures& features, const DotRates& rates,
                                          std::vector<std::string>* absent = nullptr);
 
+// This CPU's units at this core's rates: what ceilings::dot_figures takes beside the points
+// of run_dot_sweeps (which names the absent figures itself).
+std::vector<ceilings::DotUnit> host_dot_units();
+
 // The sweeps of every unit dot_units finds: one point per accumulator count per thread
 // that fits the registers, each checked after timing (rooftop::Error if wrong). Samples
-// last at most 20 ms (register-only kernels are at their rate at once): about 2 s on a
+// last at most 20 ms (register-only kernels are at their rate at once): under 2 s on a
 // 2-core Zen 4. Reasons for the figures not measured go to `absent`.
 std::vector<core::SweepPoint> run_dot_sweeps(const SweepPlan& plan, const Progress& progress,
                                              std::vector<std::string>* absent,
