@@ -220,18 +220,17 @@ std::vector<core::Ceiling> transfer_figures(const std::vector<core::SweepPoint>&
                                                  sweep + " sweep (no positive intercept)"));
       continue;
     }
-    // Samples: the smallest copy's, each as the latency it would give at the fitted
-    // bandwidth; the value is the fit's.
+    // The value (and median) is the fit's; min and max also span the smallest copy's
+    // samples, each as the latency it gives at the fitted bandwidth.
     core::Ceiling c = figure_from(figure, *points.front());
     const double transfer_us = points.front()->x / (fit->bandwidth_gbps * 1e9) * 1e6;
     std::vector<double> per_sample;
     for (double v : points.front()->values)
       per_sample.push_back(std::max(points.front()->x / (v * 1e9) * 1e6 - transfer_us, 1e-9));
     const core::Summary s = core::summarize(per_sample);
-    c.value = fit->latency_s * 1e6;
-    c.median = std::clamp(c.value, s.min, s.max);
-    c.min = std::min(s.min, c.median);
-    c.max = std::max(s.max, c.median);
+    c.value = c.median = fit->latency_s * 1e6;
+    c.min = std::min(s.min, c.value);
+    c.max = std::max(s.max, c.value);
     c.working_set_bytes = static_cast<std::uint64_t>(points.front()->x);
     c.note = "intercept of t = latency + bytes / bandwidth fitted to the medians of " +
              std::to_string(fit->points) + " pinned copies of " + format_bytes(fit->min_bytes) +
