@@ -4,18 +4,13 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "rooftop/core/format.hpp"
 #include "rooftop/core/sampling.hpp"
 #include "rooftop/core/statistics.hpp"
 #include "rooftop/core/vocabulary.hpp"
 
 namespace rooftop::ceilings {
 namespace {
-
-std::string format_x(double x) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%g", x);
-  return buf;
-}
 
 void attach_dot_theoretical(const core::Machine& m, const DotUnit& unit,
                             const core::SweepPoint& p, core::Ceiling& c) {
@@ -55,7 +50,7 @@ std::vector<core::Ceiling> dot_figures(const std::vector<core::SweepPoint>& poin
     for (const core::SweepPoint& p : points) {
       if (p.sweep != unit.figure || p.values.empty()) continue;
       const core::Summary s = core::summarize(p.values);
-      tried += (tried.empty() ? "" : ", ") + format_x(p.x);
+      tried += (tried.empty() ? "" : ", ") + core::format_number("%g", p.x);
       if (!best || s.median > best_summary.median) best = &p, best_summary = s;
     }
     if (!best) continue;
@@ -68,7 +63,7 @@ std::vector<core::Ceiling> dot_figures(const std::vector<core::SweepPoint>& poin
     c.max = best_summary.max;
     c.samples = best_summary.count;
     c.pattern = unit.instruction;
-    c.note = format_x(best->x) + " accumulators per thread (best of " + tried + ")";
+    c.note = core::format_number("%g", best->x) + " accumulators per thread (best of " + tried + ")";
     if (!best->disturbance.empty()) c.disturbance = core::median_disturbance(best->disturbance);
     attach_dot_theoretical(machine, unit, *best, c);
     out.push_back(std::move(c));
