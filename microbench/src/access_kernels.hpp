@@ -16,7 +16,8 @@
 //   DivergenceKernel    FLOPs per active item = kComputeChains x kComputeSteps x 2 x inner;
 //                       an inactive item (lane >= active) does none
 //   HostStrideKernel    8 B per word, every stride-th word of the item's chunk, `reps` times
-//   HostMatrixKernel    8 B per word, `side` words per item along its row or down its column
+//   HostMatrixKernel    8 B per word, side x side / items words per item along its rows or
+//                       down its columns
 // Each read kernel writes one 4- or 8-byte sum per item: under 1% of what it reads.
 // Words hold their own index (mod 2^32 or 2^64), so every sum has a closed form.
 
@@ -272,30 +273,42 @@ struct HostStrideKernel {
   }
 };
 
-// Item r reads row r (words r x side + k) or column r (words k x side + r), k < side.
+// Item i of `items` owns rows (or columns) [i x side / items, (i + 1) x side / items) and
+// reads each along its row (words r x side + k) or down its column (words k x side + c),
+// k < side, once per repetition: a repetition sweeps the item's whole block before
+// coming back, so a row is never re-read from cache.
 template <class Space, bool kColumns>
 struct HostMatrixKernel {
   Kokkos::View<const std::uint64_t*, typename Space::memory_space> words;
   Kokkos::View<std::uint64_t*, typename Space::memory_space> sums;  // one per item
   std::int64_t side = kHostAccumulators;  // a multiple of kHostAccumulators
+  std::int64_t items = 1;
   std::int64_t reps = 1;
 
   KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t item) const {
     const std::uint64_t* const q = words.data();
-    const std::int64_t first = kColumns ? item : item * side, step = kColumns ? side : 1;
+    const std::int64_t step = kColumns ? side : 1;
     std::uint64_t acc[kHostAccumulators] = {};
     for (std::int64_t r = 0; r < reps; ++r)
-      for (std::int64_t k = 0; k < side; k += kHostAccumulators)
-        for (int l = 0; l < kHostAccumulators; ++l) acc[l] += q[first + (k + l) * step];
+      for (std::int64_t line = item * side / items; line < (item + 1) * side / items; ++line) {
+        const std::int64_t first = kColumns ? line : line * side;
+        for (std::int64_t k = 0; k < side; k += kHostAccumulators)
+          for (int l = 0; l < kHostAccumulators; ++l) acc[l] += q[first + (k + l) * step];
+      }
     std::uint64_t total = 0;
     for (int l = 0; l < kHostAccumulators; ++l) total += acc[l];
     sums(item) = total;
   }
 
-  static std::uint64_t expected(std::int64_t item, std::int64_t side, std::int64_t reps) {
-    const auto n = static_cast<std::uint64_t>(side), r = static_cast<std::uint64_t>(item);
+  static std::uint64_t expected(std::int64_t item, std::int64_t side, std::int64_t items,
+                                std::int64_t reps) {
+    const auto n = static_cast<std::uint64_t>(side);
+    const auto b = static_cast<std::uint64_t>(item * side / items);
+    const auto e = static_cast<std::uint64_t>((item + 1) * side / items);
+    const std::uint64_t lines = e - b, line_sum = (b + e - 1) * lines / 2;  // sum of b ... e-1
     const std::uint64_t k_sum = n * (n - 1) / 2;
-    const std::uint64_t pass = kColumns ? n * k_sum + n * r : n * (r * n) + k_sum;
+    const std::uint64_t pass = kColumns ? lines * n * k_sum + n * line_sum
+                                        : n * n * line_sum + lines * k_sum;
     return pass * static_cast<std::uint64_t>(reps);
   }
 };

@@ -71,17 +71,18 @@ core::SweepPoint measure_matrix(const Word* words, std::int64_t side,
   const std::string sweep = kColumns ? "columns:dram" : "rows:dram";
   Kernel k;
   k.side = side;
+  k.items = std::min<std::int64_t>(side, Space().concurrency());  // one block per thread
   k.words = Kokkos::View<const Word*, Memory>(words, side * side);
-  k.sums = Kokkos::View<Word*, Memory>("rooftop::access_matrix_sums", side);
+  k.sums = Kokkos::View<Word*, Memory>("rooftop::access_matrix_sums", k.items);
   const std::string label = "rooftop::host_access_matrix<" + sweep + ">";
   const core::SampleSet s = core::sample(sampling, 1, [&](std::int64_t reps) {
     k.reps = reps;
-    Kokkos::parallel_for(label, Kokkos::RangePolicy<Space, Index>(0, side), k);
+    Kokkos::parallel_for(label, Kokkos::RangePolicy<Space, Index>(0, k.items), k);
     Space().fence();
   });
   auto sums = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), k.sums);
-  for (std::int64_t i = 0; i < side; ++i) {
-    const Word want = Kernel::expected(i, side, s.reps);
+  for (std::int64_t i = 0; i < k.items; ++i) {
+    const Word want = Kernel::expected(i, side, k.items, s.reps);
     if (sums(i) != want) fail(label, i, static_cast<double>(sums(i)), static_cast<double>(want));
   }
   return sweep_point(sweep, static_cast<double>(side),

@@ -193,19 +193,31 @@ TEST(HostAccess, StrideKernelReadsEveryStrideThWordOfItsChunk) {
 
 template <bool kColumns>
 void check_host_matrix() {
-  HostMatrixKernel<Space, kColumns> k;
-  k.side = 3 * kHostAccumulators;
-  k.reps = 2;
-  auto words = index_view<std::uint64_t>(k.side * k.side);
-  k.words = words;
-  k.sums = Kokkos::View<std::uint64_t*, Memory>("sums", k.side);
-  Kokkos::parallel_for(Kokkos::RangePolicy<Space, Index>(0, k.side), k);
-  Space().fence();
-  for (std::int64_t r = 0; r < k.side; ++r) {
-    std::uint64_t brute = 0;
-    for (std::int64_t j = 0; j < k.side; ++j) brute += words(kColumns ? j * k.side + r : r * k.side + j);
-    EXPECT_EQ(k.sums(r), 2 * brute) << r;
-    EXPECT_EQ(k.sums(r), (HostMatrixKernel<Space, kColumns>::expected(r, k.side, 2))) << r;
+  for (std::int64_t items : {1, 3, 24}) {
+    SCOPED_TRACE(items);
+    HostMatrixKernel<Space, kColumns> k;
+    k.side = 3 * kHostAccumulators;
+    k.items = items;
+    k.reps = 2;
+    auto words = index_view<std::uint64_t>(k.side * k.side);
+    k.words = words;
+    k.sums = Kokkos::View<std::uint64_t*, Memory>("sums", items);
+    Kokkos::parallel_for(Kokkos::RangePolicy<Space, Index>(0, items), k);
+    Space().fence();
+    std::vector<int> reads(static_cast<std::size_t>(k.side * k.side), 0);
+    for (std::int64_t i = 0; i < items; ++i) {
+      std::uint64_t brute = 0;
+      for (std::int64_t line = i * k.side / items; line < (i + 1) * k.side / items; ++line)
+        for (std::int64_t j = 0; j < k.side; ++j) {
+          const std::int64_t e = kColumns ? j * k.side + line : line * k.side + j;
+          brute += words(e);
+          ++reads[static_cast<std::size_t>(e)];
+        }
+      EXPECT_EQ(k.sums(i), 2 * brute) << i;
+      EXPECT_EQ(k.sums(i), (HostMatrixKernel<Space, kColumns>::expected(i, k.side, items, 2))) << i;
+    }
+    // The items' blocks cover the matrix once per repetition.
+    EXPECT_TRUE(std::all_of(reads.begin(), reads.end(), [](int n) { return n == 1; }));
   }
 }
 
