@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 
+#include "rooftop/core/format.hpp"
 #include "rooftop/core/sampling.hpp"
 #include "rooftop/core/statistics.hpp"
 #include "rooftop/core/vocabulary.hpp"
@@ -17,11 +18,7 @@ namespace {
 
 constexpr double kReachShare = 0.9;  // occupancy90 / threads90
 
-std::string format_x(double x) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%g", x);
-  return buf;
-}
+std::string format_x(double x) { return core::format_number("%g", x); }
 
 // The samples of one sweep at one x, pooled over the points that measured it.
 struct Pooled {
