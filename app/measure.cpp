@@ -59,6 +59,7 @@ core::CeilingsFile characterize(const MeasureOptions& options, const std::string
 
   file.ceilings = ceilings::extract_ceilings(file.machine, file.sweeps, &skipped);
   run.throw_if_interrupted();
+  measure_host_figures(options, plan, run, show_progress, file, skipped);
   return file;
 }
 

@@ -8,6 +8,8 @@
 #include "commands.hpp"
 #include "interrupt.hpp"
 #include "rooftop/core/model.hpp"
+#include "rooftop/microbench/device.hpp"
+#include "rooftop/microbench/sweep.hpp"
 
 namespace rooftop::app {
 
@@ -25,5 +27,15 @@ core::CeilingsFile characterize_device(const MeasureOptions& options,
 core::CeilingsFile characterize(const MeasureOptions& options, const std::string& command_line,
                                 const KokkosRun& run, bool show_progress,
                                 std::vector<std::string>& skipped);
+
+// The figures of schema 1.7 (the costs a GPU course teaches, the matrix units) after a
+// host or a device characterization whose sweeps ran with `plan`; each sweep that fails
+// is added to `skipped` with its reason.
+void measure_host_figures(const MeasureOptions& options, const microbench::SweepPlan& plan,
+                          const KokkosRun& run, bool show_progress, core::CeilingsFile& file,
+                          std::vector<std::string>& skipped);
+void measure_device_figures(const MeasureOptions& options, const microbench::DevicePlan& plan,
+                            const KokkosRun& run, core::CeilingsFile& file,
+                            std::vector<std::string>& skipped);
 
 }  // namespace rooftop::app

@@ -56,6 +56,7 @@ core::CeilingsFile characterize_device(const MeasureOptions& options,
   }
   file.ceilings = ceilings::extract_ceilings(file.machine, file.sweeps, &skipped);
   run.throw_if_interrupted();
+  measure_device_figures(options, plan, run, file, skipped);
   return file;
 }
 

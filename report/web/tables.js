@@ -115,6 +115,7 @@ const FileSection = {
     this.machine(section, f);
     this.ceilings(section, f);
     this.sweep(section, f);
+    this.figures(section, f);
   },
 
   machine(section, f) {
@@ -140,11 +141,15 @@ const FileSection = {
   },
 
   ceilings(section, f) {
-    const cs = f.ceilings.ceilings;
+    this.rows(section, 'Ceilings', 'ceiling', f.ceilings.ceilings);
+  },
+
+  // A table of ceiling rows (the ceilings, or a group's figures) and their notes.
+  rows(section, caption, first, cs) {
     const num = (name, value, digits) => ({name: name, numeric: true, value: value,
       text: (c) => { const v = value(c); return v === null ? '-' : sig(v, digits || 4); }});
-    sortableTable(section, 'Ceilings', [
-      {name: 'ceiling', value: (c) => c.name, text: (c) => c.name},
+    sortableTable(section, caption, [
+      {name: first, value: (c) => c.name, text: (c) => c.name},
       num('value', (c) => c.value), {name: 'units', value: (c) => c.units, text: (c) => c.units},
       num('median', (c) => c.median), num('min', (c) => c.min), num('max', (c) => c.max),
       num('n', (c) => c.samples),
@@ -165,6 +170,61 @@ const FileSection = {
       li.appendChild(document.createTextNode([c.note, c.theoretical_basis &&
           'theoretical: ' + c.theoretical_basis].filter((s) => s).join('; ')));
     }
+  },
+
+  // Schema 1.7's groups: each its figures' table, then one chart per kind of sweep (the
+  // sweeps that share a parameter and units), a line per sweep through its medians.
+  figures(section, f) {
+    for (const [group, title] of [['costs', 'Costs'], ['matrix', 'Matrix units']]) {
+      const g = f.ceilings[group];
+      if (!g || (!g.figures.length && !g.sweeps.length)) continue;
+      html('h3', {}, title, section);
+      if (g.figures.length) this.rows(section, title, 'figure', g.figures);
+      const charts = new Map();
+      for (const p of g.sweeps) {
+        if (!(p.x > 0 && p.median > 0)) continue;  // a log axis has no place for them
+        const key = p.x_is + ' | ' + p.units;
+        if (!charts.has(key)) charts.set(key, new Map());
+        const lines = charts.get(key);
+        if (!lines.has(p.sweep)) lines.set(p.sweep, []);
+        lines.get(p.sweep).push([p.x, p.median]);
+      }
+      for (const [key, lines] of charts) this.sweepChart(section, key, lines);
+    }
+  },
+
+  sweepChart(section, key, lines) {
+    const [xIs, units] = key.split(' | ');
+    const all = [...lines.values()].flat();
+    const xs = all.map((p) => p[0]), ys = all.map((p) => p[1]);
+    const bytes = xIs.startsWith('bytes');
+    new LogPlot(section, {
+      title: units + ' by ' + xIs, xlabel: xIs, ylabel: units, xbytes: bytes, height: 360,
+      domain: {x: [Math.min(...xs) / 1.5, Math.max(...xs) * 1.5],
+        y: [Math.min(...ys) / 1.5, Math.max(...ys) * 1.5]},
+      caption: 'The median of each point\u2019s samples.',
+      draw: (plot, layer) => {
+        [...lines.keys()].forEach((name, i) => {
+          const color = PALETTE[i % PALETTE.length];
+          const points = lines.get(name);
+          svg('polyline', {class: 'pattern', stroke: color, points: points.map(([x, y]) =>
+            plot.px(x).toFixed(1) + ',' + plot.py(y).toFixed(1)).join(' ')}, layer);
+          for (const [x, y] of points) {
+            const dot = svg('circle', {class: 'sweep-point', cx: plot.px(x), cy: plot.py(y),
+              r: 3, fill: color}, layer);
+            const rows = () => [[xIs, bytes ? bytesText(x) : sig(x, 4)], [units, sig(y, 4)]];
+            dot.addEventListener('mouseenter', () => Tooltip.show(dot, name, rows()));
+            dot.addEventListener('mouseleave', () => Tooltip.hide(dot));
+          }
+        });
+      },
+    });
+    const legend = html('ul', {class: 'legend'}, null, section);
+    [...lines.keys()].forEach((name, i) => {
+      const li = html('li', {}, null, legend);
+      html('span', {class: 'swatch c' + (i % PALETTE.length)}, null, li);
+      li.appendChild(document.createTextNode(' ' + name));
+    });
   },
 
   sweep(section, f) {

@@ -75,9 +75,10 @@ const Pattern* find_pattern(std::string_view name);
 
 // The groups of figures beyond the roofline's ceilings (schema 1.7), each an HDF5 group
 // of its own (/costs, /matrix) and a member of the file.
+using FiguresField = Figures CeilingsFile::*;  // an alias, as FlopsField
 struct FigureGroup {
   std::string_view name;
-  Figures CeilingsFile::*figures;
+  FiguresField figures;
 };
 inline constexpr FigureGroup kFigureGroups[] = {{"costs", &CeilingsFile::costs},
                                                 {"matrix", &CeilingsFile::matrix}};
