@@ -71,6 +71,19 @@ TEST(TransferCosts, EverySweepCopiesEverySizeAndChecksIt) {
   EXPECT_EQ(steps.back(), "");  // done
 }
 
+TEST(TransferCosts, ASweepThatSpentItsTimeLeavesItsLargerCopiesOut) {
+  microbench::TransferPlan plan;
+  plan.sizes = {4096, 8192, 16384};
+  plan.sampling = tiny();
+  plan.sweep_seconds = 0.0;  // spent after the first size
+  std::vector<std::string> skipped;
+  const auto points = microbench::run_transfer_costs<Space>(plan, {}, &skipped);
+  ASSERT_EQ(points.size(), 5u);  // the smallest copy of each sweep
+  for (const core::SweepPoint& p : points) EXPECT_EQ(p.x, 4096.0);
+  ASSERT_EQ(skipped.size(), 5u);
+  EXPECT_EQ(skipped[0].rfind("h2d:pinned: copies of 8 KiB and more left out", 0), 0u) << skipped[0];
+}
+
 TEST(TransferCosts, TheCheckFindsAWordTheCopyDidNotWrite) {
   Kokkos::View<microbench::costs::Word*, Kokkos::HostSpace> v("v", 5000);
   for (std::int64_t i = 0; i < 5000; ++i) v(i) = static_cast<microbench::costs::Word>(3 * i);

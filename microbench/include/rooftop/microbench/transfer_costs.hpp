@@ -28,6 +28,9 @@ namespace rooftop::microbench {
 struct TransferPlan {
   std::vector<std::uint64_t> sizes;  // bytes per copy, ascending
   core::Sampling sampling;           // per point; a copy longer than a sample is one repetition
+  // Per sweep: once a sweep has spent it, its larger copies are left out (with a note),
+  // so that slow pageable copies cannot stretch the whole measure.
+  double sweep_seconds = 2.0;
   std::string top_note;  // why the largest copy is below kTransferTopBytes (empty: it is not)
 };
 
