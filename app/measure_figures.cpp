@@ -87,6 +87,7 @@ void measure_device_figures(const MeasureOptions& options, const microbench::Dev
       microbench::device_free_bytes(), options.quick);
   access.sampling = watched(access.sampling, false);
   append(costs.sweeps, microbench::run_device_access_costs<Device>(access, progress, &skipped));
+  file.machine.launch_geometry += "\n" + microbench::access_launch_geometry(access);
   run.throw_if_interrupted();
 
   microbench::TransferPlan transfers = microbench::make_transfer_plan(
