@@ -6,17 +6,23 @@
 //   cat "cuda_runtime"  the launch: args "correlation" and "External id", for a kernel
 //                       whose own args lack the external id
 //   cat "cpu_op"        an operator: name, ts, dur, pid, tid, args "External id", "Input
-//                       type", and "flops" where a tool has added them (PyTorch's own
-//                       export writes none, with_flops=True or not: it marks the profile
+//                       type", "Input Dims" and "Concrete Inputs" (record_shapes=True),
+//                       and "flops" where a tool has added them (PyTorch's own export
+//                       writes none, with_flops=True or not: it marks the profile
 //                       "with_flops" in the trace's header and keeps the counts to itself)
+// An operator's FLOPs are the trace's "flops" where any operator carries them (a tool's
+// count, not mixed with ours), else counted from its "Input Dims" as PyTorch counts them
+// (operator_flops.cpp, one table); aten::linear and aten::matmul, whose work is that of the
+// operators they call, keep no count where an operator nested in them has one.
 // Kernels are summed by name. An operator's FLOPs go to the kernel it launched (itself or
 // through the operators nested in it) where it launched exactly one per call, in the
-// precision of its first input ("float" fp32, "double" fp64, Half/BFloat16 fp16); a
-// kernel gets FLOPs only where every launch of it got them. An operator that launched
-// several kernels per call gets a record of its own, "[operator] NAME": the summed time of
-// the kernels of each call, and its FLOPs. Without bytes a kernel has no arithmetic
-// intensity: with FLOPs it is placed by achieved FLOP/s against the compute roofs, and an
-// Nsight Compute report of the same run, given with it, adds the counts.
+// precision of its first input ("float" fp32, "double" fp64, Half fp16, BFloat16 fp16 as
+// well: a record has no bf16 FLOPs, and a note says so); a kernel gets FLOPs only where
+// every launch of it got them. An operator that launched several kernels per call gets a
+// record of its own, "[operator] NAME": the summed time of the kernels of each call, and
+// its FLOPs. Without bytes a kernel has no arithmetic intensity: with FLOPs it is placed
+// by achieved FLOP/s against the compute roofs, and an Nsight Compute report of the same
+// run, given with it, adds the counts.
 
 #include <algorithm>
 #include <cmath>
@@ -27,6 +33,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "operator_flops.hpp"
 #include "reader.hpp"
 #include "rooftop/core/error.hpp"
 #include "units.hpp"
@@ -101,11 +108,16 @@ std::string string_of(const json& e, const char* key) {
   return it != e.end() && it->is_string() ? it->get<std::string>() : std::string();
 }
 
-// The precision of an operator's first input; empty where it is no floating type.
-std::string precision_of(const json& args) {
+// The "Input type" of an operator's first input.
+std::string first_type(const json& args) {
   const auto it = args.find("Input type");
   if (it == args.end() || !it->is_array() || it->empty() || !(*it)[0].is_string()) return {};
-  const std::string t = (*it)[0].get<std::string>();
+  return (*it)[0].get<std::string>();
+}
+
+// The precision of an operator's first input; empty where it is no floating type.
+std::string precision_of(const json& args) {
+  const std::string t = first_type(args);
   if (t == "float") return "fp32";
   if (t == "double") return "fp64";
   if (t.find("Half") != std::string::npos || t.find("BFloat16") != std::string::npos)
@@ -119,7 +131,54 @@ struct Op {
   long long pid = 0, tid = 0;
   int parent = -1;
   int launches = 0;  // kernels launched under it, counted on the operator that has FLOPs
+  const json* args = nullptr;
 };
+
+// What counting operators' FLOPs from their shapes came to, for the notes.
+struct Counted {
+  std::map<std::string, int> calls;                            // operator -> calls counted
+  std::map<std::pair<std::string, std::string>, int> refused;  // (operator, why) -> calls
+  std::map<std::string, int> nested;  // operator -> calls left to nested ones
+  bool shapes = false;                // some operator has "Input Dims" (record_shapes=True)
+};
+
+// Each operator's FLOPs from its "Input Dims"; then a composite (aten::linear, aten::matmul)
+// with a counted operator nested in it keeps none of its own.
+Counted count_from_shapes(std::vector<Op>& ops) {
+  Counted c;
+  std::vector<bool> counted(ops.size(), false), composite(ops.size(), false);
+  for (const Op& op : ops) c.shapes = c.shapes || op.args->contains("Input Dims");
+  if (!c.shapes) return c;
+  for (std::size_t i = 0; i < ops.size(); ++i) {
+    const ShapeFlops f = shape_flops(ops[i].name, *ops[i].args);
+    if (!f.listed) continue;
+    if (!f.flops) {
+      ++c.refused[{ops[i].name, f.refused}];
+      continue;
+    }
+    ops[i].flops = *f.flops;
+    counted[i] = *f.flops > 0.0;
+    composite[i] = f.composite;
+  }
+  std::vector<bool> covering(ops.size(), false);
+  for (std::size_t i = 0; i < ops.size(); ++i) {
+    if (!counted[i]) continue;
+    int p = ops[i].parent;
+    for (int hops = 0; p >= 0 && !covering[p] && hops < 1000; ++hops) {
+      covering[p] = true;
+      p = ops[p].parent;
+    }
+  }
+  for (std::size_t i = 0; i < ops.size(); ++i) {
+    if (covering[i] && counted[i] && composite[i]) {
+      ops[i].flops = 0.0;
+      ++c.nested[ops[i].name];
+    } else if (counted[i]) {
+      ++c.calls[ops[i].name];
+    }
+  }
+  return c;
+}
 
 struct Kernel {
   std::string name;
@@ -161,6 +220,7 @@ Timing times(const Input& file) {
       if (!ts || !dur) continue;
       Op op{string_of(e, "name"), precision_of(args), *ts, *ts + *dur,
             number(args, "flops").value_or(0.0), 0, 0, -1, 0};
+      op.args = &args;
       if (const auto p = id_of(e, "pid")) op.pid = *p;
       if (const auto t = id_of(e, "tid")) op.tid = *t;
       if (x) op_by_external[*x] = static_cast<int>(ops.size());
@@ -185,6 +245,9 @@ Timing times(const Input& file) {
     ops[i].parent = stack.empty() ? -1 : stack.back();
     stack.push_back(i);
   }
+  bool given = false;  // the trace's own "flops"
+  for (const Op& op : ops) given = given || op.flops > 0.0;
+  const Counted counted = given ? Counted{} : count_from_shapes(ops);
 
   std::vector<Kernel> kernels;
   for (const auto& [e, at_index] : kernel_events) {
@@ -247,8 +310,11 @@ Timing times(const Input& file) {
     timing.entry(name).flops[op.precision] += op.flops;
     ++operators[name];
   }
-  bool any_flops = false;
-  for (const Op& op : ops) any_flops = any_flops || op.flops > 0.0;
+  bool any_flops = false, bf16 = false;
+  for (const Op& op : ops) {
+    any_flops = any_flops || op.flops > 0.0;
+    bf16 = bf16 || (op.flops > 0.0 && first_type(*op.args).find("BFloat16") != std::string::npos);
+  }
   std::vector<std::string> partial;
   for (TimingEntry& e : timing.entries) {
     const auto a = attributed.find(e.name);
@@ -257,15 +323,48 @@ Timing times(const Input& file) {
       partial.push_back(e.name);
     }
   }
-  if (!any_flops) {
+  if (!given) {
     // Say so where the header shows with_flops: its FLOPs were counted but not exported.
     const auto flag = doc.find("with_flops");
     const bool with_flops = flag != doc.end() && ((flag->is_boolean() && flag->get<bool>()) ||
                                                   (flag->is_number() && flag->get<double>() != 0));
-    timing.notes.push_back(file.name + (with_flops ? ": profiled with with_flops=True, but" : ":") +
-                           " no operator carries \"flops\" (PyTorch's trace export writes none; "
-                           "its FLOPs reach key_averages() only): kernels have times only");
+    std::string calls;
+    for (const auto& [name, n] : counted.calls)
+      calls += (calls.empty() ? "" : ", ") + std::to_string(n) + " " + name;
+    timing.notes.push_back(
+        file.name + (with_flops ? ": profiled with with_flops=True, but" : ":") +
+        " no operator carries \"flops\" (PyTorch's trace export writes none; its FLOPs reach "
+        "key_averages() only): " +
+        (any_flops ? "FLOPs from Input Dims (as torch.utils.flop_counter and the profiler's "
+                     "computeFlops count them, the bias of addmm not counted) of " +
+                         calls
+                   : std::string(counted.shapes ? "no operator's \"Input Dims\" give FLOPs either"
+                                                : "no operator has \"Input Dims\" either "
+                                                  "(record_shapes=True records them)") +
+                         " (FLOPs are counted for " + counted_operators() +
+                         "): kernels have times only"));
   }
+  // Operators the table lists whose shapes gave no count: the first few reasons.
+  std::size_t shown = 0;
+  int more = 0;
+  for (const auto& [key, n] : counted.refused) {
+    if (shown++ >= 5) {
+      more += n;
+      continue;
+    }
+    timing.notes.push_back(file.name + ": no FLOPs for " + std::to_string(n) + " call(s) of " +
+                           in_quotes(key.first) + ": " + key.second);
+  }
+  if (more > 0)
+    timing.notes.push_back(file.name + ": no FLOPs for " + std::to_string(more) +
+                           " more call(s) whose shapes gave no count");
+  for (const auto& [name, n] : counted.nested)
+    timing.notes.push_back(file.name + ": " + std::to_string(n) + " call(s) of " + in_quotes(name) +
+                           " left uncounted: the operators nested in them hold their FLOPs");
+  if (bf16)
+    timing.notes.push_back(file.name +
+                           ": bfloat16 FLOPs are counted as fp16 (a record has "
+                           "fp64, fp32 and fp16 FLOPs, no bf16)");
   for (const auto& [name, calls] : operators)
     timing.notes.push_back(file.name + ": the FLOPs of " +
                            in_quotes(name.substr(std::string_view(kOperatorPrefix).size())) +

@@ -9,8 +9,11 @@
 #include <zlib.h>
 
 #include <nlohmann/json.hpp>
+#include <cmath>
 #include <string>
+#include <vector>
 
+#include "rooftop/core/roofline.hpp"
 #include "rooftop/counters/import.hpp"
 #include "import_support.hpp"
 
@@ -77,10 +80,11 @@ TEST(ImportPytorch, KernelsOfACompressedTraceAreSummedByName) {
   EXPECT_TRUE(has_note(r, "t.json.gz: no operator carries \"flops\"")) << r.notes.size();
 }
 
-TEST(ImportPytorch, AWithFlopsProfileExportsNoFlopsAndTheNoteSaysSo) {
+TEST(ImportPytorch, AWithFlopsProfileGetsItsFlopsFromInputDims) {
   // A real trace of a profile taken with record_shapes=True and with_flops=True (torch 2.6,
-  // an H100): its header says "with_flops": 1, yet none of its 26 aten::addmm events, nor
-  // any other operator, carries "flops": PyTorch keeps the counts out of the trace.
+  // an H100, bfloat16): its header says "with_flops": 1, yet none of its 26 aten::addmm
+  // events, nor any other operator, carries "flops". Their "Input Dims" give them: addmm's
+  // [bias, mat1 [M, K], mat2 [K, N]] is 2 M N K, the bias add not counted.
   const ImportResult r =
       parse_report(import_fixture("pytorch-h100-bert-small-with-flops.json.gz"), "b.json.gz");
   EXPECT_EQ(r.format, "pytorch-trace");
@@ -90,18 +94,79 @@ TEST(ImportPytorch, AWithFlopsProfileExportsNoFlopsAndTheNoteSaysSo) {
   for (const core::KernelRecord& k : r.kernels) {
     launches += k.invocations;
     total += k.time_s;
-    EXPECT_EQ(k.flops(), 0.0) << k.name;
+    EXPECT_EQ(k.flops_fp32 + k.flops_fp64, 0.0) << k.name;
   }
   EXPECT_EQ(launches, 60);
   EXPECT_NEAR(total, 307.197e-6, 1e-12);  // the kernel events' durations, in microseconds
+  // The attention projections: Input Dims [512], [141, 512], [512, 512]; 17 calls, each
+  // launching one cutlass_80_wmma kernel: 2 * 141 * 512 * 512 = 73,924,608 FLOPs a call.
+  const core::KernelRecord* qkv = named(r, "void cutlass::Kernel2<cutlass_80_wmma_tensorop_bf16_");
+  ASSERT_NE(qkv, nullptr);
+  EXPECT_EQ(qkv->invocations, 17);
+  EXPECT_EQ(qkv->flops_fp16, 17 * 73924608.0);
+  EXPECT_EQ(qkv->precision, "fp16");  // bfloat16, counted as fp16
+  // The feed-forward GEMMs: [2048], [141, 512], [512, 2048] and [512], [141, 2048],
+  // [2048, 512], 4 calls each: 2 * 141 * 512 * 2048 = 295,698,432 a call.
+  const core::KernelRecord* up =
+      named(r, "void cutlass::Kernel2<cutlass_80_tensorop_bf16_s16816gemm_relu");
+  const core::KernelRecord* down = named(r, "sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n");
+  ASSERT_NE(up, nullptr);
+  ASSERT_NE(down, nullptr);
+  EXPECT_EQ(up->invocations, 4);
+  EXPECT_EQ(up->flops_fp16, 4 * 295698432.0);
+  EXPECT_EQ(down->invocations, 4);
+  EXPECT_EQ(down->flops_fp16, 4 * 295698432.0);
+  // The decoder onto the vocabulary: [30522], [141, 512], [512, 30522]: 2 * 141 * 512 *
+  // 30522 = 4,406,888,448, one call of 41.28 us.
+  const core::KernelRecord* vocab =
+      named(r, "void cutlass::Kernel2<cutlass_80_tensorop_bf16_s16816gemm_bf16_256x128");
+  ASSERT_NE(vocab, nullptr);
+  EXPECT_EQ(vocab->invocations, 1);
+  EXPECT_EQ(vocab->flops_fp16, 4406888448.0);
+  EXPECT_NEAR(vocab->time_s, 41.28e-6, 1e-12);
+  EXPECT_TRUE(vocab->bytes.empty());
+  EXPECT_NE(vocab->note.find("compute roofs only"), std::string::npos) << vocab->note;
+  // Flash attention, launched by aten::_flash_attention_forward inside
+  // aten::_scaled_dot_product_flash_attention (q, k, v [1, 8, 141, 64]): two GEMMs,
+  // 2 * 8 * 141 * 141 * 64 each, 40,716,288 a call.
   const core::KernelRecord* flash = named(r, "void pytorch_flash::flash_fwd_kernel<");
   ASSERT_NE(flash, nullptr);
   EXPECT_EQ(flash->invocations, 4);
   EXPECT_NEAR(flash->time_s, (10.08 + 9.12 + 9.12 + 9.088) * 1e-6, 1e-12);
+  EXPECT_EQ(flash->flops_fp16, 4 * 40716288.0);
+  // The residual adds: 9 aten::add [1, 141, 512] (72,192 FLOPs each, as PyTorch counts
+  // aten::add) share their kernel with one aten::add_, which PyTorch does not count: the
+  // kernel has FLOPs for only some launches and keeps none.
+  const core::KernelRecord* add =
+      named(r, "void at::native::vectorized_elementwise_kernel<4, at::native::CUDAFunctor_add");
+  ASSERT_NE(add, nullptr);
+  EXPECT_EQ(add->invocations, 10);
+  EXPECT_EQ(add->flops(), 0.0);
+  EXPECT_TRUE(has_note(r, "has FLOPs for only some launches")) << r.notes.size();
+  // The notes say where the FLOPs come from; the 26 aten::linear around the addmm calls are
+  // not counted again.
   EXPECT_TRUE(has_note(r, "b.json.gz: profiled with with_flops=True, but no operator"))
       << r.notes.size();
-  EXPECT_TRUE(has_note(r, "carries \"flops\" (PyTorch's trace export writes none"))
+  EXPECT_TRUE(has_note(r, "FLOPs from Input Dims (as torch.utils.flop_counter")) << r.notes.size();
+  EXPECT_TRUE(
+      has_note(r, "of 4 aten::_scaled_dot_product_flash_attention, 9 aten::add, 26 aten::addmm"))
       << r.notes.size();
+  EXPECT_TRUE(has_note(r, "26 call(s) of \"aten::linear\" left uncounted")) << r.notes.size();
+  EXPECT_TRUE(has_note(r, "bfloat16 FLOPs are counted as fp16")) << r.notes.size();
+  // Placed against an FP16 roof (989.4 TFLOP/s, the H100 SXM's dense figure) by its achieved
+  // rate: 4,406,888,448 FLOPs in 41.28 us, 106,756 GFLOP/s, 10.8 % of it.
+  core::CeilingsFile ceilings;
+  core::Ceiling fp16;
+  fp16.name = "fp16_fma";
+  fp16.kind = "compute";
+  fp16.units = "GFLOP/s";
+  fp16.value = 989400.0;
+  ceilings.ceilings.push_back(fp16);
+  const core::Placement p = core::place(*vocab, ceilings);
+  EXPECT_EQ(p.limiter, "fp16_fma");
+  EXPECT_NEAR(p.gflop_per_s, 4406888448.0 / 41.28e-6 / 1e9, 1e-6);
+  EXPECT_NEAR(p.fraction_of_roof, 4406888448.0 / 41.28e-6 / 1e9 / 989400.0, 1e-9);
+  EXPECT_TRUE(p.above.empty());
 }
 
 TEST(ImportPytorch, TheSameTraceUncompressedReadsTheSame) {
@@ -187,6 +252,202 @@ TEST(ImportPytorch, AnOperatorWhoseFlopsSpanSeveralKernelsGetsARecord) {
   EXPECT_NEAR(timed.kernels[0].time_s, 17.6e-6, 1e-12);
   EXPECT_TRUE(has_note(timed, "mi250.json: 11 timed kernel name(s) not in the report"))
       << timed.notes.size();
+}
+
+// The same MI250 trace as it is: no "flops", but record_shapes' "Input Dims" on aten::addmm
+// ([128], [5, 128], [128, 128]) give the same 2 M N K, and on the backward aten::mm
+// ([128, 5], [5, 128]) 2 * 128 * 128 * 5: both 163,840.
+TEST(ImportPytorch, InputDimsGiveTheFlopsTheOperatorWouldHaveCarried) {
+  const ImportResult r =
+      parse_report(import_fixture("pytorch-mi250-minitoy.json.gz"), "mi250.json.gz");
+  const core::KernelRecord* op = named(r, "[operator] aten::addmm");
+  ASSERT_NE(op, nullptr);
+  EXPECT_EQ(op->flops_fp32, 2.0 * 5 * 128 * 128);
+  EXPECT_NEAR(op->time_s, (6.88 + 17.6) * 1e-6, 1e-12);
+  double all = 0.0;
+  for (const core::KernelRecord& k : r.kernels) all += k.flops_fp32;
+  EXPECT_EQ(all, 2 * 163840.0);  // addmm's record and the kernel aten::mm launched
+  EXPECT_TRUE(has_note(r, "FLOPs from Input Dims")) << r.notes.size();
+  EXPECT_TRUE(has_note(r, "1 call(s) of \"aten::linear\" left uncounted")) << r.notes.size();
+}
+
+// A trace of operator calls, each launching one kernel "k<id>" (1 us) of its own: name,
+// External id, ts and dur, "Input Dims", and "Concrete Inputs" where given.
+const json E = json::array();  // the Input Dims of a non-tensor input
+
+struct Call {
+  std::string op;
+  long long id;
+  double ts, dur;
+  json dims, concrete = nullptr;
+  bool kernel = true;
+};
+std::string trace_of(const std::vector<Call>& calls) {
+  json events = json::array();
+  for (const Call& c : calls) {
+    json args = {{"External id", c.id}, {"Input Dims", c.dims}, {"Input type", {"float"}}};
+    if (!c.concrete.is_null()) args["Concrete Inputs"] = c.concrete;
+    events.push_back({{"ph", "X"},
+                      {"cat", "cpu_op"},
+                      {"name", c.op},
+                      {"pid", 1},
+                      {"tid", 1},
+                      {"ts", c.ts},
+                      {"dur", c.dur},
+                      {"args", args}});
+    if (c.kernel)
+      events.push_back({{"ph", "X"},
+                        {"cat", "kernel"},
+                        {"name", "k" + std::to_string(c.id)},
+                        {"ts", c.ts + 1},
+                        {"dur", 1.0},
+                        {"args", {{"External id", c.id}}}});
+  }
+  return json{{"traceEvents", events}}.dump();
+}
+
+double flops_of(const ImportResult& r, const std::string& kernel) {
+  for (const core::KernelRecord& k : r.kernels)
+    if (k.name == kernel) return k.flops_fp32;
+  ADD_FAILURE() << kernel;
+  return -1.0;
+}
+
+// One call of each formula of the table, and an aten::linear over its aten::addmm:
+// fixtures/import/pytorch-shapes-constructed.json.gz, a seed of the trace reader's fuzzer.
+std::string formula_trace() {
+  return trace_of({
+      {"aten::mm", 1, 0, 10, {{64, 32}, {32, 16}}},
+      {"aten::bmm", 2, 20, 10, {{4, 64, 32}, {4, 32, 16}}},
+      {"aten::baddbmm", 3, 40, 10, {{4, 64, 16}, {4, 64, 32}, {4, 32, 16}, E, E}},
+      // A 7x7 stride-2 convolution of 8 images 3x224x224 to 64 channels, padding 3: a
+      // 112x112 output, 2 * 8 * 64 * 112 * 112 * 3 * 7 * 7.
+      {"aten::conv2d",
+       4,
+       60,
+       10,
+       {{8, 3, 224, 224}, {64, 3, 7, 7}, {64}, E, E, E, E},
+       {"", "", "", "[2, 2]", "[3, 3]", "[1, 1]", "1"}},
+      // Grouped: 32 channels in 4 groups, a 3x3 kernel, padding 1: 56x56 kept.
+      {"aten::conv2d",
+       5,
+       80,
+       10,
+       {{1, 32, 56, 56}, {32, 8, 3, 3}, E, E, E, E, E},
+       {"", "", "", "[1, 1]", "[1, 1]", "[1, 1]", "4"}},
+      {"aten::mul", 6, 100, 10, {{2, 3, 5}, {2, 3, 5}}},
+      {"aten::add_", 7, 120, 10, {{2, 3, 5}, {2, 3, 5}, E}},  // PyTorch counts no add_
+      // matmul with broadcast batch dimensions and nothing nested: [2, 1, 8, 4] x [3, 4, 5].
+      {"aten::matmul", 8, 140, 10, {{2, 1, 8, 4}, {3, 4, 5}}},
+      // linear over the addmm it calls: the addmm's count, the linear's none.
+      {"aten::linear", 9, 160, 20, {{6, 32}, {16, 32}, {16}}, nullptr, false},
+      {"aten::addmm", 10, 165, 10, {{16}, {6, 32}, {32, 16}, E, E}},
+      {"aten::_scaled_dot_product_efficient_attention",
+       11,
+       200,
+       10,
+       {{2, 4, 10, 16}, {2, 4, 12, 16}, {2, 4, 12, 8}, E, E}},
+      // padding="same" keeps 100; an unbatched conv3d with padding="valid": 6x6x6.
+      {"aten::conv1d",
+       12,
+       220,
+       10,
+       {{2, 4, 100}, {8, 4, 5}, E, E, E, E, E},
+       {"", "", "", "[1]", "same", "[1]", "1"}},
+      {"aten::conv3d",
+       13,
+       240,
+       10,
+       {{3, 8, 8, 8}, {6, 3, 3, 3, 3}, E, E, E, E, E},
+       {"", "", "", "[1, 1, 1]", "valid", "[1, 1, 1]", "1"}},
+      {"aten::linear", 14, 260, 10, {{3, 5, 32}, {16, 32}, E}},  // nothing nested in it
+      {"aten::add", 15, 280, 10, {{7, 11}, {7, 11}, E}},
+  });
+}
+
+TEST(ImportPytorch, EachFormulaOfTheTable) {
+  EXPECT_EQ(inflated(import_fixture("pytorch-shapes-constructed.json.gz")), formula_trace());
+  const ImportResult r = parse_report(formula_trace(), "t.json");
+  EXPECT_EQ(flops_of(r, "k1"), 2.0 * 64 * 16 * 32);
+  EXPECT_EQ(flops_of(r, "k2"), 2.0 * 4 * 64 * 16 * 32);
+  EXPECT_EQ(flops_of(r, "k3"), 2.0 * 4 * 64 * 16 * 32);
+  EXPECT_EQ(flops_of(r, "k4"), 1888223232.0);
+  EXPECT_EQ(flops_of(r, "k5"), 2.0 * 1 * 32 * 56 * 56 * 8 * 3 * 3);
+  EXPECT_EQ(flops_of(r, "k6"), 30.0);
+  EXPECT_EQ(flops_of(r, "k7"), 0.0);
+  EXPECT_EQ(flops_of(r, "k8"), 2.0 * 6 * 8 * 5 * 4);
+  EXPECT_EQ(flops_of(r, "k10"), 2.0 * 6 * 16 * 32);
+  EXPECT_EQ(flops_of(r, "k11"), 2.0 * 2 * 4 * 10 * 12 * 16 + 2.0 * 2 * 4 * 10 * 12 * 8);
+  EXPECT_EQ(flops_of(r, "k12"), 2.0 * 2 * 8 * 100 * 4 * 5);
+  EXPECT_EQ(flops_of(r, "k13"), 2.0 * 1 * 6 * (6 * 6 * 6) * 3 * (3 * 3 * 3));
+  EXPECT_EQ(flops_of(r, "k14"), 2.0 * 15 * 16 * 32);
+  EXPECT_EQ(flops_of(r, "k15"), 77.0);
+  EXPECT_TRUE(has_note(r, "1 call(s) of \"aten::linear\" left uncounted")) << r.notes.size();
+}
+
+TEST(HostilePytorch, MalformedShapesGiveNoFlopsAndANote) {
+  const json big = json::parse("9223372036854775807");  // int64's largest
+  const json huge = {big, big, big};
+  const json conv = {{1, 3, 8, 8}, {4, 3, 3, 3}, E, E, E, E, E};
+  const json one = {"", "", "", "[1, 1]", "[0, 0]", "[1, 1]", "1"};  // stride 1, no padding
+  const ImportResult r = parse_report(
+      trace_of({
+          {"aten::mm", 1, 0, 10, {{-64, 32}, {32, 16}}},
+          {"aten::mm", 2, 20, 10, {{3000000000LL, 3000000000LL}, {3000000000LL, 3000}}},
+          {"aten::mm", 3, 40, 10, {{"64", 32}, {32, 16}}},
+          {"aten::mm", 4, 60, 10, {{64.5, 32}, {32, 16}}},
+          {"aten::mm", 5, 80, 10, {{64, 32}, {31, 16}}},
+          {"aten::mm", 6, 100, 10, {{64, 32}}},
+          {"aten::addmm", 7, 120, 10, "[[1, 2]]"},
+          {"aten::bmm", 8, 140, 10, {huge, huge}},
+          {"aten::mul", 9, 160, 10, {{std::vector<int>(100, 100)}}},
+          {"aten::conv2d", 10, 180, 10, conv, {"", "", "", "[0, 1]", "[1, 1]", "[1, 1]", "1"}},
+          {"aten::conv2d", 11, 200, 10, conv, {"", "", "", "[1, x]", "[1, 1]", "[1, 1]", "1"}},
+          {"aten::conv2d", 12, 220, 10, conv},
+          {"aten::conv2d", 13, 240, 10, {{1, 3, 2, 2}, {4, 3, 9, 9}, E, E, E, E, E}, one},
+          {"aten::matmul", 14, 260, 10, {{2, 8, 4}, {3, 4, 5}}},
+          {"aten::mm", 15, 280, 10, {{json::parse("1e300"), 32}, {32, 16}}},
+      }),
+      "h.json");
+  EXPECT_EQ(r.kernels.size(), 15u);
+  for (const core::KernelRecord& k : r.kernels) {
+    EXPECT_EQ(k.flops(), 0.0) << k.name;
+    EXPECT_TRUE(std::isfinite(k.time_s)) << k.name;
+  }
+  for (const std::string& n : r.notes) EXPECT_EQ(n.find('\n'), std::string::npos) << n;
+  // Five notes give reasons; the rest are summed in one.
+  EXPECT_TRUE(has_note(r,
+                       "h.json: no FLOPs for 1 call(s) of \"aten::addmm\": its \"Input Dims\" "
+                       "is not a list"))
+      << r.notes.size();
+  EXPECT_TRUE(has_note(r, "more call(s) whose shapes gave no count")) << r.notes.size();
+  EXPECT_TRUE(has_note(r, "no operator's \"Input Dims\" give FLOPs either")) << r.notes.size();
+}
+
+// Every reason one by one, a call at a time.
+TEST(HostilePytorch, EachMalformedShapeSaysWhy) {
+  const json conv = {{1, 3, 8, 8}, {4, 3, 3, 3}, E, E, E, E, E};
+  const std::pair<Call, std::string> cases[] = {
+      {{"aten::mm", 1, 0, 10, {{-64, 32}, {32, 16}}},
+       "its \"Input Dims\" holds -64, not a non-negative integer"},
+      {{"aten::mm", 1, 0, 10, {{3000000000LL, 3000000000LL}, {3000000000LL, 3000}}},
+       "its count exceeds 1e21 FLOPs (or a product overflowed)"},
+      {{"aten::mm", 1, 0, 10, {{"64", 32}, {32, 16}}},
+       "its \"Input Dims\" holds a string, not a non-negative integer"},
+      {{"aten::mm", 1, 0, 10, {{64, 32}, {31, 16}}}, "inner dimensions differ (32 and 31)"},
+      {{"aten::mm", 1, 0, 10, {{64, 32}}}, "\"Input Dims\" lists 1 input(s), input 2 needed"},
+      {{"aten::conv2d", 1, 0, 10, conv}, "no \"Concrete Inputs\" value for its groups"},
+      {{"aten::conv2d", 1, 0, 10, conv, {"", "", "", "[0, 1]", "[1, 1]", "[1, 1]", "1"}},
+       "its stride is below 1"},
+      {{"aten::matmul", 1, 0, 10, {{2, 8, 4}, {3, 4, 5}}},
+       "batch dimensions 2 and 3 do not broadcast"},
+  };
+  for (const auto& [call, why] : cases) {
+    const ImportResult r = parse_report(trace_of({call}), "w.json");
+    EXPECT_EQ(r.kernels.at(0).flops(), 0.0) << call.op;
+    EXPECT_TRUE(has_note(r, "w.json: no FLOPs for 1 call(s) of \"" + call.op + "\": " + why))
+        << why;
+  }
 }
 
 TEST(HostilePytorch, ATruncatedGzipIsOneLine) {

@@ -1,0 +1,31 @@
+#pragma once
+// The FLOPs of one PyTorch operator call, from the shapes a profile taken with
+// record_shapes=True writes on it ("Input Dims", and "Concrete Inputs" for a convolution's
+// stride, padding, dilation and groups). One table of formulas (operator_flops.cpp), each
+// naming the PyTorch source it counts as.
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+namespace rooftop::counters::importing {
+
+// Past this a count is refused: no operator call of a real trace comes near it.
+inline constexpr double kMaxOperatorFlops = 1e21;
+
+struct ShapeFlops {
+  bool listed = false;          // the table has a formula for the operator
+  std::optional<double> flops;  // counted (0 where a dimension is 0)
+  std::string refused;          // why not, where listed and not counted
+  bool composite = false;       // counted only where no operator nested in it is
+};
+
+// `op` is the event's name ("aten::addmm"), `args` its args object.
+ShapeFlops shape_flops(std::string_view op, const nlohmann::json& args);
+
+// What the table counts, for notes: "aten::mm, aten::addmm, …".
+std::string counted_operators();
+
+}  // namespace rooftop::counters::importing
