@@ -3,9 +3,11 @@
 // skipped with its reason and the others still run; the figures are drawn from whatever
 // was measured.
 #include <Kokkos_Core.hpp>
+#include <algorithm>
 
 #include "measure.hpp"
 #include "rooftop/core/error.hpp"
+#include "rooftop/core/vocabulary.hpp"
 #include "rooftop/ceilings/access_figures.hpp"
 #include "rooftop/ceilings/dot_figures.hpp"
 #include "rooftop/ceilings/tensor_peaks.hpp"
@@ -26,6 +28,13 @@ void append(std::vector<core::SweepPoint>& to, std::vector<core::SweepPoint> mor
 
 void append(std::vector<core::Ceiling>& to, std::vector<core::Ceiling> more) {
   to.insert(to.end(), std::make_move_iterator(more.begin()), std::make_move_iterator(more.end()));
+}
+
+// In the vocabulary's order, whichever step drew them.
+void sort_by_rank(std::vector<core::Ceiling>& figures) {
+  std::stable_sort(figures.begin(), figures.end(), [](const core::Ceiling& a, const core::Ceiling& b) {
+    return core::figure_rank(a.name) < core::figure_rank(b.name);
+  });
 }
 
 // Watched as the ceilings' samples are: cancelled by Ctrl-C; on a host, with the time
@@ -63,7 +72,10 @@ void measure_host_figures(const MeasureOptions& options, const microbench::Sweep
   run.throw_if_interrupted();
 
   append(costs.figures, ceilings::access_figures(costs.sweeps));
-  append(costs.figures, ceilings::launch_figures(costs.sweeps, "host (" + file.machine.execution_space + ")", &skipped));
+  append(costs.figures,
+         ceilings::launch_figures(costs.sweeps, "host (" + file.machine.execution_space + ")",
+                                  &skipped));
+  sort_by_rank(costs.figures);
 
   // The dot-product units this CPU has; the others are named as absent.
   const microbench::DotFeatures features = microbench::host_dot_features();
@@ -105,6 +117,7 @@ void measure_device_figures(const MeasureOptions& options, const microbench::Dev
   append(costs.figures, ceilings::access_figures(costs.sweeps));
   append(costs.figures, ceilings::transfer_figures(costs.sweeps, microbench::pcie_link(), &skipped));
   append(costs.figures, ceilings::launch_figures(costs.sweeps, "GPU", &skipped));
+  sort_by_rank(costs.figures);
 
   // Last: a fault in a tensor kernel cannot cost the figures above.
   file.matrix.sweeps = microbench::run_tensor_sweeps<Device>(plan, progress, &skipped);

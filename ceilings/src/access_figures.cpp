@@ -49,17 +49,6 @@ std::map<double, Pooled> pooled(const std::vector<core::SweepPoint>& points,
   return out;
 }
 
-core::Ceiling figure_row(const char* name) {
-  const core::Figure* row = core::find_figure(name);
-  core::Ceiling c;
-  c.name = name;
-  if (row) {
-    c.kind = std::string(row->kind);
-    c.units = std::string(row->units);
-  }
-  return c;
-}
-
 std::optional<double> worst_disturbance(const Pooled& a, const Pooled& b) {
   if (a.disturbance.empty() && b.disturbance.empty()) return std::nullopt;
   return std::max(a.disturbance.empty() ? 0.0 : core::median_disturbance(a.disturbance),
@@ -70,7 +59,7 @@ std::optional<double> worst_disturbance(const Pooled& a, const Pooled& b) {
 std::optional<core::Ceiling> ratio(const char* name, const Pooled* over, const Pooled* under,
                                    const std::string& pattern, const std::string& note) {
   if (!over || !under || under->summary.min <= 0.0) return std::nullopt;
-  core::Ceiling c = figure_row(name);
+  core::Ceiling c = core::figure_row(name);
   c.value = c.median = over->summary.median / under->summary.median;
   c.min = over->summary.min / under->summary.max;
   c.max = over->summary.max / under->summary.min;
@@ -117,7 +106,7 @@ std::optional<core::Ceiling> reach(const std::vector<core::SweepPoint>& points, 
   if (best <= 0.0) return std::nullopt;
   for (const auto& [x, q] : s) {
     if (q.summary.median < kReachShare * best) continue;
-    core::Ceiling c = figure_row(name);
+    core::Ceiling c = core::figure_row(name);
     c.value = c.median = c.min = c.max = x;
     c.samples = q.summary.count;
     c.pattern = "90% of the best rate";

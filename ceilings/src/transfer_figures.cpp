@@ -57,13 +57,7 @@ double median_of(const core::SweepPoint& p) { return core::summarize(p.values).m
 
 // A figure's row of core::kFigures (name, kind, units) with one point's samples.
 core::Ceiling figure_from(const std::string& name, const core::SweepPoint& p) {
-  const core::Figure* row = core::find_figure(name);
-  core::Ceiling c;
-  c.name = name;
-  if (row) {
-    c.kind = std::string(row->kind);
-    c.units = std::string(row->units);
-  }
+  core::Ceiling c = core::figure_row(name);
   const core::Summary s = core::summarize(p.values);
   c.value = c.median = s.median;
   c.min = s.min;
@@ -280,16 +274,16 @@ std::vector<core::Ceiling> launch_figures(const std::vector<core::SweepPoint>& s
     times.push_back(median_of(*p));
   }
   if (const std::optional<Breakeven> b = launch_breakeven(items, times)) {
+    // The size is what a user can act on: below it a kernel spends most of its time being
+    // launched. One figure of the median times, so one "sample".
     core::Ceiling c = figure_from("launch_breakeven", *sync.front());
-    c.value = c.median = b->time;  // in the sweep's units (us)
-    c.min *= kBreakevenFactor;
-    c.max *= kBreakevenFactor;
+    c.value = c.median = c.min = c.max = 8.0 * b->items;
+    c.samples = 1;
     c.working_set_bytes = static_cast<std::uint64_t>(std::llround(8.0 * b->items));
-    c.note = format("launch to completion of a kernel that runs as long as its launch costs: "
-                    "twice the smallest kernel's, reached at about %.0f work items of one 8-byte "
-                    "write (interpolated in log items between %.0f and %.0f); shorter kernels "
-                    "spend most of their time being launched",
-                    b->items, b->below, b->above) +
+    c.note = format("a kernel of about %.0f work items of one 8-byte write takes %.3g us from "
+                    "launch to completion, twice the smallest kernel's: its own run time equals "
+                    "its launch cost (interpolated in log items between %.0f and %.0f)",
+                    b->items, b->time, b->below, b->above) +
              " (" + where + ")";
     out.push_back(std::move(c));
   } else {

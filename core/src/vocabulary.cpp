@@ -77,6 +77,16 @@ const Figure* find_figure(std::string_view name) {
   return nullptr;
 }
 
+Ceiling figure_row(std::string_view name) {
+  Ceiling c;
+  c.name = std::string(name);
+  if (const Figure* row = find_figure(name)) {
+    c.kind = std::string(row->kind);
+    c.units = std::string(row->units);
+  }
+  return c;
+}
+
 int figure_rank(std::string_view name) {
   for (std::size_t i = 0; i < std::size(kFigures); ++i)
     if (kFigures[i].name == name) return static_cast<int>(i);

@@ -354,9 +354,12 @@ TEST(LaunchFigures, LatencyIntervalFenceAndBreakeven) {
   EXPECT_EQ(figures[2].name, "fence");
   EXPECT_DOUBLE_EQ(figures[2].value, 0.5);
   EXPECT_EQ(figures[3].name, "launch_breakeven");
-  EXPECT_DOUBLE_EQ(figures[3].value, 16.0);
-  // 16 us lies halfway between 12 us (1024 items) and 20 us (4096): 2048 items.
+  // 16 us (twice the smallest) lies halfway between 12 us (1024 items) and 20 us (4096):
+  // 2048 items of 8 bytes.
+  EXPECT_NEAR(figures[3].value, 8.0 * 2048, 1e-6);
+  EXPECT_EQ(figures[3].units, "B");
   EXPECT_EQ(figures[3].working_set_bytes, 8u * 2048);
+  EXPECT_NE(figures[3].note.find("takes 16 us"), std::string::npos) << figures[3].note;
   EXPECT_NE(figures[3].note.find("2048 work items"), std::string::npos) << figures[3].note;
   EXPECT_EQ(figures[3].note.rfind(" (GPU)"), figures[3].note.size() - 6) << figures[3].note;
   for (const core::Ceiling& c : figures) {

@@ -148,7 +148,8 @@ const Sweep* find_sweep(std::string_view name);
 
 // The figures drawn from the sweeps, in the order they are listed. `kind` says what sort
 // of number it is: "transfer" (a bandwidth with no roofline slope), "latency", "ratio",
-// "occupancy", "compute" (a matrix unit's rate, a roof only for the kernels that use it).
+// "occupancy", "size", "compute" (a matrix unit's rate, a roof only for the kernels that
+// use it).
 struct Figure {
   std::string_view name;
   std::string_view group;  // one of kFigureGroups
@@ -170,7 +171,7 @@ inline constexpr Figure kFigures[] = {
     {"launch_latency", "costs", "latency", "us", "empty kernel, launch to completion"},
     {"launch_interval", "costs", "latency", "us", "empty kernels launched back to back, per launch"},
     {"fence", "costs", "latency", "us", "a fence with nothing to wait for"},
-    {"launch_breakeven", "costs", "latency", "us", "kernel time equal to the launch cost"},
+    {"launch_breakeven", "costs", "size", "B", "bytes a kernel writes when its run time equals its launch cost"},
     {"divergence1_fp32", "costs", "ratio", "ratio", "FP32 FMA rate with 1 active lane / 32"},
     // Matrix units (dense; the instruction that made each is the figure's pattern).
     {"tc_fp64", "matrix", "compute", "GFLOP/s", "tensor cores, FP64"},
@@ -186,6 +187,8 @@ inline constexpr Figure kFigures[] = {
     {"amx_bf16", "matrix", "compute", "GFLOP/s", "AMX tiles, BF16 (tdpbf16ps)"},
 };
 const Figure* find_figure(std::string_view name);
+// A figure with its row's name, kind and units and nothing measured yet.
+Ceiling figure_row(std::string_view name);
 // Position in kFigures; a name not in it sorts after all of them.
 int figure_rank(std::string_view name);
 
