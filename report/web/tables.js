@@ -180,9 +180,12 @@ const FileSection = {
       if (!g || (!g.figures.length && !g.sweeps.length)) continue;
       html('h3', {}, title, section);
       if (g.figures.length) this.rows(section, title, 'figure', g.figures);
-      const charts = new Map();
+      const charts = new Map(), undrawn = new Set();
       for (const p of g.sweeps) {
-        if (!(p.x > 0 && p.median > 0)) continue;  // a log axis has no place for them
+        if (!(p.x > 0 && p.median > 0)) {  // a log axis has no place for them
+          undrawn.add(p.sweep);
+          continue;
+        }
         const key = p.x_is + ' | ' + p.units;
         if (!charts.has(key)) charts.set(key, new Map());
         const lines = charts.get(key);
@@ -190,6 +193,10 @@ const FileSection = {
         lines.get(p.sweep).push([p.x, p.median]);
       }
       for (const [key, lines] of charts) this.sweepChart(section, key, lines);
+      for (const c of charts.values()) for (const name of c.keys()) undrawn.delete(name);
+      if (undrawn.size)
+        html('p', {class: 'undrawn'}, 'Not drawn (a point at 0 has no place on a log axis): ' +
+             [...undrawn].join(', ') + '.', section);
     }
   },
 

@@ -28,6 +28,7 @@ ROOFTOP = os.environ.get("ROOFTOP_EXE", os.path.join(ROOT, "build", "app", "roof
 HOSTILE_WRITER = os.environ.get("ROOFTOP_HOSTILE_WRITER",
                                 os.path.join(ROOT, "build", "tests", "write_hostile_file"))
 GPP = os.path.join(ROOT, "data", "epyc-zen4-gpp.h5")
+COSTS = os.path.join(ROOT, "data", "epyc-zen4-costs.h5")
 
 
 def read_kernels(path):
@@ -275,6 +276,50 @@ class HostileReport(Page):
         self.run_js("arguments[0].focus();", self.browser.element(points[0]))
         self.assertIn(self.kernels[0]["name"], self.tooltip()["title"])
         self.assertIsNone(self.run_js("return window.__pwned === undefined ? null : window.__pwned;"))
+
+
+def read_figures(path, group):
+    """The figures of /costs or /matrix and the sweeps' names (data/SCHEMA.md, 1.7)."""
+    import h5py
+    text = lambda v: v.decode() if isinstance(v, bytes) else str(v)  # noqa: E731
+    with h5py.File(path, "r") as f:
+        names = [text(r["name"]) for r in f[group + "/figures"][()]]
+        sweeps = sorted({text(r["sweep"]) for r in f[group + "/sweeps"][()]})
+    return names, sweeps
+
+
+class FiguresReport(Page):
+    """The costs and matrix units of data/epyc-zen4-costs.h5."""
+
+    @classmethod
+    def write_report(cls, work):
+        return cls.report([COSTS], os.path.join(work, "costs.html"))
+
+    def test_figures_tables_and_one_line_per_sweep(self):
+        self.assert_loaded_cleanly()
+        headings = self.run_js("return [...document.querySelectorAll('h3')].map((h) => h.textContent);")
+        self.assertIn("Costs", headings)
+        self.assertIn("Matrix units", headings)
+        for group, caption in (("costs", "Costs"), ("matrix", "Matrix units")):
+            names, sweeps = read_figures(COSTS, group)
+            rows = self.run_js("""const t = [...document.querySelectorAll('table')]
+                                      .find((t) => t.caption && t.caption.textContent === arguments[0]);
+                                  return [...t.tBodies[0].rows].map((r) => r.cells[0].textContent);""",
+                               caption)
+            self.assertEqual(rows, names)
+            legend = self.run_js("""const h = [...document.querySelectorAll('h3')]
+                                        .find((h) => h.textContent === arguments[0]);
+                                    const out = [];
+                                    for (let e = h.nextElementSibling; e && e.tagName !== 'H3';
+                                         e = e.nextElementSibling)
+                                      if (e.matches('ul.legend'))
+                                        e.querySelectorAll('li').forEach((li) => out.push(li.textContent.trim()));
+                                      else if (e.matches('p.undrawn'))
+                                        e.textContent.split(': ')[1].replace(/\.$/, '')
+                                          .split(', ').forEach((n) => out.push(n));
+                                    return out.sort();""", caption)
+            # Every sweep is a line of a chart or named as one a log axis cannot draw.
+            self.assertEqual(legend, sweeps)
 
 
 if __name__ == "__main__":
