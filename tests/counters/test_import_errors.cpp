@@ -106,18 +106,19 @@ TEST(ImportErrors, NvprofInvocationsMustBeAWholeNumber) {
 }
 
 TEST(ImportErrors, TimingFilesInTheWrongPlace) {
-  const std::string as_report = error_of([] { parse_fixture("nvprof-trace.csv"); });
-  EXPECT_NE(as_report.find("nvprof-trace.csv:4: an nvprof GPU trace holds times, not counts"),
-            std::string::npos)
+  const std::string as_report = error_of([] { parse_fixture("nvprof-trace-interval-dp.csv"); });
+  EXPECT_NE(
+      as_report.find("nvprof-trace-interval-dp.csv:4: an nvprof GPU trace holds times, not counts"),
+      std::string::npos)
       << as_report;
-  const std::string not_timing =
-      error_of([] { parse_fixture("nvprof-metrics.csv", "nvprof-metrics-counts.csv"); });
-  EXPECT_NE(not_timing.find("nvprof-metrics-counts.csv:6: an nvprof-metrics table, not an nvprof "
-                            "GPU trace"),
+  const std::string not_timing = error_of(
+      [] { parse_fixture("nvprof-metrics-interval-dp.csv", "nvprof-metrics-matrixmul.csv"); });
+  EXPECT_NE(not_timing.find("nvprof-metrics-matrixmul.csv:6: an nvprof-metrics table, not an "
+                            "nvprof GPU trace"),
             std::string::npos)
       << not_timing;
   const std::string no_units = error_of([] {
-    parse_report(import_fixture("nvprof-metrics.csv"), "m.csv",
+    parse_report(import_fixture("nvprof-metrics-interval-dp.csv"), "m.csv",
                  "\"Start\",\"Duration\",\"Name\"\n1.0,2.0,\"k\"\n", "t.csv");
   });
   EXPECT_NE(no_units.find("t.csv:2: no row of units under the header on line 1"), std::string::npos)

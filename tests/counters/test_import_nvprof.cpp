@@ -1,7 +1,8 @@
-// rooftop_counters: nvprof CSV import. A real `nvprof --metrics all --csv` report and a real
-// `--print-gpu-trace --csv` of the same CUDA sample on a GTX 1080 Ti (see fixtures/README.md);
-// the constructed DAXPY/DGEMM reports for a summary as timing file and for metrics without
-// throughputs; time derived from transactions over throughput where no timing file is given.
+// rooftop_counters: nvprof CSV import. Real `nvprof --metrics all --csv` reports and real
+// `--print-gpu-trace --csv` traces of two CUDA samples on a GTX 1080 Ti, one in single and one
+// in double precision (see fixtures/README.md); the constructed DAXPY/DGEMM reports for a
+// summary as timing file and for metrics without throughputs; time derived from transactions
+// over throughput where no timing file is given.
 
 #include <gtest/gtest.h>
 
@@ -22,66 +23,135 @@ using namespace testing;
 // nvprof --metrics, with and without a timing file.
 
 // ---------------------------------------------------------------------------------------
-// Real reports: the CUDA sample matrixMul on a GTX 1080 Ti, `nvprof --metrics all --csv` (301
-// invocations of one kernel) and, from another run, `nvprof --print-gpu-trace --csv` (301
-// launches whose names end with their correlation id, "[1073]", and the copies).
+// Real reports: the CUDA samples matrixMul and interval on a GTX 1080 Ti, each an
+// `nvprof --metrics all --csv` (301 and 100 invocations of one kernel) and, from another run,
+// an `nvprof --print-gpu-trace --csv` (launches whose names end with their correlation id,
+// "[1073]", and the copies; matrixMul's in ms and ms, interval's Start in s, Duration in ms).
+
+// A real GPU trace of one kernel's program: its launches, their durations summed, the
+// shortest and longest, and the last launch's correlation id and duration (ms).
+struct RealTrace {
+  const char* metrics;
+  const char* trace;
+  int calls;
+  double total_ms, min_ms, max_ms;
+  const char* last_id;
+  double last_ms;
+};
+
+const RealTrace kMatrixMulTrace = {"nvprof-metrics-matrixmul.csv",
+                                   "nvprof-trace-matrixmul.csv",
+                                   301,
+                                   23.031098,
+                                   0.075682,
+                                   0.077826,
+                                   "[3177]",
+                                   0.076354};
+const RealTrace kIntervalTrace = {"nvprof-metrics-interval-dp.csv",
+                                  "nvprof-trace-interval-dp.csv",
+                                  100,
+                                  33.534341,
+                                  0.327110,
+                                  0.340998,
+                                  "[1793]",
+                                  0.338246};
+
+void expect_every_launch_timed(const RealTrace& t) {
+  const ImportResult r = parse_fixture(t.metrics, t.trace);
+  ASSERT_EQ(r.kernels.size(), 1u);
+  const KernelRecord& k = r.kernels[0];
+  EXPECT_EQ(k.time_source, "nvprof GPU trace");
+  EXPECT_EQ(k.samples, t.calls);
+  EXPECT_REL(k.time_s, t.total_ms * 1e-3, 1e-9);
+  EXPECT_REL(k.time_min, t.min_ms * 1e-3, 1e-9);
+  EXPECT_REL(k.time_max, t.max_ms * 1e-3, 1e-9);
+  EXPECT_TRUE(notes_with(r, {"time"}).empty()) << all_notes(r);
+  EXPECT_TRUE(notes_with(r, {"matched"}).empty()) << all_notes(r);
+}
+
+// The trace without its last launch: one fewer timed than counted, the time scaled.
+void expect_scaled_without_last_launch(const RealTrace& t) {
+  const std::string trace = without_lines_containing(import_fixture(t.trace), t.last_id);
+  const ImportResult r = parse_report(import_fixture(t.metrics), "m.csv", trace, "t.csv");
+  const KernelRecord& k = r.kernels[0];
+  EXPECT_EQ(k.samples, t.calls - 1);
+  EXPECT_REL(k.time_s, (t.total_ms - t.last_ms) * 1e-3 / (t.calls - 1) * t.calls, 1e-9);
+  EXPECT_EQ(notes_with(r, {"t.csv times a different number of launches", "scaled"}).size(), 1u)
+      << all_notes(r);
+}
 
 constexpr int kMatrixMulCalls = 301;
-constexpr double kMatrixMulTraceMs = 23.031098;  // the 301 durations of the trace, summed
 
-TEST(ImportNvprofReal, EveryMetricIsAvgTimesInvocations) {
-  const ImportResult r = parse_fixture("nvprof-metrics-matrixmul.csv");
+// One kernel's counts a launch, as its report prints them (Avg); the record holds them times
+// the invocations, the transactions at 32 B.
+struct RealCounts {
+  const char* name;
+  int calls;
+  const char* precision;
+  double fp32, fp64, fma_fraction;
+  double l1_transactions, l2_transactions, dram_transactions;
+};
+
+void expect_counts(const char* fixture, const RealCounts& c) {
+  const ImportResult r = parse_fixture(fixture);
   EXPECT_EQ(r.format, "nvprof-metrics");
   ASSERT_EQ(r.kernels.size(), 1u);
   const KernelRecord& k = r.kernels[0];
-  EXPECT_EQ(k.name, "void matrixMulCUDA<int=32>(float*, float*, float*, int, int)");
-  EXPECT_EQ(k.invocations, kMatrixMulCalls);
-  EXPECT_EQ(k.precision, "fp32");
-  EXPECT_DOUBLE_EQ(k.flops_fp32, 131072000.0 * kMatrixMulCalls);
-  EXPECT_DOUBLE_EQ(k.flops_fp64, 0.0);
-  EXPECT_DOUBLE_EQ(k.fma_fraction, 1.0);  // flop_count_sp_fma 65536000 of 131072000 FLOPs
-  // L1: global loads and stores, shared loads and stores (atomics and local memory 0).
-  EXPECT_DOUBLE_EQ(bytes(k, "l1"), (1024000.0 + 25600 + 3072000 + 128000) * 32 * kMatrixMulCalls);
-  EXPECT_DOUBLE_EQ(bytes(k, "l2"), (512276.0 + 25613) * 32 * kMatrixMulCalls);
-  EXPECT_DOUBLE_EQ(bytes(k, "dram"), (11963.0 + 25956) * 32 * kMatrixMulCalls);
+  EXPECT_EQ(k.name, c.name);
+  EXPECT_EQ(k.invocations, c.calls);
+  EXPECT_EQ(k.precision, c.precision);
+  EXPECT_DOUBLE_EQ(k.flops_fp32, c.fp32 * c.calls);
+  EXPECT_DOUBLE_EQ(k.flops_fp64, c.fp64 * c.calls);
+  EXPECT_DOUBLE_EQ(k.fma_fraction, c.fma_fraction);
+  EXPECT_DOUBLE_EQ(bytes(k, "l1"), c.l1_transactions * 32 * c.calls);
+  EXPECT_DOUBLE_EQ(bytes(k, "l2"), c.l2_transactions * 32 * c.calls);
+  EXPECT_DOUBLE_EQ(bytes(k, "dram"), c.dram_transactions * 32 * c.calls);
 }
 
-TEST(ImportNvprofReal, WithoutATimingFileTheTimeIsDerived) {
-  // The pair with the most bytes: L2 reads, 512276 x 32 B at 190.8103 GB/s (GB = 2^30 B),
-  // 80 us a launch (the trace of another run measures 76.5 us).
-  const ImportResult r = parse_fixture("nvprof-metrics-matrixmul.csv");
+TEST(ImportNvprofReal, EveryMetricIsAvgTimesInvocations) {
+  expect_counts("nvprof-metrics-matrixmul.csv",
+                {.name = "void matrixMulCUDA<int=32>(float*, float*, float*, int, int)",
+                 .calls = kMatrixMulCalls,
+                 .precision = "fp32",
+                 .fp32 = 131072000.0,
+                 .fp64 = 0.0,
+                 .fma_fraction = 1.0,  // flop_count_sp_fma 65536000 of 131072000 FLOPs
+                 // L1: global loads and stores, shared loads and stores (atomics and local
+                 // memory 0).
+                 .l1_transactions = 1024000.0 + 25600 + 3072000 + 128000,
+                 .l2_transactions = 512276.0 + 25613,
+                 .dram_transactions = 11963.0 + 25956});
+}
+
+// Without a timing file: the `what` transactions a launch at `gbyte_per_s` (GB = 2^30 B).
+void expect_derived(const char* fixture, int calls, const std::string& what, double transactions,
+                    double gbyte_per_s) {
+  const ImportResult r = parse_fixture(fixture);
   const KernelRecord& k = r.kernels[0];
-  EXPECT_EQ(k.time_source, "derived: l2_read_transactions x 32 B / l2_read_throughput");
-  EXPECT_REL(k.time_s, kMatrixMulCalls * 512276.0 * 32 / (190.810300 * 1073741824.0), 1e-9);
+  EXPECT_EQ(k.time_source, "derived: " + what + "_transactions x 32 B / " + what + "_throughput");
+  const double launch = transactions * 32 / (gbyte_per_s * 1073741824.0);
+  EXPECT_REL(k.time_s, calls * launch, 1e-9);
+  EXPECT_REL(k.time_min, launch, 1e-9);
+  EXPECT_EQ(k.samples, 0);
+  EXPECT_NE(k.note.find("time from " + what + "_transactions"), std::string::npos) << k.note;
   EXPECT_EQ(notes_with(r, {"time derived from transactions", "no timing file"}).size(), 1u)
       << all_notes(r);
 }
 
+TEST(ImportNvprofReal, WithoutATimingFileTheTimeIsDerived) {
+  // The pair with the most bytes: L2 reads, 512276 x 32 B at 190.8103 GB/s, 80 us a launch
+  // (the trace of another run measures 76.5 us).
+  expect_derived("nvprof-metrics-matrixmul.csv", kMatrixMulCalls, "l2_read", 512276.0, 190.810300);
+}
+
 TEST(ImportNvprofReal, TheGpuTraceOfTheSameProgramTimesEveryLaunch) {
-  const ImportResult r =
-      parse_fixture("nvprof-metrics-matrixmul.csv", "nvprof-trace-matrixmul.csv");
-  ASSERT_EQ(r.kernels.size(), 1u);
-  const KernelRecord& k = r.kernels[0];
-  EXPECT_EQ(k.time_source, "nvprof GPU trace");
-  EXPECT_EQ(k.samples, kMatrixMulCalls);
-  EXPECT_REL(k.time_s, kMatrixMulTraceMs * 1e-3, 1e-9);
-  EXPECT_REL(k.time_min, 0.075682e-3, 1e-9);
-  EXPECT_REL(k.time_max, 0.077826e-3, 1e-9);
-  EXPECT_TRUE(notes_with(r, {"matched"}).empty()) << all_notes(r);
-  EXPECT_TRUE(notes_with(r, {"not in the report"}).empty()) << all_notes(r);
+  expect_every_launch_timed(kMatrixMulTrace);
+  expect_every_launch_timed(kIntervalTrace);
 }
 
 TEST(ImportNvprofReal, LaunchesMissingFromTheTraceScaleTheTime) {
-  // The trace without its last launch (correlation id 3177): 300 timed, 301 counted.
-  const std::string trace =
-      without_lines_containing(import_fixture("nvprof-trace-matrixmul.csv"), "[3177]");
-  const ImportResult r =
-      parse_report(import_fixture("nvprof-metrics-matrixmul.csv"), "m.csv", trace, "t.csv");
-  const KernelRecord& k = r.kernels[0];
-  EXPECT_EQ(k.samples, 300);
-  EXPECT_REL(k.time_s, (kMatrixMulTraceMs - 0.076354) * 1e-3 / 300 * kMatrixMulCalls, 1e-9);
-  EXPECT_EQ(notes_with(r, {"t.csv times a different number of launches", "scaled"}).size(), 1u)
-      << all_notes(r);
+  expect_scaled_without_last_launch(kMatrixMulTrace);  // 300 timed, 301 counted
+  expect_scaled_without_last_launch(kIntervalTrace);   // 99 timed, 100 counted
 }
 
 TEST(ImportNvprofReal, TheTraceAloneHoldsTimesNotCounts) {
@@ -89,6 +159,43 @@ TEST(ImportNvprofReal, TheTraceAloneHoldsTimesNotCounts) {
   EXPECT_NE(e.find("nvprof-trace-matrixmul.csv:4: an nvprof GPU trace holds times, not counts"),
             std::string::npos)
       << e;
+}
+
+// interval, in double precision, with local memory in use.
+
+constexpr int kIntervalCalls = 100;
+
+TEST(ImportNvprofReal, DoublePrecisionCountsWithLocalMemoryInL1) {
+  expect_counts("nvprof-metrics-interval-dp.csv",
+                {.name = "void test_interval_newton<double>(interval_gpu<double>*, int*, "
+                         "interval_gpu<double>, int)",
+                 .calls = kIntervalCalls,
+                 .precision = "fp64",
+                 .fp32 = 0.0,  // flop_count_sp 0 (its _special 1469382 not a FLOP)
+                 .fp64 = 59126268.0,
+                 // flop_count_dp_fma 13224438 of add 16901549 + mul 15775843 + 2 x fma.
+                 .fma_fraction = 2 * 13224438.0 / 59126268.0,
+                 // L1: no global loads, 139384 stores, 1234395 local loads and 691126 local
+                 // stores (Avg; their Min and Max differ).
+                 .l1_transactions = 0 + 139384.0 + 1234395 + 691126,
+                 .l2_transactions = 617688.0 + 830523,
+                 .dram_transactions = 4364.0 + 224440});
+}
+
+TEST(ImportNvprofReal, DerivedTimeTakesThePairWithTheMostBytes) {
+  // L2 writes, 830523 x 32 B at 60.181133 GB/s: 411 us a launch (the trace of another run
+  // measures 335 us); the DRAM read throughput is printed in MB/s.
+  expect_derived("nvprof-metrics-interval-dp.csv", kIntervalCalls, "l2_write", 830523.0, 60.181133);
+}
+
+TEST(ImportNvprofReal, AKernelMissingFromTheTraceFallsBackToDerivedTime) {
+  // The interval metrics timed by the matrixMul trace, which launches no kernel of theirs.
+  const ImportResult r = parse_report(import_fixture("nvprof-metrics-interval-dp.csv"), "m.csv",
+                                      import_fixture("nvprof-trace-matrixmul.csv"), "t.csv");
+  ASSERT_EQ(r.kernels.size(), 1u);
+  EXPECT_EQ(r.kernels[0].time_source,
+            "derived: l2_write_transactions x 32 B / l2_write_throughput");
+  EXPECT_EQ(notes_with(r, {"m.csv: time derived", "(not in t.csv)"}).size(), 1u) << all_notes(r);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -118,19 +225,6 @@ void expect_nvprof_counts(const ImportResult& r) {
   EXPECT_DOUBLE_EQ(bytes(dgemm, "dram"), kDgemmDram);
 }
 
-TEST(ImportNvprof, TimesFromAGpuTrace) {
-  const ImportResult r = parse_fixture("nvprof-metrics.csv", "nvprof-trace.csv");
-  expect_nvprof_counts(r);
-  const KernelRecord& daxpy = r.kernels[0];
-  EXPECT_EQ(daxpy.time_source, "nvprof GPU trace");
-  EXPECT_EQ(daxpy.samples, 3);
-  EXPECT_REL(daxpy.time_s, (17.248 + 16.832 + 16.920) * 1e-6, 1e-12);
-  EXPECT_REL(daxpy.time_min, 16.832e-6, 1e-12);
-  EXPECT_REL(daxpy.time_max, 17.248e-6, 1e-12);
-  EXPECT_REL(r.kernels[1].time_s, 1.6e-3, 1e-12);
-  EXPECT_TRUE(notes_with(r, {"time"}).empty()) << all_notes(r);
-}
-
 TEST(ImportNvprof, TimesFromASummaryMatchedByTheNameBeforeItsArguments) {
   // The summary spells the DAXPY's arguments "double const*": matched by "daxpy".
   const ImportResult r = parse_fixture("nvprof-metrics.csv", "nvprof-summary.csv");
@@ -143,22 +237,6 @@ TEST(ImportNvprof, TimesFromASummaryMatchedByTheNameBeforeItsArguments) {
   EXPECT_REL(daxpy.time_max, 17.248e-6, 1e-12);  // Max, in ms
   EXPECT_REL(r.kernels[1].time_s, 1.6e-3, 1e-12);
   EXPECT_EQ(notes_with(r, {"nvprof-summary.csv: k1 ", "matched to", "up to '('"}).size(), 1u)
-      << all_notes(r);
-}
-
-TEST(ImportNvprof, WithoutTimingFileTimeIsDerivedFromTransactionsOverThroughput) {
-  const ImportResult r = parse_fixture("nvprof-metrics.csv");
-  expect_nvprof_counts(r);
-  // The pair with the most bytes: L2 reads. 528384 x 32 B / 984.191895 GB/s (GB = 2^30 B)
-  // is 16 us a launch.
-  const KernelRecord& daxpy = r.kernels[0];
-  EXPECT_EQ(daxpy.time_source, "derived: l2_read_transactions x 32 B / l2_read_throughput");
-  EXPECT_REL(daxpy.time_s, 3 * 16e-6, 1e-8);
-  EXPECT_REL(daxpy.time_min, 16e-6, 1e-8);
-  EXPECT_EQ(daxpy.samples, 0);
-  EXPECT_NE(daxpy.note.find("time from l2_read_transactions"), std::string::npos) << daxpy.note;
-  EXPECT_REL(r.kernels[1].time_s, 1.6e-3, 1e-8);
-  EXPECT_EQ(notes_with(r, {"time derived from transactions", "no timing file"}).size(), 1u)
       << all_notes(r);
 }
 
@@ -182,24 +260,6 @@ TEST(ImportNvprof, CountsWithoutThroughputOrTimingGiveNoTime) {
     EXPECT_EQ(notes_with(r, {"nvprof-metrics-counts.csv: ", what}).size(), 1u) << what << "\n"
                                                                                << all_notes(r);
   EXPECT_EQ(notes_with(r, {"placed by arithmetic intensity only"}).size(), 1u) << all_notes(r);
-}
-
-TEST(ImportNvprof, AKernelMissingFromTheTraceFallsBackToDerivedTime) {
-  const std::string trace = without_lines_containing(import_fixture("nvprof-trace.csv"), "dgemm");
-  const ImportResult r = parse_report(import_fixture("nvprof-metrics.csv"), "m.csv", trace, "t.csv");
-  EXPECT_EQ(r.kernels[0].time_source, "nvprof GPU trace");
-  EXPECT_EQ(r.kernels[1].time_source, "derived: l2_read_transactions x 32 B / l2_read_throughput");
-  EXPECT_EQ(notes_with(r, {"m.csv: time derived", "not in t.csv", "for k2"}).size(), 1u)
-      << all_notes(r);
-}
-
-TEST(ImportNvprof, ADifferentLaunchCountScalesTheTimeToTheMetricInvocations) {
-  const std::string trace = without_lines_containing(import_fixture("nvprof-trace.csv"), ",121\n");
-  const ImportResult r = parse_report(import_fixture("nvprof-metrics.csv"), "m.csv", trace, "t.csv");
-  const KernelRecord& daxpy = r.kernels[0];
-  EXPECT_EQ(daxpy.samples, 2);
-  EXPECT_REL(daxpy.time_s, (17.248 + 16.832) / 2 * 3 * 1e-6, 1e-12);
-  EXPECT_EQ(notes_with(r, {"different number of launches", "for k1"}).size(), 1u) << all_notes(r);
 }
 
 TEST(ImportNvprof, AnAmbiguousNameTakesNoTime) {
