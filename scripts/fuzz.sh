@@ -52,6 +52,7 @@ seed fuzz_ncu_csv "$import/ncu-long.csv" "$import/nsys-kern-sum-llama2-70b.csv"
 for f in "$import"/nvprof-*.csv; do seed fuzz_nvprof "$f"; done
 seed fuzz_nvprof "$import/nvprof-metrics.csv" "$import/nvprof-trace.csv"
 seed fuzz_nvprof "$import/nvprof-metrics-matrixmul.csv" "$import/nvprof-trace-matrixmul.csv"
+seed fuzz_nvprof "$import/nvprof-metrics-interval-dp.csv" "$import/nvprof-trace-interval-dp.csv"
 for f in "$import"/ncu-text-*.log; do seed fuzz_ncu_text "$f"; done
 for f in "$import"/nsys-*.csv; do seed fuzz_nsys_stats "$f"; done
 for f in "$import"/*.sqlite; do seed fuzz_nsys_sqlite "$f"; done
