@@ -135,6 +135,29 @@ TEST(ImportErrors, MixedFormatsInOneFile) {
       << e;
 }
 
+// A real `ncu --csv --page raw` of a GTX 1080 (CC 6.1): 400 columns, cells that hold lists
+// ("32.00; 32.00; ..."), three launches of one kernel, and metric names of Nsight Compute's
+// Pascal set (dram__read_bytes, gpu__time_duration: no .sum) that rooftop does not read. The
+// layout is read; every quantity is said to be missing rather than guessed.
+TEST(ImportNcuWideReal, APascalRawPageIsReadButHoldsNoDefinitionRooftopUses) {
+  for (const char* f : {"ncu-raw-pascal-vectoradd.csv", "ncu-raw-pascal-vectoradd-stdout.log"}) {
+    const ImportResult r = parse_fixture(f);
+    EXPECT_EQ(r.format, "ncu-wide") << f;
+    ASSERT_EQ(r.kernels.size(), 1u) << f;
+    const KernelRecord& k = r.kernels[0];
+    EXPECT_EQ(k.name, "vecAdd");
+    EXPECT_EQ(k.invocations, 3);
+    EXPECT_EQ(k.time_source, "none");
+    EXPECT_EQ(k.time_s, 0.0);
+    EXPECT_EQ(k.flops_fp32, 0.0);
+    EXPECT_TRUE(k.bytes.empty());
+    for (const char* what : {"no FLOP metric", "no L1 byte metric", "no L2 byte metric",
+                             "no DRAM byte metric", "no time (gpu__time_duration.sum"})
+      EXPECT_EQ(notes_with(r, {std::string(f) + ": " + what}).size(), 1u) << what << "\n"
+                                                                          << all_notes(r);
+  }
+}
+
 // The one evaluator holds nvprof's byte recipe beside Nsight Compute's definitions.
 counters::Lookup lookup_of(const std::map<std::string, double>& metrics) {
   return [metrics](const std::string& name) -> std::optional<double> {
