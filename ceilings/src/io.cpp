@@ -100,6 +100,13 @@ struct KernelBytesRow {
   double arithmetic_intensity;  // FLOPs / bytes
 };
 
+// A kernel's operations on one matrix unit (schema 1.7, a table older files lack).
+struct KernelTensorRow {
+  std::int32_t kernel;  // row of /kernels/kernels
+  char figure[16];      // the /matrix figure: "tc_fp16"
+  double ops;           // a multiply-add two
+};
+
 #define ROOFTOP_NUM(Row, f, t) \
   h5::Field { #f, offsetof(Row, f), t, 0 }
 #define ROOFTOP_STR(Row, f) h5::string_field<Row>(#f, offsetof(Row, f), &Row::f)
@@ -187,6 +194,13 @@ h5::Handle kernel_bytes_type() {
                            {ROOFTOP_NUM(R, kernel, H5T_NATIVE_INT32), ROOFTOP_STR(R, level),
                             ROOFTOP_NUM(R, bytes, H5T_NATIVE_DOUBLE),
                             ROOFTOP_NUM(R, arithmetic_intensity, H5T_NATIVE_DOUBLE)});
+}
+
+h5::Handle kernel_tensor_type() {
+  using R = KernelTensorRow;
+  return h5::compound_type(sizeof(R),
+                           {ROOFTOP_NUM(R, kernel, H5T_NATIVE_INT32), ROOFTOP_STR(R, figure),
+                            ROOFTOP_NUM(R, ops, H5T_NATIVE_DOUBLE)});
 }
 
 #undef ROOFTOP_NUM
@@ -435,6 +449,7 @@ void write_kernels(hid_t file, const std::vector<core::KernelRecord>& kernels) {
   h5::Handle g = h5::create_group(file, "kernels");
   std::vector<KernelRow> rows(kernels.size());
   std::vector<KernelBytesRow> bytes;
+  std::vector<KernelTensorRow> tensor;
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const core::KernelRecord& k = kernels[i];
     KernelRow& r = rows[i];
@@ -471,9 +486,18 @@ void write_kernels(hid_t file, const std::vector<core::KernelRecord>& kernels) {
       br.arithmetic_intensity = b.bytes > 0.0 ? k.flops() / b.bytes : std::nan("");
       bytes.push_back(br);
     }
+    for (const core::TensorOps& t : k.tensor_ops) {
+      KernelTensorRow tr{};
+      tr.kernel = static_cast<std::int32_t>(i);
+      h5::put(tr.figure, t.figure, "figure");
+      tr.ops = t.ops;
+      tensor.push_back(tr);
+    }
   }
   h5::write_table(g.get(), "kernels", kernel_type(), rows.data(), rows.size());
   h5::write_table(g.get(), "bytes", kernel_bytes_type(), bytes.data(), bytes.size());
+  if (!tensor.empty())
+    h5::write_table(g.get(), "tensor_ops", kernel_tensor_type(), tensor.data(), tensor.size());
 }
 
 std::vector<core::KernelRecord> read_kernels(hid_t file) {
@@ -513,6 +537,14 @@ std::vector<core::KernelRecord> read_kernels(hid_t file) {
       throw Error("kernels/bytes: row for kernel " + std::to_string(r.kernel) + " of " +
                   std::to_string(out.size()));
     out[static_cast<std::size_t>(r.kernel)].bytes.push_back({h5::get(r.level), r.bytes});
+  }
+  if (!h5::exists(g.get(), "tensor_ops")) return out;  // before 1.7, or no matrix-unit ops
+  for (const KernelTensorRow& r :
+       read_rows<KernelTensorRow>(g.get(), "tensor_ops", kernel_tensor_type())) {
+    if (r.kernel < 0 || static_cast<std::size_t>(r.kernel) >= out.size())
+      throw Error("kernels/tensor_ops: row for kernel " + std::to_string(r.kernel) + " of " +
+                  std::to_string(out.size()));
+    out[static_cast<std::size_t>(r.kernel)].tensor_ops.push_back({h5::get(r.figure), r.ops});
   }
   return out;
 }

@@ -223,6 +223,14 @@ void check_kernel(const core::KernelRecord& k, std::size_t row) {
     fail(where, "invocations " + std::to_string(k.invocations) + " is negative");
   for (const core::LevelBytes& b : k.bytes)
     non_negative(b.bytes, where + " level " + quoted(b.level), "bytes");
+  std::set<std::string> units;
+  for (const core::TensorOps& t : k.tensor_ops) {
+    if (!core::tensor_figure(t.figure))
+      fail(where, "tensor ops of " + quoted(t.figure) + ", not a matrix unit rooftop counts");
+    if (!units.insert(t.figure).second)
+      fail(where, "a second tensor ops row for " + quoted(t.figure));
+    non_negative(t.ops, where + " unit " + quoted(t.figure), "tensor ops");
+  }
 }
 
 }  // namespace

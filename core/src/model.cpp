@@ -41,4 +41,17 @@ const LevelBytes* KernelRecord::find_bytes(const std::string& level) const {
   return nullptr;
 }
 
+double KernelRecord::tensor_flops() const {
+  double sum = 0.0;
+  for (const TensorOps& t : tensor_ops) sum += t.ops;
+  return sum;
+}
+
+const TensorOps* KernelRecord::tensor_unit() const {
+  const TensorOps* most = nullptr;
+  for (const TensorOps& t : tensor_ops)
+    if (t.ops > 0.0 && (!most || t.ops > most->ops)) most = &t;
+  return most && most->ops > 0.5 * flops() ? most : nullptr;
+}
+
 }  // namespace rooftop::core

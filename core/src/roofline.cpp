@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "rooftop/core/format.hpp"
+
 namespace rooftop::core {
 
 std::optional<double> arithmetic_intensity(const KernelRecord& kernel, const std::string& level) {
@@ -32,8 +34,19 @@ std::optional<ComputeRoof> compute_roof(const CeilingsFile& file, const std::str
 Placement place(const KernelRecord& kernel, const CeilingsFile& file, double tolerance) {
   Placement p;
   p.gflop_per_s = kernel.gflop_per_s();
-  if (!kernel.precision.empty())
-    p.compute = compute_roof(file, kernel.precision, kernel.fma_fraction);
+  const TensorOps* unit = kernel.tensor_unit();
+  const Ceiling* figure = unit ? file.matrix.find(unit->figure) : nullptr;
+  if (figure && figure->value > 0.0) {
+    p.compute = ComputeRoof{figure->value, figure->name};
+    p.tensor = true;
+  } else {
+    if (unit)
+      p.note = format_number("%.0f%% of its operations are ", 100.0 * unit->ops / kernel.flops()) +
+               unit->figure + " ops, and the file has no " + unit->figure +
+               " figure (/matrix): placed against the CUDA cores' roofs";
+    if (!kernel.precision.empty())
+      p.compute = compute_roof(file, kernel.precision, kernel.fma_fraction);
+  }
   if (p.compute) {
     p.limiter = p.compute->ceiling;
     p.attainable_gflop_per_s = p.compute->gflop_per_s;
@@ -67,6 +80,8 @@ void apply(const Placement& placement, KernelRecord& kernel) {
   kernel.above.clear();
   for (const std::string& a : placement.above)
     kernel.above += (kernel.above.empty() ? "" : ",") + a;
+  if (!placement.note.empty() && kernel.note.find(placement.note) == std::string::npos)
+    kernel.note += (kernel.note.empty() ? "" : "; ") + placement.note;
 }
 
 }  // namespace rooftop::core

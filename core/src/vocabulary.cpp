@@ -71,6 +71,12 @@ const Sweep* find_sweep(std::string_view name) {
   return nullptr;
 }
 
+bool tensor_figure(std::string_view figure) {
+  for (const TensorPath& t : kTensorPaths)
+    if (t.figure == figure) return true;
+  return false;
+}
+
 const Figure* find_figure(std::string_view name) {
   for (const Figure& f : kFigures)
     if (f.name == name) return &f;

@@ -1,5 +1,7 @@
 #include "rooftop/counters/evaluate.hpp"
 
+#include <algorithm>
+
 namespace rooftop::counters {
 namespace {
 
@@ -89,6 +91,13 @@ Counts evaluate(const Lookup& value) {
       if (auto v = value(std::string("sm__inst_executed_pipe_tensor_op_") + op + ".sum"))
         c.tensor_instructions = c.tensor_instructions.value_or(0.0) + *v;
 
+  for (const core::TensorPath& t : core::kTensorPaths) {
+    const bool counted = std::any_of(c.tensor_ops.begin(), c.tensor_ops.end(),
+                                     [&](const TensorCount& x) { return x.figure == t.figure; });
+    if (counted) continue;
+    if (const auto v = value(std::string(t.metric))) c.tensor_ops.push_back({t.figure, t.metric, *v});
+  }
+
   // The newer definitions.
   std::string l1_newer_from;
   if (auto lgds = value("l1tex__lsu_writeback_active_mem_lgds.sum")) {
@@ -150,6 +159,13 @@ Counts evaluate(const Lookup& value) {
 
   if (auto ns = value("gpu__time_duration.sum")) c.duration_s = *ns * 1e-9;
   return c;
+}
+
+std::vector<core::TensorOps> recorded_tensor_ops(const Counts& counts) {
+  std::vector<core::TensorOps> out;
+  for (const TensorCount& t : counts.tensor_ops)
+    if (t.ops > 0.0) out.push_back({std::string(t.figure), t.ops});
+  return out;
 }
 
 }  // namespace rooftop::counters

@@ -34,6 +34,9 @@ const std::vector<Metric>& roofline_metrics() {
         m.push_back({counters::flop_metric(p.sass, op), MetricRole::flops, "",
                      std::string(p.label) + " " + std::string(op) + " thread instructions"});
     m.push_back({kTensor, MetricRole::tensor, "", "tensor-pipe warp instructions"});
+    for (const core::TensorPath& t : core::kTensorPaths)
+      m.push_back({std::string(t.metric), MetricRole::tensor_ops, "",
+                   "matrix-unit operations counted against " + std::string(t.figure)});
     m.push_back({kL1, MetricRole::bytes, "l1", "L1 bytes"});
     m.push_back({kL2, MetricRole::bytes, "l2", "L2 bytes"});
     m.push_back({kDram, MetricRole::bytes, "dram", "DRAM bytes"});
@@ -90,6 +93,12 @@ Evaluation evaluate(const MetricValues& values) {
   else
     e.remarks.push_back(std::string("no tensor instruction count (") + kTensor + ")");
 
+  r.tensor_ops = counters::recorded_tensor_ops(c);
+  if (c.tensor_instructions && *c.tensor_instructions > 0.0 && c.tensor_ops.empty())
+    e.remarks.push_back(
+        "tensor instructions counted but no sm__ops_path_tensor_src_*.sum: their operations "
+        "are not in the FLOPs");
+
   // The newer definitions where the chip has them, kept beside the recorded bytes.
   if (c.l1_newer) e.bytes_alternative.push_back({"l1", *c.l1_newer});
   if (c.l2_newer) e.bytes_alternative.push_back({"l2", *c.l2_newer});
@@ -120,6 +129,7 @@ void apply_counts(const Evaluation& evaluation, core::KernelRecord& record) {
   record.fma_fraction = c.fma_fraction;
   record.precision = c.precision;
   record.tensor_instructions = c.tensor_instructions;
+  record.tensor_ops = c.tensor_ops;
   record.bytes = c.bytes;
 
   std::vector<std::string> parts;

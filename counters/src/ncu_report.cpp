@@ -22,6 +22,8 @@ const std::map<std::string, Quantity>& ncu_metrics() {
         // Read only to say that it is instructions, not FLOPs.
         m[prefix + counters::instruction_total_metric(p.sass).substr(4)] = Quantity::count;
       }
+      for (const core::TensorPath& t : core::kTensorPaths)  // sm__ops_path_tensor_*
+        m[prefix + std::string(t.metric.substr(4))] = Quantity::count;
       for (const char* pipe : {"", "_op_hmma", "_op_dmma", "_op_imma"})
         m[std::string(prefix) + "inst_executed_pipe_tensor" + pipe + ".sum"] = Quantity::count;
       m[std::string(prefix) + "cycles_elapsed.avg"] = Quantity::count;
@@ -140,6 +142,15 @@ KernelRecord ncu_record(const NcuKernel& k, std::size_t index, const NcuReport& 
   }
   if (c.fma_fraction) r.fma_fraction = *c.fma_fraction;
   if (c.tensor_instructions) r.tensor_instructions = *c.tensor_instructions;
+  r.tensor_ops = counters::recorded_tensor_ops(c);
+  if (c.tensor_instructions && *c.tensor_instructions > 0.0 && c.tensor_ops.empty()) {
+    book.add("tensor instructions counted (sm__inst_executed_pipe_tensor*) but no "
+             "sm__ops_path_tensor_src_*.sum",
+             "their operations are not in the FLOPs: the kernel is placed against the "
+             "CUDA cores' roofs",
+             r.id);
+    remarks.push_back("tensor ops not counted");
+  }
 
   for (const counters::LevelBytes& b : c.bytes) {
     const std::string label(b.label);

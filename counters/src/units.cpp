@@ -197,7 +197,9 @@ std::optional<double> unit_factor(Quantity q, std::string_view unit, bool binary
   switch (q) {
     case Quantity::count:
       if (u.empty()) return 1.0;
-      return prefixed(u, {"inst", "sector", "cycle", "warp", "thread", "request", "transaction"},
+      return prefixed(u,
+                      {"inst", "sector", "cycle", "warp", "thread", "request", "transaction",
+                       "op", "ops"},  // ops: a matrix unit's (sm__ops_path_tensor_*)
                       false);
     case Quantity::bytes:
       if (u.empty()) return 1.0;

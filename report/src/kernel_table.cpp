@@ -31,6 +31,24 @@ nlohmann::json flops_by_precision(const KernelRecord& k) {
   return j;
 }
 
+// A kernel's operations per matrix unit, by its /matrix figure's name ({} where none).
+nlohmann::json tensor_ops_json(const KernelRecord& k) {
+  nlohmann::json j = nlohmann::json::object();
+  for (const core::TensorOps& t : k.tensor_ops) j[t.figure] = t.ops;
+  return j;
+}
+
+// "tc_fp16 1.37e+11 (99.8% of operations)", one unit after another.
+std::string tensor_ops_text(const KernelRecord& k) {
+  std::string s;
+  for (const core::TensorOps& t : k.tensor_ops)
+    s += (s.empty() ? "" : ", ") + t.figure + " " + core::format_number("%.3g", t.ops) +
+         (k.flops() > 0.0
+              ? core::format_number(" (%.1f%% of operations)", 100.0 * t.ops / k.flops())
+              : "");
+  return s;
+}
+
 using core::fixed;
 
 // Three significant digits, whatever the magnitude (AI spans 1e-2 ... 1e3).
@@ -72,6 +90,7 @@ nlohmann::json kernels_json(const core::CeilingsFile& file, const std::string& c
          {"fma_fraction",
           k.fma_fraction >= 0.0 ? nlohmann::json(k.fma_fraction) : nlohmann::json(nullptr)},
          {"tensor_instructions", k.tensor_instructions},
+         {"tensor_ops", tensor_ops_json(k)},
          {"gflop_per_s", timed ? nlohmann::json(k.gflop_per_s()) : nlohmann::json(nullptr)},
          {"bytes", bytes},
          {"ai", ai},
@@ -121,8 +140,10 @@ std::string kernels_table(const core::CeilingsFile& file, const std::vector<std:
         << "\n";
   }
   out << "\n";
-  for (const KernelRecord& k : file.kernels)
+  for (const KernelRecord& k : file.kernels) {
     out << pad(k.id, 8) << k.name << (k.description.empty() ? "" : ": " + k.description) << "\n";
+    if (!k.tensor_ops.empty()) out << pad("", 8) << "tensor ops: " << tensor_ops_text(k) << "\n";
+  }
   if (!notes.empty()) {
     out << "\nnotes:\n";
     for (const std::string& n : notes) out << "  " << n << "\n";

@@ -147,6 +147,7 @@ struct KernelRow {
   std::string status;  // why nothing is drawn, or the ceilings the kernel lies above
   bool above = false;  // timed, and above a ceiling
   std::optional<core::ComputeRoof> compute;  // the kernel's compute roof for its FMA mix
+  bool tensor = false;  // `compute` is a matrix unit's figure (core::Placement::tensor)
   struct Point {
     std::string level;
     double ai, rate, X, Y;
@@ -162,11 +163,12 @@ std::vector<KernelRow> kernel_rows(const core::CeilingsFile& file) {
   std::size_t drawn = 0;
   for (const core::KernelRecord& k : file.kernels) {
     KernelRow row{k, k.id.empty() ? "#" + std::to_string(rows.size() + 1) : k.id, "", "", false, {},
-                  {}};
+                  false, {}};
     // Records the analyzer wrote carry their placement; others are placed here.
     const core::Placement placement = core::place(k, file);
     if (row.kernel.limiter.empty()) core::apply(placement, row.kernel);
     row.compute = placement.compute;
+    row.tensor = placement.tensor;
     if (k.time_s <= 0.0) {
       row.status = "no time";
     } else if (k.flops() <= 0.0) {
@@ -204,7 +206,7 @@ void draw_mix_roofs(std::ostringstream& s, const Axes& a, const core::CeilingsFi
   };
   std::map<std::string, Span> spans;  // by the label, which shows the roof's value
   for (const KernelRow& r : rows) {
-    if (r.points.empty() || !r.compute || file.find(r.compute->ceiling)) continue;
+    if (r.points.empty() || !r.compute || r.tensor || file.find(r.compute->ceiling)) continue;
     const std::string label = r.compute->ceiling + " " + num(r.compute->gflop_per_s) + " GFLOP/s";
     Span& span =
         spans.try_emplace(label, Span{r.compute->gflop_per_s, 1e300, 0.0, ""}).first->second;
@@ -228,6 +230,34 @@ void draw_mix_roofs(std::ostringstream& s, const Axes& a, const core::CeilingsFi
       << "><title>"
       << escape("compute roof of " + span.ids + " for their mix of FMAs and separate operations")
       << "</title>" << escape(label) << "</text>\n";
+    taken.push_back({lx, ly - 8, lx + w, ly + 2});
+  }
+}
+
+// A matrix unit's figure is a roof only for the kernels placed against it: each one a
+// drawn kernel is placed against is a dashed line across the plot, labelled with the
+// figure's name and value, and none is drawn otherwise.
+void draw_tensor_roofs(std::ostringstream& s, const Axes& a, const core::CeilingsFile& file,
+                       const std::vector<KernelRow>& rows, std::vector<Box>& taken) {
+  std::map<std::string, std::string> ids;  // by figure
+  for (const KernelRow& r : rows)
+    if (r.tensor && r.compute && (!r.points.empty() || r.rate_only > 0.0)) {
+      std::string& list = ids[r.compute->ceiling];
+      list += (list.empty() ? "" : ", ") + r.id;
+    }
+  for (const auto& [name, list] : ids) {
+    const core::Ceiling* figure = file.matrix.find(name);
+    if (!figure) continue;
+    const double Y = a.py(figure->value);
+    const std::string label = name + " " + num(figure->value) + " " + figure->units;
+    const double w = text_width(label, 10);
+    const double lx = a.x0 + a.w - 4 - w, ly = Y - 3;
+    s << "<line class='tensor-roof' x1='" << num(a.x0) << "' y1='" << num(Y) << "' x2='"
+      << num(a.x0 + a.w) << "' y2='" << num(Y)
+      << "' stroke='#555' stroke-width='1.2' stroke-dasharray='6,4'/>"
+      << "<text x='" << num(lx) << "' y='" << num(ly) << "' font-size='10' fill='#555'" << kHalo
+      << "><title>" << escape("matrix-unit roof (/matrix " + name + ") of " + list) << "</title>"
+      << escape(label) << "</text>\n";
     taken.push_back({lx, ly - 8, lx + w, ly + 2});
   }
 }
@@ -513,6 +543,10 @@ std::string kernels_svg(const core::CeilingsFile& file, const std::string& title
       range.rate_hi = std::max(range.rate_hi, r.rate_only);
     }
   }
+  // A matrix unit's roof a kernel is placed against is in the plot.
+  for (const KernelRow& r : rows)
+    if (r.tensor && r.compute && (!r.points.empty() || r.rate_only > 0.0))
+      range.rate_hi = std::max(range.rate_hi, r.compute->gflop_per_s);
   const Axes a = roofline_axes(range, 0);
 
   // Roof labels and markers first, so that no kernel label covers them.
@@ -534,6 +568,7 @@ std::string kernels_svg(const core::CeilingsFile& file, const std::string& title
     any_above = any_above || (!r.points.empty() && r.above);
   }
   draw_mix_roofs(plot, a, file, rows, taken);
+  draw_tensor_roofs(plot, a, file, rows, taken);
   const bool any_step = draw_steps(plot, rows);  // under the markers
   draw_markers(plot, rows);
   draw_rate_only(plot, a, rows, taken);

@@ -680,6 +680,7 @@ std::vector<core::KernelRecord> sample_kernels() {
   a.flops_fp16 = 0.25;
   a.fma_fraction = 0.515;
   a.tensor_instructions = 7.0;
+  a.tensor_ops = {{"tc_fp16", 1.375e11}, {"tc_int8", 3.0}};
   a.bytes = {{"l1", 1e12}, {"l2", 3e11}, {"dram", 1.4e8}};
   a.time_s = 0.75;
   a.time_min = 0.74;
@@ -725,6 +726,11 @@ TEST(CeilingsFileIo, KernelsRoundTrip) {
   EXPECT_EQ(a.flops_fp16, x.flops_fp16);
   EXPECT_EQ(a.fma_fraction, x.fma_fraction);
   EXPECT_EQ(a.tensor_instructions, x.tensor_instructions);
+  ASSERT_EQ(a.tensor_ops.size(), 2u);
+  for (std::size_t i = 0; i < 2; ++i) {
+    EXPECT_EQ(a.tensor_ops[i].figure, x.tensor_ops[i].figure);
+    EXPECT_EQ(a.tensor_ops[i].ops, x.tensor_ops[i].ops);
+  }
   ASSERT_EQ(a.bytes.size(), 3u);
   for (std::size_t i = 0; i < 3; ++i) {
     EXPECT_EQ(a.bytes[i].level, x.bytes[i].level);
@@ -749,6 +755,33 @@ TEST(CeilingsFileIo, KernelsRoundTrip) {
   EXPECT_EQ(b.above, "dram,l2");
   ASSERT_EQ(b.bytes.size(), 1u);
   EXPECT_EQ(b.bytes[0].level, "dram");
+  EXPECT_TRUE(b.tensor_ops.empty());
+}
+
+TEST(CeilingsFileIo, KernelsWithoutTensorOpsWriteNoTensorOpsTable) {
+  // A file whose kernels ran no matrix unit is laid out as before schema 1.7's table.
+  TempDir dir;
+  core::CeilingsFile original = rooftop::testing::sample_ceilings_file();
+  original.kernels = sample_kernels();
+  original.kernels[0].tensor_ops.clear();
+  const std::string path = dir.file("k.h5");
+  write_file(path, original);
+  hid_t f = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  ASSERT_GE(f, 0);
+  EXPECT_EQ(H5Lexists(f, "kernels/tensor_ops", H5P_DEFAULT), 0);
+  H5Fclose(f);
+  EXPECT_TRUE(read_file(path).kernels[0].tensor_ops.empty());
+}
+
+TEST(CeilingsFileIo, TensorOpsOfAnUnknownUnitOrNegativeAreRefused) {
+  TempDir dir;
+  for (const core::TensorOps& bad : {core::TensorOps{"tc_fp4", 1.0}, core::TensorOps{"fp32_fma", 1.0},
+                                     core::TensorOps{"tc_fp16", -1.0}}) {
+    core::CeilingsFile original = rooftop::testing::sample_ceilings_file();
+    original.kernels = sample_kernels();
+    original.kernels[1].tensor_ops = {bad};
+    EXPECT_THROW(write_file(dir.file("bad.h5"), original), rooftop::Error) << bad.figure << " " << bad.ops;
+  }
 }
 
 TEST(CeilingsFileIo, FileWithoutKernelsHasNoKernelsGroup) {

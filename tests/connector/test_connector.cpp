@@ -24,6 +24,7 @@
 #include "rooftop/connector/kernel_tracker.hpp"
 #include "rooftop/connector/profile_file.hpp"
 #include "rooftop/core/error.hpp"
+#include "rooftop/core/vocabulary.hpp"
 #include "rooftop/counters/metrics.hpp"
 #include "support.hpp"
 
@@ -296,14 +297,16 @@ TEST(CuptiMetrics, ListHoldsTheRooflineMetricsOnce) {
         "l1tex__lsu_writeback_active_mem_ds.sum", "l1tex__lsu_writeback_active_mem_lgds.sum",
         "lts__lts2xbar_cycles_active.sum", "gpu__time_duration.sum"})
     EXPECT_EQ(std::count(names.begin(), names.end(), name), 1) << name;
-  EXPECT_EQ(names.size(), 18u);
+  for (const core::TensorPath& t : core::kTensorPaths)
+    EXPECT_EQ(std::count(names.begin(), names.end(), std::string(t.metric)), 1) << t.metric;
+  EXPECT_EQ(names.size(), 27u);
   std::vector<std::string> sorted = names;
   std::sort(sorted.begin(), sorted.end());
   EXPECT_EQ(std::adjacent_find(sorted.begin(), sorted.end()), sorted.end());
 }
 
 TEST(CuptiMetrics, RolesAndLevels) {
-  int flops = 0, bytes = 0, alternative = 0, tensor = 0, time = 0;
+  int flops = 0, bytes = 0, alternative = 0, tensor = 0, tensor_ops = 0, time = 0;
   for (const cupti::Metric& m : cupti::roofline_metrics()) {
     EXPECT_FALSE(m.what.empty()) << m.name;
     EXPECT_EQ(m.name.substr(m.name.size() - 4), ".sum") << m.name;  // summable counters only
@@ -313,6 +316,9 @@ TEST(CuptiMetrics, RolesAndLevels) {
         break;
       case cupti::MetricRole::tensor:
         ++tensor;
+        break;
+      case cupti::MetricRole::tensor_ops:
+        ++tensor_ops;
         break;
       case cupti::MetricRole::bytes:
         ++bytes;
@@ -330,6 +336,7 @@ TEST(CuptiMetrics, RolesAndLevels) {
   }
   EXPECT_EQ(flops, 9);
   EXPECT_EQ(tensor, 1);
+  EXPECT_EQ(tensor_ops, 9);  // core::kTensorPaths
   EXPECT_EQ(bytes, 3);
   EXPECT_EQ(alternative, 4);
   EXPECT_EQ(time, 1);
@@ -347,6 +354,8 @@ cupti::MetricValues hopper_range() {
           {"sm__sass_thread_inst_executed_op_hmul_pred_on.sum", 0},
           {"sm__sass_thread_inst_executed_op_hfma_pred_on.sum", 0},
           {"sm__inst_executed_pipe_tensor.sum", 7},
+          {"sm__ops_path_tensor_src_fp16.sum", 7 * 4096},  // Hopper's one FP16 metric
+          {"sm__ops_path_tensor_src_fp64.sum", 0},
           {"l1tex__t_bytes.sum", 1000},
           {"lts__t_bytes.sum", 800},
           {"dram__bytes.sum", 300},
@@ -364,6 +373,10 @@ TEST(CuptiMetrics, EvaluatesHandComputedCounts) {
   EXPECT_DOUBLE_EQ(c.fma_fraction, (400.0 + 40.0) / 600.0);
   EXPECT_EQ(c.precision, "fp64");
   EXPECT_DOUBLE_EQ(c.tensor_instructions, 7.0);
+  ASSERT_EQ(c.tensor_ops.size(), 1u);  // tc_fp64's 0 is no unit the kernel ran on
+  EXPECT_EQ(c.tensor_ops[0].figure, "tc_fp16");
+  EXPECT_DOUBLE_EQ(c.tensor_ops[0].ops, 7 * 4096.0);
+  EXPECT_DOUBLE_EQ(c.flops(), 550 + 50 + 7 * 4096.0);
   EXPECT_DOUBLE_EQ(bytes_at(c, "l1"), 1000.0);  // the classic definitions are recorded
   EXPECT_DOUBLE_EQ(bytes_at(c, "l2"), 800.0);
   EXPECT_DOUBLE_EQ(bytes_at(c, "dram"), 300.0);
@@ -447,7 +460,8 @@ TEST(CuptiMetrics, ApplyCountsKeepsTheRecordAndNotesTheNewerBytes) {
   cupti::apply_counts(cupti::evaluate(hopper_range()), r);
   EXPECT_EQ(r.name, "gpp::v1");
   EXPECT_DOUBLE_EQ(r.time_s, 2.0);
-  EXPECT_DOUBLE_EQ(r.flops(), 600.0);
+  EXPECT_DOUBLE_EQ(r.flops(), 600.0 + 7 * 4096.0);  // the CUDA cores' and tc_fp16's
+  ASSERT_EQ(r.tensor_ops.size(), 1u);
   EXPECT_EQ(r.precision, "fp64");
   EXPECT_EQ(r.bytes.size(), 3u);
   EXPECT_EQ(r.note, "declared; newer Nsight Compute byte definitions: l1 1280 B, l2 640 B");

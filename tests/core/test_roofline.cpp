@@ -135,5 +135,106 @@ TEST(Roofline, NoTimeMeansNoFraction) {
   EXPECT_DOUBLE_EQ(p.attainable_gflop_per_s, 100.0);  // AI 10 -> compute-bound
 }
 
+// A matrix unit's figure beside the machine's ceilings: tensor cores, FP16 with FP32
+// accumulate, at 1000 GFLOP/s (group "matrix", as measure writes it).
+CeilingsFile machine_with_tensor_cores() {
+  CeilingsFile f = machine();
+  core::Ceiling tc = make_ceiling("tc_fp16", 1000, 990, 1010, 5);
+  tc.units = "GFLOP/s";
+  tc.pattern = "mma.sync.m16n8k16";
+  f.matrix.figures.push_back(tc);
+  return f;
+}
+
+// `gflops` GFLOP/s over one second of which `tensor` GFLOP are tc_fp16 ops, the rest
+// FP64 FMAs, with `dram` bytes.
+KernelRecord tensor_kernel(double gflops, double tensor, double dram) {
+  KernelRecord k = kernel(gflops - tensor, {{"dram", dram}}, 1.0);
+  k.tensor_ops = {{"tc_fp16", tensor * 1e9}};
+  return k;
+}
+
+TEST(Roofline, TensorOpsCountAsOperations) {
+  const KernelRecord k = tensor_kernel(500, 480, 1e9);
+  EXPECT_DOUBLE_EQ(k.flops(), 500e9);
+  EXPECT_DOUBLE_EQ(k.tensor_flops(), 480e9);
+  EXPECT_DOUBLE_EQ(*arithmetic_intensity(k, "dram"), 500.0);
+  ASSERT_NE(k.tensor_unit(), nullptr);
+  EXPECT_EQ(k.tensor_unit()->figure, "tc_fp16");
+}
+
+TEST(Roofline, MostlyTensorOpsArePlacedAgainstTheUnitsFigure) {
+  // AI 500 at DRAM: roof min(1000, 25000) = 1000, the tc_fp16 figure, not fp64_fma's 100.
+  const Placement p = place(tensor_kernel(500, 480, 1e9), machine_with_tensor_cores());
+  EXPECT_TRUE(p.tensor);
+  ASSERT_TRUE(p.compute.has_value());
+  EXPECT_EQ(p.compute->ceiling, "tc_fp16");
+  EXPECT_EQ(p.limiter, "tc_fp16");
+  EXPECT_DOUBLE_EQ(p.attainable_gflop_per_s, 1000.0);
+  EXPECT_DOUBLE_EQ(p.fraction_of_roof, 0.5);
+  EXPECT_TRUE(p.above.empty()) << "500 is above fp64_fma's 100, not above its own roof";
+  EXPECT_TRUE(p.note.empty());
+  KernelRecord k = tensor_kernel(500, 480, 1e9);
+  apply(p, k);
+  EXPECT_EQ(k.limiter, "tc_fp16");
+  EXPECT_TRUE(k.note.empty());
+}
+
+TEST(Roofline, MemoryBoundTensorKernelIsLimitedByItsLevel) {
+  // AI 5 at DRAM: 250 < 1000.
+  const Placement p = place(tensor_kernel(200, 190, 40e9), machine_with_tensor_cores());
+  EXPECT_TRUE(p.tensor);
+  EXPECT_EQ(p.limiter, "dram");
+  EXPECT_DOUBLE_EQ(p.attainable_gflop_per_s, 250.0);
+}
+
+TEST(Roofline, TensorKernelAboveItsFigureIsFlaggedByName) {
+  const Placement p = place(tensor_kernel(1100, 1090, 1e9), machine_with_tensor_cores());
+  ASSERT_EQ(p.above.size(), 1u);
+  EXPECT_EQ(p.above[0], "tc_fp16");
+}
+
+TEST(Roofline, WithoutTheFigureATensorKernelFallsBackAndSaysSo) {
+  // The file has no tc_fp16 figure: placed against fp64 as before, with a note.
+  const KernelRecord k = tensor_kernel(500, 480, 1e9);
+  const Placement p = place(k, machine());
+  EXPECT_FALSE(p.tensor);
+  EXPECT_EQ(p.limiter, "fp64_fma");
+  EXPECT_DOUBLE_EQ(p.attainable_gflop_per_s, 100.0);
+  EXPECT_EQ(p.note,
+            "96% of its operations are tc_fp16 ops, and the file has no tc_fp16 figure "
+            "(/matrix): placed against the CUDA cores' roofs");
+  KernelRecord applied = k;
+  applied.note = "imported";
+  apply(p, applied);
+  apply(p, applied);  // once only
+  EXPECT_EQ(applied.note, "imported; " + p.note);
+}
+
+TEST(Roofline, AMinorityOfTensorOpsLeavesThePlacementAsBefore) {
+  // 40 of 100 GFLOP on the tensor cores: the FP64 roofs hold, and nothing is said.
+  const Placement with = place(tensor_kernel(100, 40, 1e9), machine_with_tensor_cores());
+  KernelRecord plain = kernel(100, {{"dram", 1e9}}, 1.0);
+  const Placement without = place(plain, machine_with_tensor_cores());
+  EXPECT_FALSE(with.tensor);
+  EXPECT_EQ(with.limiter, without.limiter);
+  EXPECT_EQ(with.attainable_gflop_per_s, without.attainable_gflop_per_s);
+  EXPECT_TRUE(with.note.empty());
+}
+
+TEST(Roofline, TheFigureOfTheUnitWithMostOpsIsTheRoof) {
+  CeilingsFile f = machine_with_tensor_cores();
+  core::Ceiling int8 = make_ceiling("tc_int8", 4000, 3990, 4010, 5);
+  int8.units = "GOP/s";
+  f.matrix.figures.push_back(int8);
+  // 100 FP64, 300 tc_fp16 and 650 tc_int8 GOP: int8 is more than half of the 1050.
+  KernelRecord k = tensor_kernel(400, 300, 1e9);
+  k.tensor_ops.push_back({"tc_int8", 650e9});
+  const Placement p = place(k, f);
+  EXPECT_TRUE(p.tensor);
+  EXPECT_EQ(p.limiter, "tc_int8");
+  EXPECT_DOUBLE_EQ(p.attainable_gflop_per_s, 4000.0);
+}
+
 }  // namespace
 }  // namespace rooftop::core

@@ -61,15 +61,19 @@ TEST(CuptiHost, RooflineMetricsOnGH100) {
   ProfilerHost host("GH100");
   EXPECT_EQ(host.chip(), "GH100");
   const std::vector<SkippedMetric> skipped = host.add_metrics(roofline_metric_names());
-  // Hopper names the newer L1 definition _mem_lgds; _mem_lg and _mem_ds are Ampere's.
+  // Hopper names the newer L1 definition _mem_lgds; _mem_lg and _mem_ds are Ampere's. Its
+  // FP16 tensor ops are one metric, _src_fp16, and FP8's _src_fp8 (Blackwell's has _dst_).
   EXPECT_EQ(names_of(skipped),
             (std::vector<std::string>{"l1tex__lsu_writeback_active_mem_ds.sum",
-                                      "l1tex__lsu_writeback_active_mem_lg.sum"}));
+                                      "l1tex__lsu_writeback_active_mem_lg.sum",
+                                      "sm__ops_path_tensor_src_fp16_dst_fp16.sum",
+                                      "sm__ops_path_tensor_src_fp16_dst_fp32.sum",
+                                      "sm__ops_path_tensor_src_fp8_dst_fp32.sum"}));
   for (const SkippedMetric& s : skipped) {
     EXPECT_TRUE(contains(s.reason, "not a metric on GH100")) << s.reason;
     EXPECT_TRUE(contains(s.reason, "CUPTI_ERROR_INVALID_METRIC_NAME")) << s.reason;
   }
-  EXPECT_EQ(host.metrics().size(), roofline_metric_names().size() - 2);
+  EXPECT_EQ(host.metrics().size(), roofline_metric_names().size() - 5);
   for (const char* m : {"dram__bytes.sum", "lts__t_bytes.sum", "l1tex__t_bytes.sum",
                         "sm__sass_thread_inst_executed_op_dfma_pred_on.sum",
                         "l1tex__lsu_writeback_active_mem_lgds.sum", "gpu__time_duration.sum"})
@@ -91,7 +95,10 @@ TEST(CuptiHost, RooflineMetricsOnGA100) {
   const std::vector<SkippedMetric> skipped = host.add_metrics(roofline_metric_names());
   EXPECT_EQ(names_of(skipped),
             (std::vector<std::string>{"l1tex__lsu_writeback_active_mem_ds.sum",
-                                      "l1tex__lsu_writeback_active_mem_lgds.sum"}));
+                                      "l1tex__lsu_writeback_active_mem_lgds.sum",
+                                      "sm__ops_path_tensor_src_fp16.sum",
+                                      "sm__ops_path_tensor_src_fp8.sum",
+                                      "sm__ops_path_tensor_src_fp8_dst_fp32.sum"}));
   EXPECT_GE(ProfilerHost::passes(host.config_image()), 1u);
 }
 

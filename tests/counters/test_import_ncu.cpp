@@ -58,7 +58,10 @@ TEST(ImportNcuReal, TheTimeIsTheSubPartitionCyclesOverItsClock) {
   EXPECT_REL(init.time_max, first, 1e-12);
   EXPECT_REL(r.kernels[1].time_s, 25610472227.46 / 764999999.31, 1e-12);
   EXPECT_EQ(notes_with(r, {"time from smsp__cycles_elapsed.avg"}).size(), 1u) << all_notes(r);
-  EXPECT_EQ(r.notes.size(), 1u) << all_notes(r);
+  // The GEMM's tensor instructions, without the ops path metrics, are not FLOPs.
+  EXPECT_EQ(notes_with(r, {"but no sm__ops_path_tensor_src_*.sum for k2"}).size(), 1u)
+      << all_notes(r);
+  EXPECT_EQ(r.notes.size(), 2u) << all_notes(r);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -245,6 +248,67 @@ TEST(ImportNcu, DramFromReadPlusWriteAndTensorFromItsVariants) {
   EXPECT_DOUBLE_EQ(bytes(r.kernels[0], "dram"), 2.5e6);
   EXPECT_DOUBLE_EQ(r.kernels[0].tensor_instructions, 1024.0);
   EXPECT_DOUBLE_EQ(r.kernels[0].time_s, 1e-3);
+}
+
+TEST(ImportNcu, TensorOpsPerMatrixUnitAreCountedAsOperations) {
+  // The counters of a 4096^3 FP16 GEMM with FP32 accumulate (mma m16n8k16): 2 x 4096^3
+  // ops on the tensor path, 4096 per HMMA instruction (16 x 8 x 16 multiply-adds, two
+  // ops each), and a few FP32 FMAs of the epilogue.
+  const double ops = 2.0 * 4096.0 * 4096.0 * 4096.0;
+  const ImportResult r = parse_report(
+      ncu_long({{"0", "gemm", "sm__inst_executed_pipe_tensor_op_hmma.sum", "inst", "33,554,432"},
+                {"0", "gemm", "sm__ops_path_tensor_src_fp16_dst_fp32.sum", "", "137,438,953,472"},
+                {"0", "gemm", "sm__ops_path_tensor_src_int8.sum", "", "0"},
+                {"0", "gemm", "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum", "inst", "1,000"},
+                {"0", "gemm", "smsp__sass_thread_inst_executed_op_fadd_pred_on.sum", "inst", "0"},
+                {"0", "gemm", "smsp__sass_thread_inst_executed_op_fmul_pred_on.sum", "inst", "0"},
+                {"0", "gemm", "gpu__time_duration.sum", "msecond", "4.662"}}),
+      "gemm.csv");
+  ASSERT_EQ(r.kernels.size(), 1u);
+  const KernelRecord& k = r.kernels[0];
+  EXPECT_DOUBLE_EQ(k.tensor_instructions, 33554432.0);
+  ASSERT_EQ(k.tensor_ops.size(), 1u) << "tc_int8's 0 is no unit the kernel ran on";
+  EXPECT_EQ(k.tensor_ops[0].figure, "tc_fp16");
+  EXPECT_DOUBLE_EQ(k.tensor_ops[0].ops, ops);
+  EXPECT_DOUBLE_EQ(k.tensor_ops[0].ops / k.tensor_instructions, 2.0 * 16 * 8 * 16);
+  EXPECT_DOUBLE_EQ(k.flops_fp32, 2000.0);
+  EXPECT_EQ(k.precision, "fp32");
+  EXPECT_DOUBLE_EQ(k.flops(), ops + 2000.0);
+  ASSERT_NE(k.tensor_unit(), nullptr);
+  EXPECT_EQ(k.tensor_unit()->figure, "tc_fp16");
+  EXPECT_NEAR(k.gflop_per_s(), (ops + 2000.0) / 4.662e-3 * 1e-9, 1e-6);
+  EXPECT_FALSE(has_note(r, "no sm__ops_path_tensor")) << all_notes(r);
+}
+
+TEST(ImportNcu, HoppersOneFp16MetricAndTheFirstOfAUnitsMetrics) {
+  // GH100 counts FP16 sources in sm__ops_path_tensor_src_fp16; where a unit has two
+  // metrics (FP8 on Blackwell and on Ada/Hopper), the first of kTensorPaths counts, once.
+  const ImportResult r = parse_report(
+      ncu_long({{"0", "k", "sm__ops_path_tensor_src_fp16.sum", "", "4096"},
+                {"0", "k", "sm__ops_path_tensor_src_fp8_dst_fp32.sum", "", "100"},
+                {"0", "k", "sm__ops_path_tensor_src_fp8.sum", "", "100"},
+                {"0", "k", "gpu__time_duration.sum", "usecond", "1"}}),
+      "h.csv");
+  ASSERT_EQ(r.kernels.size(), 1u);
+  const KernelRecord& k = r.kernels[0];
+  ASSERT_EQ(k.tensor_ops.size(), 2u);
+  EXPECT_EQ(k.tensor_ops[0].figure, "tc_fp16");
+  EXPECT_DOUBLE_EQ(k.tensor_ops[0].ops, 4096.0);
+  EXPECT_EQ(k.tensor_ops[1].figure, "tc_fp8_e4m3");
+  EXPECT_DOUBLE_EQ(k.tensor_ops[1].ops, 100.0);
+  EXPECT_DOUBLE_EQ(k.flops(), 4196.0);
+}
+
+TEST(ImportNcu, TensorInstructionsWithoutOpsAreNotConvertedAndSaidSo) {
+  // The ops of one HMMA differ by shape and chip: instructions alone give no FLOPs.
+  const ImportResult r = parse_report(
+      ncu_long({{"0", "k", "sm__inst_executed_pipe_tensor_op_hmma.sum", "inst", "1,000"},
+                {"0", "k", "gpu__time_duration.sum", "second", "1e-3"}}),
+      "t.csv");
+  ASSERT_EQ(r.kernels.size(), 1u);
+  EXPECT_TRUE(r.kernels[0].tensor_ops.empty());
+  EXPECT_EQ(r.kernels[0].flops(), 0.0);
+  EXPECT_TRUE(has_note(r, "but no sm__ops_path_tensor_src_*.sum")) << all_notes(r);
 }
 
 TEST(ImportNcu, SmspFlopMetricsAndClockUnits) {

@@ -87,6 +87,20 @@ TEST(ImportNcuText, EveryLaunchOfA2025LogIsReadPastTheRulesBetweenItsNotes) {
   EXPECT_EQ(k.find_bytes("dram"), nullptr);  // the details page gives throughputs, no bytes
 }
 
+TEST(ImportNcuText, AnInt8MmaKernelsSetFullPageCountsNoTensorOps) {
+  // `--set full`'s sections print the tensor pipes' utilization in their notes only, no
+  // sm__ops_path_tensor_* nor sm__inst_executed_pipe_tensor* row: this IMMA kernel has no
+  // tensor ops and no tensor instructions, and is not placed against tc_int8.
+  const ImportResult r = parse_report(rooftop::testing::read_bytes(kLog2025), "l4.log");
+  ASSERT_EQ(r.kernels.size(), 1u);
+  EXPECT_TRUE(r.kernels[0].tensor_ops.empty());
+  EXPECT_EQ(r.kernels[0].tensor_instructions, 0.0);
+  EXPECT_EQ(r.kernels[0].tensor_unit(), nullptr);
+  const std::string log = rooftop::testing::read_bytes(kLog2025);
+  EXPECT_EQ(log.find("sm__ops_path_tensor"), std::string::npos);
+  EXPECT_EQ(log.find("pipe_tensor"), std::string::npos);
+}
+
 TEST(ImportNcuText, MissingMetricsNarrowTheChartWithNotes) {
   const ImportResult r = parse_report(log_text(), "ncu.log");
   ASSERT_EQ(r.kernels.size(), 1u);

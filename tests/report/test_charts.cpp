@@ -433,5 +433,38 @@ TEST(KernelsSvg, ARateWithoutBytesIsDrawnAgainstTheComputeRoofsOnly) {
   EXPECT_NE(kernels_table(f, {}).find("NO BYTES: vs compute roofs only"), std::string::npos);
 }
 
+TEST(KernelsSvg, AMatrixUnitsRoofIsDrawnOnlyForTheKernelsPlacedAgainstIt) {
+  CeilingsFile f = ladder_file();
+  core::Ceiling tc = rooftop::testing::make_ceiling("tc_fp16", 300000.0, 299000.0, 301000.0, 5);
+  tc.kind = "compute";
+  tc.units = "GFLOP/s";
+  f.matrix.figures.push_back(tc);
+  // The figure alone draws no roof: no kernel is placed against it.
+  EXPECT_EQ(count(kernels_svg(f, "t"), "class='tensor-roof'"), 0u);
+  EXPECT_EQ(count(kernels_svg(ladder_file(), "t"), "class='tensor-roof'"), 0u);
+
+  // 10^14 tc_fp16 ops and 10^9 FP64 FLOPs in one second, 10^11 DRAM bytes (AI 1000).
+  core::KernelRecord t = kernel("t1", "", 0, 1e9, 1.0, {{"dram", 1e11}});
+  t.tensor_ops = {{"tc_fp16", 1e14}};
+  f.kernels.push_back(t);
+  const std::string svg = kernels_svg(f, "t");
+  EXPECT_EQ(xml_problem(svg), "");
+  EXPECT_EQ(count(svg, "class='tensor-roof'"), 1u);
+  EXPECT_EQ(count(svg, "stroke-dasharray='6,4'"), 1u);
+  EXPECT_TRUE(std::regex_search(svg, std::regex(">tc_fp16 300000(\\.0)? GFLOP/s</text>"))) << svg;
+  EXPECT_NE(svg.find("matrix-unit roof (/matrix tc_fp16) of t1"), std::string::npos);
+
+  core::apply(core::place(f.kernels.back(), f), f.kernels.back());
+  EXPECT_EQ(f.kernels.back().limiter, "tc_fp16");
+  const nlohmann::json j = kernels_json(f, "c.h5", {});
+  EXPECT_EQ(j["kernels"].back()["tensor_ops"]["tc_fp16"], 1e14);
+  EXPECT_EQ(j["kernels"].back()["limiter"], "tc_fp16");
+  EXPECT_TRUE(j["kernels"][0]["tensor_ops"].empty());
+  const std::string table = kernels_table(f, {});
+  EXPECT_NE(table.find("tensor ops: tc_fp16 1e+14 (100.0% of operations)"), std::string::npos)
+      << table;
+  EXPECT_EQ(count(table, "tensor ops:"), 1u);
+}
+
 }  // namespace
 }  // namespace rooftop::report

@@ -136,6 +136,14 @@ struct LevelBytes {
   double bytes = 0.0;
 };
 
+// Operations a kernel ran on one matrix unit (schema 1.7): `figure` names the /matrix
+// figure they are placed against ("tc_fp16", a row of core::kTensorPaths); `ops` as the
+// hardware counts them, a multiply-add two (FLOPs, or integer operations for tc_int8).
+struct TensorOps {
+  std::string figure;
+  double ops = 0.0;
+};
+
 // One kernel placed on the roofline: its counts and time as measured (or declared, or
 // imported), and what the analyzer derived from them against a file's ceilings.
 // FLOPs and bytes are totals over the `invocations` that `time_s` covers.
@@ -150,6 +158,7 @@ struct KernelRecord {
   double flops_fp64 = 0.0, flops_fp32 = 0.0, flops_fp16 = 0.0;
   double fma_fraction = -1.0;       // share of the FLOPs issued as FMAs (< 0: unknown)
   double tensor_instructions = 0.0;  // counted, not converted to FLOPs
+  std::vector<TensorOps> tensor_ops;  // per matrix unit, only the units with counts
   std::vector<LevelBytes> bytes;     // only the levels with counts
   double time_s = 0.0;               // the time the counts cover (median of the samples)
   double time_min = 0.0, time_max = 0.0;
@@ -164,7 +173,15 @@ struct KernelRecord {
   double fraction_of_roof = 0.0;    // achieved / attainable
   std::string above;                // ceilings the point lies above (comma-separated)
 
-  double flops() const { return flops_fp64 + flops_fp32 + flops_fp16; }
+  // Every operation counted: the CUDA-core FLOPs of each precision and the matrix units'.
+  double flops() const {
+    const double cores = flops_fp64 + flops_fp32 + flops_fp16;
+    return tensor_ops.empty() ? cores : cores + tensor_flops();
+  }
+  double tensor_flops() const;
+  // The matrix unit with the most operations, where they are more than half of flops();
+  // such a kernel is placed against that unit's figure. Empty otherwise.
+  const TensorOps* tensor_unit() const;
   double gflop_per_s() const { return time_s > 0.0 ? flops() / time_s * 1e-9 : 0.0; }
   const LevelBytes* find_bytes(const std::string& level) const;
 };

@@ -40,10 +40,16 @@ struct Placement {
   double attainable_gflop_per_s = 0.0;  // 0 where no roof applies
   double fraction_of_roof = 0.0;
   std::vector<std::string> above;  // roofs the achieved rate exceeds by more than `tolerance`
+  bool tensor = false;  // the compute roof is a matrix unit's figure (compute->ceiling names it)
+  std::string note;     // why a kernel of a matrix unit is not placed against its figure
 };
+// A kernel whose operations are mostly one matrix unit's (KernelRecord::tensor_unit) has
+// that unit's /matrix figure as its compute roof, where the file has it; without it the
+// kernel is placed as any other (its precision's roofs), and `note` says so.
 Placement place(const KernelRecord& kernel, const CeilingsFile& file, double tolerance = 0.02);
 
-// Fills the derived fields of `kernel` (limiter, attainable, fraction, above).
+// Fills the derived fields of `kernel` (limiter, attainable, fraction, above), and adds
+// the placement's note to the kernel's.
 void apply(const Placement& placement, KernelRecord& kernel);
 
 }  // namespace rooftop::core

@@ -187,6 +187,35 @@ inline constexpr Figure kFigures[] = {
     {"amx_bf16", "matrix", "compute", "GFLOP/s", "AMX tiles, BF16 (tdpbf16ps)"},
 };
 const Figure* find_figure(std::string_view name);
+// The matrix units' operations Nsight Compute and CUPTI count, each tied to the /matrix
+// figure a kernel whose operations are mostly of it is placed against. The names are
+// those `ncu --query-metrics | grep sm__ops_` lists ("# of math ops executed in Tensor
+// path with source BF16 and destination FP32", NVIDIA's answer in the developer forums'
+// "How many FLOPs does one tensor_op_hmma instruction do?"); a multiply-add is two ops:
+// a 4096^3 FP16 GEMM counts sm__ops_path_tensor_src_fp16_dst_fp32 = 2 x 4096^3. Per
+// figure the first row whose metric was collected counts; a chip names only some of them,
+// as CUPTI 13.0's profiler host says: GH100 counts FP16 sources in one metric,
+// sm__ops_path_tensor_src_fp16 (Hopper's dense FP16 rate is one for either accumulator),
+// Ada and GH100 sm__ops_path_tensor_src_fp8, GB20x _src_fp8_dst_fp32 (GB100 none). FP8
+// ops do not say E4M3 or E5M2, whose dense rates are one: both go to tc_fp8_e4m3.
+struct TensorPath {
+  std::string_view figure;  // a row of kFigures, group "matrix"
+  std::string_view metric;  // Nsight Compute's name, with its .sum
+};
+inline constexpr TensorPath kTensorPaths[] = {
+    {"tc_fp64", "sm__ops_path_tensor_src_fp64.sum"},
+    {"tc_tf32", "sm__ops_path_tensor_src_tf32_dst_fp32.sum"},
+    {"tc_bf16", "sm__ops_path_tensor_src_bf16_dst_fp32.sum"},
+    {"tc_fp16", "sm__ops_path_tensor_src_fp16_dst_fp32.sum"},
+    {"tc_fp16", "sm__ops_path_tensor_src_fp16.sum"},
+    {"tc_fp16_acc16", "sm__ops_path_tensor_src_fp16_dst_fp16.sum"},
+    {"tc_fp8_e4m3", "sm__ops_path_tensor_src_fp8_dst_fp32.sum"},
+    {"tc_fp8_e4m3", "sm__ops_path_tensor_src_fp8.sum"},
+    {"tc_int8", "sm__ops_path_tensor_src_int8.sum"},
+};
+// True where `figure` is a figure of kTensorPaths (a unit whose ops a kernel can carry).
+bool tensor_figure(std::string_view figure);
+
 // A figure with its row's name, kind and units and nothing measured yet.
 Ceiling figure_row(std::string_view name);
 // Position in kFigures; a name not in it sorts after all of them.

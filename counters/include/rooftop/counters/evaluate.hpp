@@ -13,6 +13,9 @@
 //           sm__sass_thread_inst_executed_ops_dadd_dmul_dfma_pred_on.sum (likewise f, h)
 //           counts instructions, an FMA once, and is never read as FLOPs.
 //   tensor  sm__inst_executed_pipe_tensor.sum, else the sum of its _op_{hmma,dmma,imma}
+//           (warp instructions, kept as a count: the ops of one differ by shape and chip)
+//   tensor ops  per matrix unit, sm__ops_path_tensor_src_*.sum (core::kTensorPaths: the
+//           first metric of the unit that was collected): ops, a multiply-add two
 //   bytes   each level from the first definition that is there:
 //             l1    l1tex__t_bytes.sum, l1tex__t_sectors.sum x 32 B, then the newer
 //                   l1tex__lsu_writeback_active_mem_lgds.sum x 128 B (Hopper, Blackwell)
@@ -68,17 +71,28 @@ struct LevelBytes {
   bool newer = false;  // from the newer Nsight Compute definition
 };
 
+// A matrix unit's operations and the metric they came from.
+struct TensorCount {
+  std::string_view figure;  // "tc_fp16"
+  std::string_view metric;  // "sm__ops_path_tensor_src_fp16_dst_fp32.sum"
+  double ops = 0.0;
+};
+
 struct Counts {
   std::vector<PrecisionFlops> flops;   // one per core::kPrecisions row, in its order
   std::optional<double> fma_fraction;  // empty: unknown, or no FLOPs
   bool fma_known = true;
   std::string precision;  // the one with the most FLOPs; empty: none
   std::optional<double> tensor_instructions;
+  std::vector<TensorCount> tensor_ops;       // the units with a metric, in kTensorPaths order
   std::vector<LevelBytes> bytes;             // l1, l2, dram
   std::optional<double> l1_newer, l2_newer;  // the newer definitions, where collected
   std::optional<double> duration_s;
 };
 
 Counts evaluate(const Lookup& value);
+
+// The matrix units a kernel ran operations on (ops > 0), as its record keeps them.
+std::vector<core::TensorOps> recorded_tensor_ops(const Counts& counts);
 
 }  // namespace rooftop::counters

@@ -8,6 +8,8 @@
 //   FLOPs     sm__sass_thread_inst_executed_op_{d,f,h}{add,mul,fma}_pred_on.sum, thread
 //             instructions: an add or a mul is one FLOP, an FMA two
 //   tensor    sm__inst_executed_pipe_tensor.sum, warp instructions, kept as a count
+//   tensor ops  sm__ops_path_tensor_src_*.sum per matrix unit (core::kTensorPaths): ops,
+//             a multiply-add two; a chip lacks some of them (skipped, as below)
 //   bytes     the classic definitions, which are the recorded ones:
 //               l1 l1tex__t_bytes.sum, l2 lts__t_bytes.sum, dram dram__bytes.sum
 //             and the newer Nsight Compute ones, kept beside them:
@@ -32,6 +34,7 @@ namespace rooftop::counters::cupti {
 enum class MetricRole {
   flops,              // FP64/FP32/FP16 add, mul, fma thread instructions
   tensor,             // tensor-pipe warp instructions
+  tensor_ops,         // a matrix unit's operations (core::kTensorPaths)
   bytes,              // bytes at a level, the classic definition (recorded)
   bytes_alternative,  // bytes at a level, the newer definition (kept in the note)
   time,               // duration of the range
@@ -45,7 +48,7 @@ struct Metric {
 };
 
 // The roofline metrics, in a fixed order: FLOPs (fp64, fp32, fp16; add, mul, fma),
-// tensor, classic bytes (l1, l2, dram), newer bytes, time.
+// tensor, tensor ops (kTensorPaths' order), classic bytes (l1, l2, dram), newer bytes, time.
 const std::vector<Metric>& roofline_metrics();
 std::vector<std::string> roofline_metric_names();
 
@@ -63,7 +66,8 @@ void accumulate(MetricValues& total, const MetricValues& range);
 
 // One range's (or a sum of ranges') values in the roofline's terms.
 struct Evaluation {
-  // Counts only: flops_fp64/32/16, fma_fraction, precision, tensor_instructions, bytes
+  // Counts only: flops_fp64/32/16, fma_fraction, precision, tensor_instructions,
+  // tensor_ops, bytes
   // (classic definitions, levels with a count). Name, time and the rest are left empty.
   core::KernelRecord counts;
   std::vector<core::LevelBytes> bytes_alternative;      // newer definitions, where counted
@@ -76,8 +80,8 @@ struct Evaluation {
 // only where every precision with FLOPs has all three parts.
 Evaluation evaluate(const MetricValues& values);
 
-// Copies the counts into `record` (flops, fma_fraction, precision, tensor instructions,
-// bytes), and appends the newer byte definitions and the remarks to its note. Name,
+// Copies the counts into `record` (flops, fma_fraction, precision, tensor instructions
+// and ops, bytes), and appends the newer byte definitions and the remarks to its note. Name,
 // time, invocations and source are the caller's.
 void apply_counts(const Evaluation& evaluation, core::KernelRecord& record);
 
