@@ -319,13 +319,16 @@ TEST(TransferFigures, NoPcieRateOverNvlinkC2cOrAnUnknownLink) {
   c2c.interconnect = "NVLink-C2C";
   c2c.generation = 5;  // whatever NVML says, C2C carries the copies
   c2c.width = 16;
-  const core::Ceiling* h2d = find(ceilings::transfer_figures(sweeps, c2c), "h2d");
+  // The figures outlive the pointers into them.
+  const std::vector<core::Ceiling> over_c2c = ceilings::transfer_figures(sweeps, c2c);
+  const core::Ceiling* h2d = find(over_c2c, "h2d");
   ASSERT_NE(h2d, nullptr);
   EXPECT_FALSE(h2d->theoretical);
   EXPECT_NE(h2d->note.find("NVLink-C2C"), std::string::npos);
   ceilings::PcieLink unknown;
   unknown.why_unknown = "NVML did not load";
-  h2d = find(ceilings::transfer_figures(sweeps, unknown), "h2d");
+  const std::vector<core::Ceiling> over_unknown = ceilings::transfer_figures(sweeps, unknown);
+  h2d = find(over_unknown, "h2d");
   ASSERT_NE(h2d, nullptr);
   EXPECT_FALSE(h2d->theoretical);
   EXPECT_NE(h2d->note.find("NVML did not load"), std::string::npos);
