@@ -41,7 +41,8 @@ Placement place(const KernelRecord& kernel, const CeilingsFile& file, double tol
     p.tensor = true;
   } else {
     if (unit)
-      p.note = format_number("%.0f%% of its operations are ", 100.0 * unit->ops / kernel.flops()) +
+      p.note = format_number("%.0f%% of its operations are ",
+                             100.0 * unit->ops / kernel.flops()) +
                unit->figure + " ops, and the file has no " + unit->figure +
                " figure (/matrix): placed against the CUDA cores' roofs";
     if (!kernel.precision.empty())

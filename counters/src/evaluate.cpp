@@ -95,7 +95,8 @@ Counts evaluate(const Lookup& value) {
     const bool counted = std::any_of(c.tensor_ops.begin(), c.tensor_ops.end(),
                                      [&](const TensorCount& x) { return x.figure == t.figure; });
     if (counted) continue;
-    if (const auto v = value(std::string(t.metric))) c.tensor_ops.push_back({t.figure, t.metric, *v});
+    if (const auto v = value(std::string(t.metric)))
+      c.tensor_ops.push_back({t.figure, t.metric, *v});
   }
 
   // The newer definitions.

@@ -223,7 +223,12 @@ KernelRecord ncu_record(const NcuKernel& k, std::size_t index, const NcuReport& 
 
 void ncu_file_notes(const NcuReport& report, const std::string& file,
                     std::vector<std::string>& notes) {
-  note_missing_flop_metrics(
+  const bool tensor_ops = std::any_of(
+      std::begin(core::kTensorPaths), std::end(core::kTensorPaths),
+      [&](const core::TensorPath& t) {
+        return file_has_sm(report, std::string(t.metric.substr(4)));
+      });
+  const bool none = note_missing_flop_metrics(
       file, "sm__sass_thread_inst_executed_op_{d,f,h}{add,mul,fma}_pred_on.sum",
       [&](const Precision& p) {
         bool in_file = false;
@@ -232,6 +237,9 @@ void ncu_file_notes(const NcuReport& report, const std::string& file,
         return in_file;
       },
       [](const Precision& p) { return "sm__" + flop_metric(p.sass, "{add,mul,fma}"); }, notes);
+  if (none && tensor_ops)
+    notes.back() += " (the CUDA cores'; the tensor cores' ops, sm__ops_path_tensor_src_*.sum, "
+                    "are counted)";
 }
 
 }  // namespace

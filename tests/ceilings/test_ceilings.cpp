@@ -775,8 +775,9 @@ TEST(CeilingsFileIo, KernelsWithoutTensorOpsWriteNoTensorOpsTable) {
 
 TEST(CeilingsFileIo, TensorOpsOfAnUnknownUnitOrNegativeAreRefused) {
   TempDir dir;
-  for (const core::TensorOps& bad : {core::TensorOps{"tc_fp4", 1.0}, core::TensorOps{"fp32_fma", 1.0},
-                                     core::TensorOps{"tc_fp16", -1.0}}) {
+  for (const core::TensorOps& bad :
+       {core::TensorOps{"tc_fp4", 1.0}, core::TensorOps{"fp32_fma", 1.0},
+        core::TensorOps{"tc_fp16", -1.0}}) {
     core::CeilingsFile original = rooftop::testing::sample_ceilings_file();
     original.kernels = sample_kernels();
     original.kernels[1].tensor_ops = {bad};

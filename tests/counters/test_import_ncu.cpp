@@ -259,7 +259,8 @@ TEST(ImportNcu, TensorOpsPerMatrixUnitAreCountedAsOperations) {
       ncu_long({{"0", "gemm", "sm__inst_executed_pipe_tensor_op_hmma.sum", "inst", "33,554,432"},
                 {"0", "gemm", "sm__ops_path_tensor_src_fp16_dst_fp32.sum", "", "137,438,953,472"},
                 {"0", "gemm", "sm__ops_path_tensor_src_int8.sum", "", "0"},
-                {"0", "gemm", "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum", "inst", "1,000"},
+                {"0", "gemm", "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum", "inst",
+                 "1,000"},
                 {"0", "gemm", "smsp__sass_thread_inst_executed_op_fadd_pred_on.sum", "inst", "0"},
                 {"0", "gemm", "smsp__sass_thread_inst_executed_op_fmul_pred_on.sum", "inst", "0"},
                 {"0", "gemm", "gpu__time_duration.sum", "msecond", "4.662"}}),
@@ -297,6 +298,10 @@ TEST(ImportNcu, HoppersOneFp16MetricAndTheFirstOfAUnitsMetrics) {
   EXPECT_EQ(k.tensor_ops[1].figure, "tc_fp8_e4m3");
   EXPECT_DOUBLE_EQ(k.tensor_ops[1].ops, 100.0);
   EXPECT_DOUBLE_EQ(k.flops(), 4196.0);
+  EXPECT_EQ(notes_with(r, {"h.csv: no FLOP metric", "FLOPs recorded as 0 (the CUDA cores'; the "
+                                                    "tensor cores' ops"}).size(),
+            1u)
+      << all_notes(r);
 }
 
 TEST(ImportNcu, TensorInstructionsWithoutOpsAreNotConvertedAndSaidSo) {

@@ -435,7 +435,8 @@ TEST(KernelsSvg, ARateWithoutBytesIsDrawnAgainstTheComputeRoofsOnly) {
 
 TEST(KernelsSvg, AMatrixUnitsRoofIsDrawnOnlyForTheKernelsPlacedAgainstIt) {
   CeilingsFile f = ladder_file();
-  core::Ceiling tc = rooftop::testing::make_ceiling("tc_fp16", 300000.0, 299000.0, 301000.0, 5);
+  core::Ceiling tc =
+      rooftop::testing::make_ceiling("tc_fp16", 300000.0, 299000.0, 301000.0, 5);
   tc.kind = "compute";
   tc.units = "GFLOP/s";
   f.matrix.figures.push_back(tc);
