@@ -11,6 +11,17 @@ constexpr double kSectorBytes = 32.0;
 constexpr double kWritebackBytes = 128.0;
 constexpr double kTransactionBytes = 32.0;
 
+// Nsight Compute's Pascal (CC 6.x) set, which it profiled up to 2019.5 (its 2020.1 release
+// notes: "Removed support for the Pascal SM 6.x GPU architecture"), names some metrics
+// without a rollup: its section files gave each metric an option per architecture (the
+// Customization Guide of 2019.3, "Metric Options"). Read where the meaning is the one of the
+// newer name: gpu__time_duration (nsecond) is gpu__time_duration.sum, and
+// dram__read_bytes + dram__write_bytes (byte) are dram__bytes_read.sum + _write.sum (a real
+// GTX 1080 report shows dram__read_bytes = dram__read_sectors x 32 B). Its other names are
+// not read: no FLOP metric is in the set, its L2 metrics are percentages, and its tex__m_*
+// bytes count only some of the L1-L2 traffic, not lts__t_bytes.sum.
+constexpr const char* kPascalDuration = "gpu__time_duration";
+
 // The sum of two metrics, where both were collected.
 std::optional<double> both(const Lookup& value, const char* a, const char* b, double scale) {
   const auto x = value(a), y = value(b);
@@ -154,11 +165,15 @@ Counts evaluate(const Lookup& value) {
              {both(value, "dram_read_transactions", "dram_write_transactions", kTransactionBytes),
               "dram_read_transactions + dram_write_transactions x 32 B"},
              {both(value, "dram_read_bytes", "dram_write_bytes", 1.0),
-              "dram_read_bytes + dram_write_bytes"}}));
+              "dram_read_bytes + dram_write_bytes"},
+             {both(value, "dram__read_bytes", "dram__write_bytes", 1.0),
+              "dram__read_bytes + dram__write_bytes"}}));
   c.bytes[0].newer = c.bytes[0].bytes && c.bytes[0].from == l1_newer_from;
   c.bytes[1].newer = c.bytes[1].bytes && c.bytes[1].from.rfind("lts__lts2xbar", 0) == 0;
 
-  if (auto ns = value("gpu__time_duration.sum")) c.duration_s = *ns * 1e-9;
+  auto ns = value("gpu__time_duration.sum");
+  if (!ns) ns = value(kPascalDuration);
+  if (ns) c.duration_s = *ns * 1e-9;
   return c;
 }
 

@@ -29,8 +29,11 @@ const std::map<std::string, Quantity>& ncu_metrics() {
       m[std::string(prefix) + "cycles_elapsed.avg"] = Quantity::count;
       m[std::string(prefix) + "cycles_elapsed.avg.per_second"] = Quantity::frequency;
     }
+    // dram__read_bytes, dram__write_bytes and gpu__time_duration: the Pascal set's names
+    // (evaluate.cpp says where they come from).
     for (const char* b : {"dram__bytes.sum", "dram__bytes_read.sum", "dram__bytes_write.sum",
-                          "lts__t_bytes.sum", "l1tex__t_bytes.sum"})
+                          "lts__t_bytes.sum", "l1tex__t_bytes.sum", "dram__read_bytes",
+                          "dram__write_bytes"})
       m[b] = Quantity::bytes;
     for (const char* c :
          {"dram__sectors_read.sum", "dram__sectors_write.sum", "lts__t_sectors.sum",
@@ -39,6 +42,7 @@ const std::map<std::string, Quantity>& ncu_metrics() {
           "l1tex__lsu_writeback_active_mem_ds.sum"})
       m[c] = Quantity::count;
     m["gpu__time_duration.sum"] = Quantity::time;
+    m["gpu__time_duration"] = Quantity::time;
     m["Duration"] = Quantity::time;  // its name in the details page's Speed Of Light section
     return m;
   }();
@@ -104,7 +108,8 @@ const std::map<std::string_view, const char*> kByteMetrics = {
     {"l1", "l1tex__t_bytes.sum or l1tex__t_sectors.sum"},
     {"l2", "lts__t_bytes.sum or lts__t_sectors.sum"},
     {"dram",
-     "dram__bytes.sum, dram__bytes_read.sum + _write.sum or dram__sectors_read.sum + _write.sum"}};
+     "dram__bytes.sum, dram__bytes_read.sum + _write.sum, dram__sectors_read.sum + _write.sum "
+     "or dram__read_bytes + dram__write_bytes"}};
 
 bool file_has_sm(const NcuReport& report, const std::string& tail) {
   return report.metrics.count("sm__" + tail) || report.metrics.count("smsp__" + tail);
@@ -171,9 +176,12 @@ KernelRecord ncu_record(const NcuKernel& k, std::size_t index, const NcuReport& 
   // sm__ pair, else the smsp__ one: a sub-partition's elapsed cycles are its SM's).
   bool timed = !k.launches.empty(), by_duration = false, by_cycles = false;
   const char* cycles = "sm__cycles_elapsed.avg";
+  std::string duration = "gpu__time_duration.sum";
   double total = 0.0, lo = std::numeric_limits<double>::infinity(), hi = 0.0;
   for (const Launch& l : k.launches) {
     auto t = launch_value(l, "gpu__time_duration.sum");
+    if (!t && (t = launch_value(l, "gpu__time_duration")))  // the Pascal set's name
+      duration = "gpu__time_duration";
     if (!t) t = launch_value(l, "Duration");
     if (t) {
       by_duration = true;
@@ -203,16 +211,16 @@ KernelRecord ncu_record(const NcuKernel& k, std::size_t index, const NcuReport& 
     r.time_max = hi;
     r.samples = static_cast<int>(k.launches.size());
     const std::string by_clock = std::string(cycles) + " / " + cycles + ".per_second";
-    r.time_source = by_cycles ? (by_duration ? "ncu gpu__time_duration.sum, else " +
+    r.time_source = by_cycles ? (by_duration ? "ncu " + duration + ", else " +
                                                    std::string(cycles) + " / .avg.per_second"
                                              : "ncu " + by_clock)
-                              : "ncu gpu__time_duration.sum";
+                              : "ncu " + duration;
     if (by_cycles)
       book.add("time from " + by_clock + " (gpu__time_duration.sum absent or n/a)", "", r.id);
   } else {
     r.time_source = "none";
     book.add(
-        "no time (gpu__time_duration.sum, or sm__cycles_elapsed.avg with "
+        "no time (gpu__time_duration.sum or gpu__time_duration, or sm__cycles_elapsed.avg with "
         "sm__cycles_elapsed.avg.per_second, absent or n/a in some launch)",
         "placed by arithmetic intensity only, not by rate", r.id);
     remarks.push_back("no time");

@@ -135,30 +135,7 @@ TEST(ImportErrors, MixedFormatsInOneFile) {
       << e;
 }
 
-// A real `ncu --csv --page raw` of a GTX 1080 (CC 6.1): 400 columns, cells that hold lists
-// ("32.00; 32.00; ..."), three launches of one kernel, and metric names of Nsight Compute's
-// Pascal set (dram__read_bytes, gpu__time_duration: no .sum) that rooftop does not read. The
-// layout is read; every quantity is said to be missing rather than guessed.
-TEST(ImportNcuWideReal, APascalRawPageIsReadButHoldsNoDefinitionRooftopUses) {
-  for (const char* f : {"ncu-raw-pascal-vectoradd.csv", "ncu-raw-pascal-vectoradd-stdout.log"}) {
-    const ImportResult r = parse_fixture(f);
-    EXPECT_EQ(r.format, "ncu-wide") << f;
-    ASSERT_EQ(r.kernels.size(), 1u) << f;
-    const KernelRecord& k = r.kernels[0];
-    EXPECT_EQ(k.name, "vecAdd");
-    EXPECT_EQ(k.invocations, 3);
-    EXPECT_EQ(k.time_source, "none");
-    EXPECT_EQ(k.time_s, 0.0);
-    EXPECT_EQ(k.flops_fp32, 0.0);
-    EXPECT_TRUE(k.bytes.empty());
-    for (const char* what : {"no FLOP metric", "no L1 byte metric", "no L2 byte metric",
-                             "no DRAM byte metric", "no time (gpu__time_duration.sum"})
-      EXPECT_EQ(notes_with(r, {std::string(f) + ": " + what}).size(), 1u) << what << "\n"
-                                                                          << all_notes(r);
-  }
-}
-
-// The one evaluator holds nvprof's byte recipe beside Nsight Compute's definitions.
+// A lookup over fixed metric values, for the one evaluator.
 counters::Lookup lookup_of(const std::map<std::string, double>& metrics) {
   return [metrics](const std::string& name) -> std::optional<double> {
     const auto it = metrics.find(name);
@@ -166,6 +143,60 @@ counters::Lookup lookup_of(const std::map<std::string, double>& metrics) {
   };
 }
 
+// A real `ncu --csv --page raw` of a GTX 1080 (CC 6.1): 400 columns, cells that hold lists
+// ("32.00; 32.00; ..."), three launches of one kernel, and metric names of Nsight Compute's
+// Pascal set (no .sum). Its duration and DRAM bytes are read under those names; it has no FLOP
+// metric and no L1 or L2 byte metric, which the notes say rather than guess.
+TEST(ImportNcuWideReal, APascalRawPageGivesTimeAndDramBytesFromItsOwnNames) {
+  // The file's rows of IDs 0, 1 and 2 (its lines 3 to 5): gpu__time_duration 2,720.00 nsecond
+  // each; dram__read_bytes 7,552.00, 3,264.00 and 2,176.00; dram__write_bytes 384.00, 256.00
+  // and 256.00 byte.
+  const double launch_s = 2720e-9;
+  const double dram = (7552.0 + 384.0) + (3264.0 + 256.0) + (2176.0 + 256.0);
+  for (const char* f : {"ncu-raw-pascal-vectoradd.csv", "ncu-raw-pascal-vectoradd-stdout.log"}) {
+    const ImportResult r = parse_fixture(f);
+    EXPECT_EQ(r.format, "ncu-wide") << f;
+    ASSERT_EQ(r.kernels.size(), 1u) << f;
+    const KernelRecord& k = r.kernels[0];
+    EXPECT_EQ(k.name, "vecAdd");
+    EXPECT_EQ(k.invocations, 3);
+    EXPECT_EQ(k.time_source, "ncu gpu__time_duration");
+    EXPECT_REL(k.time_s, 3 * launch_s, 1e-12);
+    EXPECT_REL(k.time_min, launch_s, 1e-12);
+    EXPECT_REL(k.time_max, launch_s, 1e-12);
+    EXPECT_EQ(k.samples, 3);
+    EXPECT_EQ(bytes(k, "dram"), dram) << f;
+    EXPECT_EQ(bytes(k, "l1"), -1.0);
+    EXPECT_EQ(bytes(k, "l2"), -1.0);
+    EXPECT_EQ(k.flops_fp32, 0.0);
+    EXPECT_EQ(k.flops_fp64, 0.0);
+    for (const char* what : {"no FLOP metric", "no L1 byte metric", "no L2 byte metric"})
+      EXPECT_EQ(notes_with(r, {std::string(f) + ": " + what}).size(), 1u) << what << "\n"
+                                                                          << all_notes(r);
+    for (const char* what : {"no DRAM byte metric", "no time ("})
+      EXPECT_TRUE(notes_with(r, {what}).empty()) << what << "\n" << all_notes(r);
+  }
+}
+
+// The Pascal names in the evaluator itself: the newer names come first where both are there.
+TEST(EvaluatePascal, DurationAndDramBytesUnderTheirPascalNames) {
+  const counters::Counts pascal = counters::evaluate(lookup_of(
+      {{"gpu__time_duration", 2720}, {"dram__read_bytes", 7552}, {"dram__write_bytes", 384}}));
+  ASSERT_TRUE(pascal.duration_s);
+  EXPECT_DOUBLE_EQ(*pascal.duration_s, 2720e-9);
+  ASSERT_TRUE(pascal.bytes[2].bytes);
+  EXPECT_DOUBLE_EQ(*pascal.bytes[2].bytes, 7936.0);
+  EXPECT_EQ(pascal.bytes[2].from, "dram__read_bytes + dram__write_bytes");
+  const counters::Counts both = counters::evaluate(
+      lookup_of({{"gpu__time_duration.sum", 1000}, {"gpu__time_duration", 2720},
+                 {"dram__bytes.sum", 64}, {"dram__read_bytes", 7552}, {"dram__write_bytes", 384}}));
+  EXPECT_DOUBLE_EQ(*both.duration_s, 1000e-9);
+  EXPECT_DOUBLE_EQ(*both.bytes[2].bytes, 64.0);
+  EXPECT_FALSE(counters::evaluate(lookup_of({{"dram__read_bytes", 7552}})).bytes[2].bytes)
+      << "reads without writes are no DRAM figure";
+}
+
+// The one evaluator holds nvprof's byte recipe beside Nsight Compute's definitions.
 TEST(EvaluateNvprof, L1IsEveryCollectedTransactionAt32Bytes) {
   const counters::Counts c = counters::evaluate(lookup_of(
       {{"gld_transactions", 10}, {"gst_transactions", 5}, {"atomic_transactions", 1},
