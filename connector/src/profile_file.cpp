@@ -3,7 +3,9 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -12,6 +14,7 @@
 
 #include "rooftop/config.hpp"
 #include "rooftop/core/error.hpp"
+#include "rooftop/core/vocabulary.hpp"
 
 namespace rooftop::connector {
 namespace {
@@ -56,6 +59,9 @@ json record_json(const KernelRecord& r, const LabelStats& s) {
   j["fma_fraction"] = r.fma_fraction;
   j["precision"] = r.precision;
   j["tensor_instructions"] = r.tensor_instructions;
+  json tensor_ops = json::object();
+  for (const core::TensorOps& t : r.tensor_ops) tensor_ops[t.figure] = t.ops;
+  j["tensor_ops"] = tensor_ops;
   json bytes = json::object();
   for (const core::LevelBytes& b : r.bytes) bytes[b.level] = b.bytes;
   j["bytes"] = bytes;
@@ -82,6 +88,40 @@ T field(const json& j, const char* key, T fallback, const std::string& name, std
   } catch (const json::exception&) {
     fail(name, line, std::string("\"") + key + "\" has the wrong type");
   }
+}
+
+// A key of the file as one line of a message: escaped, and cut short where it is long.
+std::string quoted(const std::string& key) {
+  std::string q = json(key).dump(-1, ' ', true, json::error_handler_t::replace);
+  return q.size() > 64 ? q.substr(0, 60) + "...\"" : q;
+}
+
+std::string tensor_figures() {
+  std::vector<std::string> figures;
+  for (const core::TensorPath& t : core::kTensorPaths)
+    if (std::find(figures.begin(), figures.end(), t.figure) == figures.end())
+      figures.emplace_back(t.figure);
+  return join(figures, ", ");
+}
+
+// "tensor_ops": {"tc_fp16": 2.8e4, ...}, the units of core::kTensorPaths with their
+// operations (a file of version 1.0 has none: no tensor ops).
+std::vector<core::TensorOps> tensor_ops(const json& j, const std::string& name, std::size_t line) {
+  std::vector<core::TensorOps> out;
+  const auto t = j.find("tensor_ops");
+  if (t == j.end() || t->is_null()) return out;
+  if (!t->is_object()) fail(name, line, "\"tensor_ops\" is not an object");
+  for (const auto& [figure, value] : t->items()) {
+    if (!core::tensor_figure(figure))
+      fail(name, line, "tensor_ops " + quoted(figure) + " is not a matrix unit (" +
+                           tensor_figures() + ")");
+    const double ops = value.is_number() ? value.get<double>() : -1.0;  // null: a NaN written
+    if (!(ops >= 0.0) || !std::isfinite(ops))
+      fail(name, line,
+           "tensor_ops " + quoted(figure) + " is not a count of operations (a number >= 0)");
+    if (ops > 0.0) out.push_back({figure, ops});
+  }
+  return out;
 }
 
 }  // namespace
@@ -239,6 +279,7 @@ Profile parse_profile(const std::string& text, const std::string& name) {
     r.fma_fraction = field<double>(j, "fma_fraction", -1.0, name, number);
     r.precision = field<std::string>(j, "precision", "", name, number);
     r.tensor_instructions = field<double>(j, "tensor_instructions", 0.0, name, number);
+    r.tensor_ops = tensor_ops(j, name, number);
     r.note = field<std::string>(j, "note", "", name, number);
     if (const auto b = j.find("bytes"); b != j.end() && !b->is_null()) {
       if (!b->is_object()) fail(name, number, "\"bytes\" is not an object");

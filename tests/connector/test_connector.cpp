@@ -534,11 +534,11 @@ TEST(ProfileFile, TextRoundTrip) {
   counted.counted_invocations = 4;
   const std::string text = profile_text(h, {timed_label(), counted});
   EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 3);
-  EXPECT_EQ(text.rfind("{\"format\":\"rooftop-kokkos-profile\",\"version\":\"1.0\"", 0), 0u)
+  EXPECT_EQ(text.rfind("{\"format\":\"rooftop-kokkos-profile\",\"version\":\"1.1\"", 0), 0u)
       << text.substr(0, 80);
 
   const Profile p = parse_profile(text, "mem.jsonl");
-  EXPECT_EQ(p.version, "1.0");
+  EXPECT_EQ(p.version, "1.1");
   EXPECT_EQ(p.source, "kokkos-tools-timing");
   EXPECT_EQ(p.notes, std::vector<std::string>{"times only"});
   ASSERT_EQ(p.kernels.size(), 2u);

@@ -4,7 +4,7 @@
 // per line.
 //
 // Line 1, the header:
-//   {"format": "rooftop-kokkos-profile", "version": "1.0",
+//   {"format": "rooftop-kokkos-profile", "version": "1.1",
 //    "source": "kokkos-tools-timing" | "cupti",   how the counts were obtained
 //    "rooftop_version": "0.1.0", "git_revision": "...",
 //    "kokkos_interface_version": 20211015, "pid": 1234,
@@ -23,6 +23,8 @@
 //    "time_source": "...",
 //    "flops_fp64": 0, "flops_fp32": 0, "flops_fp16": 0, "fma_fraction": -1,
 //    "precision": "", "tensor_instructions": 0,
+//    "tensor_ops": {"tc_fp16": 2.8e4, ...},             1.1: operations per matrix unit
+//                                                       (a figure of core::kTensorPaths)
 //    "bytes": {"l1": 1.0e9, "l2": ..., "dram": ...},     only levels with a count
 //    "note": "...",
 //    "metrics": {"<metric>": value, ...},                 cupti only: raw sums
@@ -30,7 +32,9 @@
 // time_s and the counts are totals over the invocations (KernelRecord's convention).
 // Without counters (no CUPTI, or a host execution space) a record has times only
 // (source "kokkos-tools-timing", no FLOPs, no bytes). Readers ignore keys they do not
-// know; a file of another major version is rejected.
+// know; a file of another major version is rejected. A 1.0 file has no tensor_ops: its
+// kernels read with none. A unit not in kTensorPaths, or operations that are not a
+// number >= 0, are refused with the line.
 
 #include <cstdint>
 #include <string>
@@ -43,7 +47,7 @@
 namespace rooftop::connector {
 
 inline constexpr const char* kProfileFormat = "rooftop-kokkos-profile";
-inline constexpr const char* kProfileVersion = "1.0";
+inline constexpr const char* kProfileVersion = "1.1";  // 1.1: tensor_ops
 
 struct ProfileHeader {
   std::string source = "kokkos-tools-timing";
