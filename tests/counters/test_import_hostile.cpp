@@ -49,7 +49,7 @@ TEST(HostileImport, ZeroInvocationsAreRefused) {
 }
 
 TEST(HostileImport, AnEmptyTimingFileIsAnErrorNotNoTiming) {
-  const std::string name = kImport + "nvprof-metrics-counts.csv";
+  const std::string name = kImport + "nvprof-metrics-interval-dp.csv";
   const std::string msg = error_of(
       [&] { parse_report(rooftop::testing::read_bytes(name), name, "", "empty-trace.csv"); });
   EXPECT_NE(msg.find("empty-trace.csv"), std::string::npos) << msg;

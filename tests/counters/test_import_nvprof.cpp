@@ -1,8 +1,8 @@
 // rooftop_counters: nvprof CSV import. Real `nvprof --metrics all --csv` reports and real
 // `--print-gpu-trace --csv` traces of two CUDA samples on a GTX 1080 Ti, one in single and one
-// in double precision (see fixtures/README.md); the constructed DAXPY/DGEMM reports for a
-// summary as timing file and for metrics without throughputs; time derived from transactions
-// over throughput where no timing file is given.
+// in double precision (see fixtures/README.md), the double-precision one also cut to counts
+// without throughputs; the constructed DAXPY/DGEMM report for a summary as timing file; time
+// derived from transactions over throughput where no timing file is given.
 
 #include <gtest/gtest.h>
 
@@ -240,25 +240,39 @@ TEST(ImportNvprof, TimesFromASummaryMatchedByTheNameBeforeItsArguments) {
       << all_notes(r);
 }
 
-TEST(ImportNvprof, CountsWithoutThroughputOrTimingGiveNoTime) {
-  const ImportResult r = parse_fixture("nvprof-metrics-counts.csv");
-  ASSERT_EQ(r.kernels.size(), 2u);
-  for (const KernelRecord& k : r.kernels) {
-    EXPECT_EQ(k.time_s, 0.0);
-    EXPECT_EQ(k.time_source, "none");
-    EXPECT_EQ(k.samples, 0);
-    EXPECT_LT(k.fma_fraction, 0.0);
-    EXPECT_EQ(k.bytes.size(), 1u);
-    EXPECT_NE(k.note.find("no time"), std::string::npos);
-  }
-  EXPECT_DOUBLE_EQ(r.kernels[0].flops_fp64, kDaxpyFlops);
-  EXPECT_DOUBLE_EQ(bytes(r.kernels[0], "dram"), kDaxpyDram);
+// The real interval report cut to its banners, its header and the rows of flop_count_dp and
+// the DRAM transactions (its lines 52, 119 and 120): counts without a throughput.
+std::string interval_counts() {
+  std::string text;
+  std::istringstream in(import_fixture("nvprof-metrics-interval-dp.csv"));
+  for (std::string line; std::getline(in, line);)
+    if (line.rfind("\"GeForce", 0) != 0 || line.find(",\"flop_count_dp\",") != std::string::npos ||
+        line.find(",\"dram_read_transactions\",") != std::string::npos ||
+        line.find(",\"dram_write_transactions\",") != std::string::npos)
+      text += line + "\n";
+  return text;
+}
+
+TEST(ImportNvprofReal, CountsWithoutThroughputOrTimingGiveNoTime) {
+  const ImportResult r = parse_report(interval_counts(), "counts.csv");
+  ASSERT_EQ(r.kernels.size(), 1u);
+  const KernelRecord& k = r.kernels[0];
+  EXPECT_EQ(k.invocations, kIntervalCalls);
+  EXPECT_EQ(k.time_s, 0.0);
+  EXPECT_EQ(k.time_source, "none");
+  EXPECT_EQ(k.samples, 0);
+  EXPECT_LT(k.fma_fraction, 0.0);
+  EXPECT_EQ(k.bytes.size(), 1u);
+  EXPECT_NE(k.note.find("no time"), std::string::npos);
+  // The file's Avg a launch times its 100 invocations: flop_count_dp 59126268, DRAM read
+  // and write transactions 4364 and 224440.
+  EXPECT_DOUBLE_EQ(k.flops_fp64, kIntervalCalls * 59126268.0);
+  EXPECT_DOUBLE_EQ(bytes(k, "dram"), kIntervalCalls * (4364.0 + 224440) * 32);
   const char* expected[] = {"no time (no timing file", "no L1 byte metric",
                             "no L2 byte metric",       "FMA share unknown",
                             "no FP32 FLOP metric",     "no FP16 FLOP metric"};
   for (const char* what : expected)
-    EXPECT_EQ(notes_with(r, {"nvprof-metrics-counts.csv: ", what}).size(), 1u) << what << "\n"
-                                                                               << all_notes(r);
+    EXPECT_EQ(notes_with(r, {"counts.csv: ", what}).size(), 1u) << what << "\n" << all_notes(r);
   EXPECT_EQ(notes_with(r, {"placed by arithmetic intensity only"}).size(), 1u) << all_notes(r);
 }
 
