@@ -17,8 +17,9 @@ bool counted_kind(const Invocation& k) {
 
 }  // namespace
 
-// Kokkos 4 and 5: "Kokkos::View::initialization [x] via memset" (Kokkos_ViewMapping /
-// Kokkos_ViewFill call cudaMemsetAsync under this label and launch nothing).
+// Kokkos 4 and 5: "Kokkos::View::initialization [x] via memset" (Kokkos 5's
+// View/Kokkos_ViewAlloc.hpp, zero_memset_implementation: a ZeroMemset under this label,
+// no kernel).
 bool is_memset_label(const std::string& label) { return ends_with(label, " via memset"); }
 
 KernelCounter::KernelCounter(KernelTracker& tracker, ProfileHeader& header,
@@ -51,6 +52,7 @@ void KernelCounter::on_begin(const Invocation& k) {
   try {
     if (!session_) {
       session_ = make_session_();
+      busy_setups_ = 0;
       const counters::AutoRangeSetup& s = session_->setup();
       header_.source = "cupti";
       header_.metrics = s.metrics;
@@ -59,6 +61,16 @@ void KernelCounter::on_begin(const Invocation& k) {
       header_.notes.push_back("CUPTI on " + s.chip + ": " + std::to_string(s.passes) +
                               " replay passes per launch (auto ranges, kernel replay)");
     }
+  } catch (const counters::CountersBusy& e) {
+    // Another process held the counters while the profiler was set up: this kernel
+    // goes uncounted and a later one sets it up again, as the session retries a busy
+    // kernel; only a unit held through several set-ups in a row ends counting.
+    const std::string why = std::string("another process is profiling this GPU: ") + e.what();
+    if (++busy_setups_ >= kBusySetups)
+      give_up(why + " (" + std::to_string(busy_setups_) + " set-ups in a row)");
+    else
+      tracker_.add_note(k.label, "not counted: " + why);
+    return;
   } catch (const std::exception& e) {
     give_up(e.what());
     return;

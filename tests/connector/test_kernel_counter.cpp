@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <future>
 #include <memory>
 #include <string>
@@ -93,8 +94,8 @@ TEST(KernelCounter, SetsUpOnceForEveryKernelOfTheRun) {
 
 TEST(KernelCounter, MemsetInitialisationsCostNothing) {
   Fixture f;
-  f.tracker.end(
-      f.tracker.begin("Kokkos::View::initialization [x] via memset", kCuda, KernelKind::parallel_for));
+  f.tracker.end(f.tracker.begin("Kokkos::View::initialization [x] via memset", kCuda,
+                                KernelKind::parallel_for));
   EXPECT_EQ(f.sessions, 0) << "no profiler for a label that launches no kernel";
   EXPECT_EQ(f.steps.starts, 0);
   EXPECT_EQ(f.stats("Kokkos::View::initialization [x] via memset").counted_invocations, 0);
@@ -126,8 +127,7 @@ TEST(KernelCounter, AnotherThreadsKernelSpoilsTheCountAndIsNotCountedItself) {
   EXPECT_NE(f.notes("a").find("overlapped another host thread's kernel: not counted"),
             std::string::npos)
       << f.notes("a");
-  EXPECT_NE(f.notes("b").find("overlapped another host thread's counted kernel"),
-            std::string::npos)
+  EXPECT_NE(f.notes("b").find("overlapped another host thread's counted kernel"), std::string::npos)
       << f.notes("b");
   // Alone again, both count.
   f.tracker.end(f.tracker.begin("a", kCuda, KernelKind::parallel_for));
@@ -164,20 +164,68 @@ TEST(KernelCounter, AKernelNestedOnTheSameThreadIsInsideTheOuterRange) {
   EXPECT_EQ(f.steps.starts, 1);
 }
 
-TEST(KernelCounter, AProfilerThatCannotStartEndsCountingOnce) {
+// A counter whose n-th session comes from make(n), run over `kernels` launches of "k".
+struct SetUps {
+  using Make = std::function<std::unique_ptr<counters::AutoRangeSession>(int)>;
   KernelTracker tracker;
   ProfileHeader header;
   int attempts = 0;
-  KernelCounter counter(tracker, header, [&]() -> std::unique_ptr<counters::AutoRangeSession> {
-    ++attempts;
+  KernelCounter counter;
+  SetUps(int kernels, Make make)
+      : counter(tracker, header, [this, make] { return make(++attempts); }) {
+    tracker.set_observer(&counter);
+    for (int i = 0; i < kernels; ++i)
+      tracker.end(tracker.begin("k", kCuda, KernelKind::parallel_for));
+  }
+};
+
+TEST(KernelCounter, AProfilerThatCannotStartEndsCountingOnce) {
+  const SetUps f(3, [](int) -> std::unique_ptr<counters::AutoRangeSession> {
     throw counters::CountersRefused("cuptiProfilerInitialize: CUPTI_ERROR_INSUFFICIENT_PRIVILEGES");
   });
-  tracker.set_observer(&counter);
-  for (int i = 0; i < 3; ++i) tracker.end(tracker.begin("k", kCuda, KernelKind::parallel_for));
-  EXPECT_EQ(attempts, 1);
-  ASSERT_FALSE(header.notes.empty());
-  EXPECT_NE(header.notes.back().find("no counters: cuptiProfilerInitialize"), std::string::npos);
-  EXPECT_EQ(tracker.snapshot().at(0).invocations, 3);
+  EXPECT_EQ(f.attempts, 1);
+  ASSERT_FALSE(f.header.notes.empty());
+  EXPECT_NE(f.header.notes.back().find("no counters: cuptiProfilerInitialize"), std::string::npos);
+  EXPECT_EQ(f.tracker.snapshot().at(0).invocations, 3);
+}
+
+// Another process holding the counters while the profiler is set up (the first kernel's
+// counter-availability query, say) costs that kernel its counts, not the run.
+TEST(KernelCounter, CountersBusyAtSetUpAreTriedAgainAtTheNextKernel) {
+  Steps steps;
+  const SetUps f(3, [&](int attempt) {
+    if (attempt == 1)
+      throw counters::CountersBusy(
+          "cuptiProfilerGetCounterAvailability: CUPTI_ERROR_HARDWARE_BUSY");
+    return std::make_unique<counters::AutoRangeSession>(std::make_unique<OneRangeTarget>(steps));
+  });
+  EXPECT_EQ(f.attempts, 2);
+  const LabelStats k = f.tracker.snapshot().at(0);
+  EXPECT_EQ(k.invocations, 3);
+  EXPECT_EQ(k.counted_invocations, 2);
+  ASSERT_EQ(k.notes.size(), 1u);
+  EXPECT_NE(k.notes[0].find("not counted: another process is profiling this GPU"),
+            std::string::npos)
+      << k.notes[0];
+  for (const std::string& n : f.header.notes)
+    EXPECT_EQ(n.find("no counters"), std::string::npos) << n;
+  EXPECT_EQ(f.header.source, "cupti");
+}
+
+TEST(KernelCounter, CountersBusyThroughEverySetUpEndCountingWithTheReason) {
+  const SetUps f(
+      2 * KernelCounter::kBusySetups, [](int) -> std::unique_ptr<counters::AutoRangeSession> {
+        throw counters::CountersBusy("cuptiRangeProfilerEnable: CUPTI_ERROR_HARDWARE_BUSY");
+      });
+  EXPECT_EQ(f.attempts, KernelCounter::kBusySetups) << "no set-up after counting ended";
+  ASSERT_FALSE(f.header.notes.empty());
+  const std::string& last = f.header.notes.back();
+  EXPECT_NE(last.find("no counters: another process is profiling this GPU"), std::string::npos)
+      << last;
+  EXPECT_NE(last.find(std::to_string(KernelCounter::kBusySetups) + " set-ups in a row"),
+            std::string::npos)
+      << last;
+  EXPECT_EQ(last.find("NVreg"), std::string::npos) << "not a permission problem: " << last;
 }
 
 }  // namespace

@@ -11,7 +11,9 @@
 //   - a kernel nested in another on the same thread is inside the outer one's range.
 // A View initialised by cudaMemset ("... via memset") launches no kernel: not counted,
 // at no cost. Counters that cannot be had for a kernel leave it with a note and times
-// only; counting ends for the run only where the session gives up.
+// only; counting ends for the run only where the session gives up, where the profiler
+// cannot be set up, or where another process holds the counters through kBusySetups
+// set-ups in a row.
 
 #include <cstdint>
 #include <functional>
@@ -31,7 +33,8 @@ bool is_memset_label(const std::string& label);
 class KernelCounter final : public KernelTracker::Observer {
  public:
   // `make_session` is called at the first CUDA kernel (the CUDA context exists by then);
-  // it may throw, and counting then ends for the run with its reason.
+  // it may throw: CountersBusy leaves that kernel uncounted and the next one calls it
+  // again; anything else ends counting for the run with its reason.
   using MakeSession = std::function<std::unique_ptr<counters::AutoRangeSession>()>;
   KernelCounter(KernelTracker& tracker, ProfileHeader& header, MakeSession make_session);
 
@@ -42,6 +45,9 @@ class KernelCounter final : public KernelTracker::Observer {
   // profiler disabled, and how often it was set up noted in the header.
   void close();
 
+  // Set-ups in a row that find the counters busy before counting ends for the run.
+  static constexpr int kBusySetups = 3;
+
  private:
   void give_up(const std::string& why);  // with mutex_ held
 
@@ -51,6 +57,7 @@ class KernelCounter final : public KernelTracker::Observer {
   std::mutex mutex_;
   std::unique_ptr<counters::AutoRangeSession> session_;
   bool failed_ = false;
+  int busy_setups_ = 0;         // set-ups in a row refused: the counters were busy
   int open_ = 0;                // outermost CUDA kernels open, all threads
   std::uint64_t counting_ = 0;  // the invocation being counted; 0: none
   bool overlapped_ = false;     // another thread's kernel began while it was counted
