@@ -196,8 +196,13 @@ const Figure* find_figure(std::string_view name);
 // figure the first row whose metric was collected counts; a chip names only some of them,
 // as CUPTI 13.0's profiler host says: GH100 counts FP16 sources in one metric,
 // sm__ops_path_tensor_src_fp16 (Hopper's dense FP16 rate is one for either accumulator),
-// Ada and GH100 sm__ops_path_tensor_src_fp8, GB20x _src_fp8_dst_fp32 (GB100 none). FP8
-// ops do not say E4M3 or E5M2, whose dense rates are one: both go to tc_fp8_e4m3.
+// Ada and GH100 sm__ops_path_tensor_src_fp8, GB20x _src_fp8_dst_fp32 (GB100 none).
+// FP8 is one count whatever the format: no metric of the 30 chips CUPTI 13.0 lists names
+// E4M3 or E5M2 (tests/counters/test_cupti_tensor_paths.cpp); Ada's and GH100's is "math
+// ops executed in Tensor path with source FP8", GB20x's "one source FP8 and other source
+// FP4/FP6/FP8". So E4M3 and E5M2 ops cannot be told apart, and both are placed against
+// tc_fp8_e4m3, the figure of that one path: Ada's and Hopper's whitepapers give one dense
+// FP8 rate for both formats (ceilings/src/tensor_peaks.cpp), which tc_fp8_e5m2 measures.
 struct TensorPath {
   std::string_view figure;  // a row of kFigures, group "matrix"
   std::string_view metric;  // Nsight Compute's name, with its .sum
