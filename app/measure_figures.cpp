@@ -22,11 +22,8 @@
 namespace rooftop::app {
 namespace {
 
-void append(std::vector<core::SweepPoint>& to, std::vector<core::SweepPoint> more) {
-  to.insert(to.end(), std::make_move_iterator(more.begin()), std::make_move_iterator(more.end()));
-}
-
-void append(std::vector<core::Ceiling>& to, std::vector<core::Ceiling> more) {
+template <class T>
+void append(std::vector<T>& to, std::vector<T> more) {
   to.insert(to.end(), std::make_move_iterator(more.begin()), std::make_move_iterator(more.end()));
 }
 
@@ -57,13 +54,9 @@ void measure_host_figures(const MeasureOptions& options, const microbench::Sweep
 
   microbench::HostAccessPlan access = microbench::make_host_access_plan(file.machine, options.quick);
   access.sampling = watched(access.sampling, true);
-  try {
+  run_or_skip(&skipped, "access costs", [&] {
     append(costs.sweeps, microbench::run_host_access_costs<Host>(access, progress));
-  } catch (const Interrupted&) {
-    throw;
-  } catch (const std::exception& e) {
-    skipped.push_back(std::string("access costs: ") + e.what());
-  }
+  });
   run.throw_if_interrupted();
 
   microbench::LaunchPlan launch = microbench::make_launch_plan(options.quick);

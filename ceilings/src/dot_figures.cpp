@@ -5,9 +5,8 @@
 #include <cstdio>
 
 #include "rooftop/core/format.hpp"
-#include "rooftop/core/sampling.hpp"
-#include "rooftop/core/statistics.hpp"
 #include "rooftop/core/vocabulary.hpp"
+#include "sweep_points.hpp"
 
 namespace rooftop::ceilings {
 namespace {
@@ -37,34 +36,21 @@ void attach_dot_theoretical(const core::Machine& m, const DotUnit& unit,
 
 }  // namespace
 
-std::vector<core::Ceiling> dot_figures(const std::vector<core::SweepPoint>& points,
+std::vector<core::Ceiling> dot_figures(const std::vector<core::SweepPoint>& sweeps,
                                        const core::Machine& machine,
                                        const std::vector<DotUnit>& units) {
   std::vector<core::Ceiling> out;
   for (const DotUnit& unit : units) {
-    const core::Figure* row = core::find_figure(unit.figure);
-    if (!row) continue;
-    const core::SweepPoint* best = nullptr;
-    core::Summary best_summary;
-    std::string tried;
-    for (const core::SweepPoint& p : points) {
-      if (p.sweep != unit.figure || p.values.empty()) continue;
-      const core::Summary s = core::summarize(p.values);
-      tried += (tried.empty() ? "" : ", ") + core::format_number("%g", p.x);
-      if (!best || s.median > best_summary.median) best = &p, best_summary = s;
-    }
+    if (!core::find_figure(unit.figure)) continue;
+    const std::vector<const core::SweepPoint*> points = detail::points_of(sweeps, unit.figure);
+    const core::SweepPoint* best = detail::best_point(points);
     if (!best) continue;
-    core::Ceiling c;
-    c.name = unit.figure;
-    c.kind = std::string(row->kind);
-    c.units = std::string(row->units);
-    c.value = c.median = best_summary.median;
-    c.min = best_summary.min;
-    c.max = best_summary.max;
-    c.samples = best_summary.count;
+    std::string tried;
+    for (const core::SweepPoint* p : points)
+      tried += (tried.empty() ? "" : ", ") + core::format_number("%g", p->x);
+    core::Ceiling c = detail::figure_from(unit.figure, *best);
     c.pattern = unit.instruction;
     c.note = core::format_number("%g", best->x) + " accumulators per thread (best of " + tried + ")";
-    if (!best->disturbance.empty()) c.disturbance = core::median_disturbance(best->disturbance);
     attach_dot_theoretical(machine, unit, *best, c);
     out.push_back(std::move(c));
   }

@@ -8,6 +8,7 @@
 #include "rooftop/core/sampling.hpp"
 #include "rooftop/core/statistics.hpp"
 #include "rooftop/core/vocabulary.hpp"
+#include "sweep_points.hpp"
 
 namespace rooftop::ceilings {
 namespace {
@@ -42,32 +43,10 @@ std::string format(const char* fmt, double a, double b = 0.0, double c = 0.0, do
   return buf;
 }
 
-// The points of one sweep with samples, by ascending x.
-std::vector<const core::SweepPoint*> points_of(const std::vector<core::SweepPoint>& sweeps,
-                                               const std::string& name) {
-  std::vector<const core::SweepPoint*> out;
-  for (const core::SweepPoint& p : sweeps)
-    if (p.sweep == name && !p.values.empty() && p.x >= 0.0) out.push_back(&p);
-  std::sort(out.begin(), out.end(),
-            [](const core::SweepPoint* a, const core::SweepPoint* b) { return a->x < b->x; });
-  return out;
-}
-
-double median_of(const core::SweepPoint& p) { return core::summarize(p.values).median; }
-
-// A figure's row of core::kFigures (name, kind, units) with one point's samples.
-core::Ceiling figure_from(const std::string& name, const core::SweepPoint& p) {
-  core::Ceiling c = core::figure_row(name);
-  const core::Summary s = core::summarize(p.values);
-  c.value = c.median = s.median;
-  c.min = s.min;
-  c.max = s.max;
-  c.samples = s.count;
-  c.pattern = p.sweep;
-  if (!p.disturbance.empty() && p.disturbance.size() == p.values.size())
-    c.disturbance = core::median_disturbance(p.disturbance);
-  return c;
-}
+using detail::best_point;
+using detail::figure_from;
+using detail::median_of;
+using detail::points_of;
 
 void skip(std::vector<std::string>* skipped, const std::string& why) {
   if (skipped) skipped->push_back(why);
@@ -169,9 +148,9 @@ std::vector<core::Ceiling> transfer_figures(const std::vector<core::SweepPoint>&
     bool pcie;
   } bandwidths[] = {{"h2d", "h2d:pinned", true}, {"d2h", "d2h:pinned", true}, {"d2d", "d2d", false}};
   for (const auto& b : bandwidths) {
-    const core::SweepPoint* best = nullptr;
-    for (const core::SweepPoint* p : points_of(sweeps, b.sweep))
-      if (p->x >= kLargeCopyBytes && (!best || median_of(*p) > median_of(*best))) best = p;
+    std::vector<const core::SweepPoint*> large = points_of(sweeps, b.sweep);
+    std::erase_if(large, [](const core::SweepPoint* p) { return p->x < kLargeCopyBytes; });
+    const core::SweepPoint* best = best_point(large);
     if (!best) {
       skip(skipped, std::string(b.figure) + ": no " + b.sweep + " copy of " +
                         format_bytes(kLargeCopyBytes) + " or more");

@@ -278,17 +278,7 @@ std::vector<core::SweepPoint> run_device_access_costs(const DeviceAccessPlan& pl
     if (progress) progress(done, total, "device " + what);
     ++done;
   };
-  // One sweep: a failure goes to `skipped` as "<sweep>: <reason>" when there is one.
-  const auto sweep = [&](const std::string& name, auto&& measure) {
-    if (!skipped) return measure();
-    try {
-      measure();
-    } catch (const Interrupted&) {
-      throw;
-    } catch (const std::exception& e) {
-      skipped->push_back(name + ": " + e.what());
-    }
-  };
+  // A sweep that fails goes to `skipped` as "<sweep>: <reason>" (run_or_skip).
 
   // One buffer, filled once, serves every read sweep: its first words are the L2
   // footprint, the matrices and, 16 bytes at a time, the occupancy sweep's packs.
@@ -303,7 +293,7 @@ std::vector<core::SweepPoint> run_device_access_costs(const DeviceAccessPlan& pl
     const bool l2 = name == "stride:l2";
     const std::int64_t footprint =
         l2 ? std::min<std::int64_t>(words, static_cast<std::int64_t>(plan.l2_bytes / 4)) : words;
-    sweep(name, [&] {
+    run_or_skip(skipped, name, [&] {
       std::int64_t passes = plan.l2_passes;
       for (int stride : plan.strides) {
         tick(name + " " + std::to_string(stride));
@@ -316,7 +306,7 @@ std::vector<core::SweepPoint> run_device_access_costs(const DeviceAccessPlan& pl
       }
     });
   }
-  sweep("rows:dram, columns:dram", [&] {
+  run_or_skip(skipped, "rows:dram, columns:dram", [&] {
     for (std::int64_t side : plan.sides) {
       tick("rows:dram " + std::to_string(side));
       out.push_back(measure_matrix<Space, false>(data, side, plan.sampling));
@@ -324,13 +314,13 @@ std::vector<core::SweepPoint> run_device_access_costs(const DeviceAccessPlan& pl
       out.push_back(measure_matrix<Space, true>(data, side, plan.sampling));
     }
   });
-  sweep("occupancy:dram", [&] {
+  run_or_skip(skipped, "occupancy:dram", [&] {
     for (const Residency& r : plan.residencies) {
       tick("occupancy:dram " + std::to_string(r.warps_per_sm) + " warps/SM");
       out.push_back(measure_occupancy<Space>(data, words / 4, plan.sms, r, plan.sampling));
     }
   });
-  sweep("divergence:fp32", [&] {
+  run_or_skip(skipped, "divergence:fp32", [&] {
     const std::int64_t inner = divergence_inner<Space>(plan);
     for (int active : plan.lanes) {
       tick("divergence:fp32 " + std::to_string(active) + " lanes");

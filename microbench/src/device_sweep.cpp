@@ -177,14 +177,7 @@ core::Sweeps run_device_sweeps(DevicePlan& plan, const Progress& progress,
     // The warm-up comes first; every later step is one of the device's ceilings.
     if (progress) progress(done, total, done == 0 ? name : "device " + name);
     ++done;
-    if (!skipped) return measure();
-    try {
-      measure();
-    } catch (const Interrupted&) {
-      throw;
-    } catch (const std::exception& e) {
-      skipped->push_back(name + ": " + e.what());
-    }
+    run_or_skip(skipped, name, measure);
   };
   const double launch = plan.launch_seconds;
   // An idle GPU runs at a few hundred MHz, and each kernel's first launch loads its

@@ -60,14 +60,14 @@ std::vector<core::SweepPoint> run_launch_costs(const LaunchPlan& plan,
   for (std::size_t s = 0; s < total; ++s) {
     const std::string sweep = sweeps[s];
     if (progress) progress(s, total, sweep);
-    try {
+    run_or_skip(skipped, sweep, [&] {
       if (sweep == "fence") {
         // Nothing outstanding: the previous sweep's last sample ended with a fence.
         const core::SampleSet samples = core::sample(plan.sampling, 1, [&](std::int64_t reps) {
           for (std::int64_t r = 0; r < reps; ++r) exec.fence();
         });
         out.push_back(sweep_point(sweep, 0.0, samples, us));
-        continue;
+        return;
       }
       const bool fenced = sweep == "launch:sync";
       for (const std::int64_t items : plan.items) {
@@ -85,12 +85,7 @@ std::vector<core::SweepPoint> run_launch_costs(const LaunchPlan& plan,
                            [stamp](std::int64_t i) { return stamp + static_cast<Word>(i); });
         out.push_back(sweep_point(sweep, static_cast<double>(items), samples, us));
       }
-    } catch (const Interrupted&) {
-      throw;
-    } catch (const std::exception& e) {
-      if (!skipped) throw;
-      skipped->push_back(sweep + ": " + e.what());
-    }
+    });
   }
   if (progress) progress(total, total, "");
   return out;

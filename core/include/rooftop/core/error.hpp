@@ -4,6 +4,7 @@
 
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace rooftop {
 
@@ -17,6 +18,26 @@ class Interrupted : public Error {
  public:
   Interrupted() : Error("interrupted") {}
 };
+
+// One step of a run that goes on without it: a failure is recorded in `skipped` as
+// "<name>: <reason>" and false returned. Without a `skipped` list the failure
+// propagates; an interruption always does.
+template <class Step>
+bool run_or_skip(std::vector<std::string>* skipped, const std::string& name, Step&& step) {
+  if (!skipped) {
+    step();
+    return true;
+  }
+  try {
+    step();
+    return true;
+  } catch (const Interrupted&) {
+    throw;
+  } catch (const std::exception& e) {
+    skipped->push_back(name + ": " + e.what());
+    return false;
+  }
+}
 
 }  // namespace rooftop
 
