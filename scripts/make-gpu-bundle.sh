@@ -33,6 +33,7 @@ while [[ $# -gt 0 ]]; do
              build="$(realpath "$2")"; pack_only=1; shift 2 ;;
     --peers) [[ -d "${2:-}" ]] || die "--peers needs a folder of executables"
              peers="$(realpath "$2")"; shift 2 ;;
+    -h|--help) awk 'NR > 1 && /^#/ {sub(/^# ?/, ""); print; next} NR > 1 {exit}' "$0"; exit 0 ;;
     -*) die "unknown option '$1' (usage: make-gpu-bundle.sh [--build DIR] [--peers DIR] [OUTPUT.tar.gz])" ;;
     *) break ;;
   esac

@@ -31,6 +31,7 @@ while [[ $# -gt 0 ]]; do
   case "$1" in
     --quick) quick=(--quick); shift ;;
     --peers) peers=1; shift ;;
+    -h|--help) awk 'NR > 1 && /^#/ {sub(/^# ?/, ""); print; next} NR > 1 {exit}' "$0"; exit 0 ;;
     --budget) [[ "${2:-}" =~ ^[0-9]+$ ]] || { echo "run-gpu.sh: --budget needs seconds ($usage)" >&2
                                               exit 2; }
               budget=$2; shift 2 ;;
