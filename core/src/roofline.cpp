@@ -39,6 +39,10 @@ Placement place(const KernelRecord& kernel, const CeilingsFile& file, double tol
   if (figure && figure->value > 0.0) {
     p.compute = ComputeRoof{figure->value, figure->name};
     p.tensor = true;
+    // One counter for both FP8 formats (kTensorPaths), and one dense rate for both.
+    if (unit->figure == "tc_fp8_e4m3")
+      p.note = "FP8 operations, E4M3 and E5M2 alike (the tensor-path counters do not tell them "
+               "apart): placed against tc_fp8_e4m3";
   } else {
     if (unit)
       p.note = format_number("%.0f%% of its operations are ",

@@ -180,6 +180,22 @@ TEST(Roofline, MostlyTensorOpsArePlacedAgainstTheUnitsFigure) {
   EXPECT_TRUE(k.note.empty());
 }
 
+TEST(Roofline, FP8OpsSayBothFormatsAreOneCount) {
+  // The tensor path counts FP8 ops of both formats on one metric: placed against
+  // tc_fp8_e4m3, with a note that says so; no other unit gets that note.
+  CeilingsFile f = machine();
+  core::Ceiling tc = make_ceiling("tc_fp8_e4m3", 4000, 3990, 4010, 5);
+  tc.units = "GFLOP/s";
+  f.matrix.figures.push_back(tc);
+  KernelRecord k = kernel(20, {{"dram", 1e9}}, 1.0);
+  k.tensor_ops = {{"tc_fp8_e4m3", 2000e9}};
+  const Placement p = place(k, f);
+  EXPECT_TRUE(p.tensor);
+  EXPECT_EQ(p.limiter, "tc_fp8_e4m3");
+  EXPECT_NE(p.note.find("E4M3 and E5M2 alike"), std::string::npos) << p.note;
+  EXPECT_TRUE(place(tensor_kernel(500, 480, 1e9), machine_with_tensor_cores()).note.empty());
+}
+
 TEST(Roofline, MemoryBoundTensorKernelIsLimitedByItsLevel) {
   // AI 5 at DRAM: 250 < 1000.
   const Placement p = place(tensor_kernel(200, 190, 40e9), machine_with_tensor_cores());
