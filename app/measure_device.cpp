@@ -1,6 +1,9 @@
 // `measure --space device`: the GPU's ceilings from the device kernels, their
 // theoretical peaks at the SM clock measured during every sample (and, when that clock
-// is throttled, their share of the peak at the nominal clock too).
+// is throttled, their share of the peak at the nominal clock too), and what else NVML
+// saw on the GPU during each ceiling's samples.
+#include <unistd.h>
+
 #include <Kokkos_Core.hpp>
 #include <algorithm>
 #include <cstdio>
@@ -11,6 +14,7 @@
 #include "rooftop/ceilings/io.hpp"
 #include "rooftop/core/statistics.hpp"
 #include "rooftop/microbench/device.hpp"
+#include "rooftop/microbench/device_watch.hpp"
 
 namespace rooftop::app {
 
@@ -25,8 +29,17 @@ core::CeilingsFile characterize_device(const MeasureOptions& options,
       file.machine, microbench::device_limits(), Device().concurrency(),
       microbench::device_free_bytes(), options.quick);
   plan.sampling.cancel = &interrupted();
-  // A step the GPU refuses is skipped with its reason; the others still run.
-  file.sweeps = microbench::run_device_sweeps<Device>(plan, progress_printer(), &skipped);
+  // NVML read around every sample of the ceilings; what it cannot read is said once.
+  const auto nvml = microbench::NvmlWatch::of_device();
+  if (!nvml->readable().why_not.empty())
+    skipped.push_back("GPU watch: " + nvml->readable().why_not);
+  std::vector<microbench::WatchScope::Entry> watched;
+  {
+    microbench::WatchScope watch([&nvml] { return nvml->read(); });
+    // A step the GPU refuses is skipped with its reason; the others still run.
+    file.sweeps = microbench::run_device_sweeps<Device>(plan, progress_printer(), &skipped);
+    watched = watch.entries();
+  }
   // With the repetitions the launches were scaled to.
   file.machine.launch_geometry = microbench::launch_geometry(plan);
 
@@ -55,6 +68,9 @@ core::CeilingsFile characterize_device(const MeasureOptions& options,
     }
   }
   file.ceilings = ceilings::extract_ceilings(file.machine, file.sweeps, &skipped);
+  // Another process, a slowdown not the GPU's own, an XID or ECC error: disturbed, and
+  // `measure --strict` fails on it as on a host's.
+  microbench::watch_ceilings(file, watched, nvml->readable(), static_cast<unsigned>(getpid()));
   run.throw_if_interrupted();
   measure_device_figures(options, plan, run, file, skipped);
   return file;
