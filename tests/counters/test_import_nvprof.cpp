@@ -276,6 +276,39 @@ TEST(ImportNvprofReal, CountsWithoutThroughputOrTimingGiveNoTime) {
   EXPECT_EQ(notes_with(r, {"placed by arithmetic intensity only"}).size(), 1u) << all_notes(r);
 }
 
+// A real `nvprof --print-gpu-trace -u us --demangling off --csv` of a vecAdd<float> on a
+// GTX 1080: a Correlation_ID column, names left mangled, four copies beside one launch.
+TEST(ImportNvprofReal, AMangledTraceTimesTheKernelItNames) {
+  const std::string kernel = "void vecAdd<float>(float*, float*, float*, int)";
+  const ImportResult r =
+      parse_report(nvprof_metric(kernel, 1, "flop_count_sp", "100"), "m.csv",
+                   import_fixture("nvprof-trace-vectoradd-gtx1080.csv"), "t.csv");
+  ASSERT_EQ(r.kernels.size(), 1u);
+  const KernelRecord& k = r.kernels[0];
+  EXPECT_EQ(k.time_source, "nvprof GPU trace");
+  EXPECT_EQ(k.samples, 1);
+  // Its line 9: "_Z6vecAddIfEvPT_S1_S1_i", Duration 3.264000 us, Correlation_ID 123.
+  EXPECT_REL(k.time_s, 3.264e-6, 1e-12);
+  EXPECT_TRUE(notes_with(r, {"t.csv"}).empty()) << all_notes(r);
+}
+
+// The same repository's Nsight Compute report of vecAdd is of another binary, whose kernel
+// it names "vecAdd" (ncu drops the template arguments): the trace times nothing of it, and
+// the report keeps its own time.
+TEST(ImportNvprofReal, ATraceOfAnotherBinaryLeavesTheReportItsOwnTime) {
+  const ImportResult r =
+      parse_fixture("ncu-raw-pascal-vectoradd.csv", "nvprof-trace-vectoradd-gtx1080.csv");
+  ASSERT_EQ(r.kernels.size(), 1u);
+  EXPECT_EQ(r.kernels[0].time_source, "ncu gpu__time_duration");
+  EXPECT_EQ(notes_with(r, {"nvprof-trace-vectoradd-gtx1080.csv has no time for k1",
+                           "own time kept"})
+                .size(),
+            1u)
+      << all_notes(r);
+  EXPECT_EQ(notes_with(r, {"1 timed kernel name(s) not in the report"}).size(), 1u)
+      << all_notes(r);
+}
+
 TEST(ImportNvprof, AnAmbiguousNameTakesNoTime) {
   const std::string metrics = nvprof_metric("scale(float*)", 1, "flop_count_sp", "8");
   const std::string trace =
