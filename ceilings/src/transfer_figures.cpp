@@ -247,23 +247,36 @@ std::vector<core::Ceiling> launch_figures(const std::vector<core::SweepPoint>& s
     out.push_back(std::move(c));
   }
 
-  std::vector<double> items, times;
+  // The crossing of the points' medians, and of their fastest and slowest samples for
+  // the spread.
+  std::vector<double> items, times, fastest, slowest;
+  int samples = 0;
   for (const core::SweepPoint* p : sync) {
+    const core::Summary s = core::summarize(p->values);
     items.push_back(p->x);
-    times.push_back(median_of(*p));
+    times.push_back(s.median);
+    fastest.push_back(s.min);
+    slowest.push_back(s.max);
+    samples = samples == 0 ? s.count : std::min(samples, s.count);
   }
   if (const std::optional<Breakeven> b = launch_breakeven(items, times)) {
     // The size is what a user can act on: below it a kernel spends most of its time being
-    // launched. One figure of the median times, so one "sample".
+    // launched.
     core::Ceiling c = figure_from("launch_breakeven", *sync.front());
     c.value = c.median = c.min = c.max = 8.0 * b->items;
-    c.samples = 1;
+    for (const auto& bound : {launch_breakeven(items, fastest), launch_breakeven(items, slowest)}) {
+      if (!bound) continue;
+      c.min = std::min(c.min, 8.0 * bound->items);
+      c.max = std::max(c.max, 8.0 * bound->items);
+    }
+    c.samples = samples;
     c.working_set_bytes = static_cast<std::uint64_t>(std::llround(8.0 * b->items));
     c.note = format("a kernel of about %.0f work items of one 8-byte write takes %.3g us from "
                     "launch to completion, twice the smallest kernel's: its own run time equals "
                     "its launch cost (interpolated in log items between %.0f and %.0f)",
                     b->items, b->time, b->below, b->above) +
-             " (" + where + ")";
+             "; min and max: the same crossing of each size's fastest and slowest samples (" +
+             where + ")";
     out.push_back(std::move(c));
   } else {
     skip(skipped, sync.size() < 2 ? "launch_breakeven: fewer than two launch:sync sizes"

@@ -369,6 +369,20 @@ TEST(LaunchFigures, LatencyIntervalFenceAndBreakeven) {
     EXPECT_LE(c.min, c.median);
     EXPECT_LE(c.median, c.max);
   }
+  EXPECT_EQ(figures[3].samples, 3);
+
+  // A smallest kernel whose samples spread from 6 to 10 us: twice its fastest sample is
+  // 12 us (1024 items), twice its slowest 20 us (4096 items), around the medians' 2048.
+  std::vector<core::SweepPoint> spread = sweeps;
+  for (core::SweepPoint& p : spread)
+    if (p.sweep == "launch:sync") p.values = {p.values[1], p.values[1], p.values[1]};
+  spread[0].values = {6.0, 8.0, 10.0};
+  const auto wide = ceilings::launch_figures(spread, "GPU", &skipped);
+  ASSERT_EQ(wide.size(), 4u);
+  EXPECT_NEAR(wide[3].median, 8.0 * 2048, 1e-6);
+  EXPECT_NEAR(wide[3].min, 8.0 * 1024, 1e-6);
+  EXPECT_NEAR(wide[3].max, 8.0 * 4096, 1e-6);
+
   // Without the fence sweep and a kernel that ever doubles: two figures, two reasons.
   std::vector<core::SweepPoint> partial = {point("launch:sync", 1, 8), point("launch:sync", 4, 9),
                                            point("launch", 1, 3)};
