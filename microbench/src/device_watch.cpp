@@ -214,7 +214,7 @@ NvmlWatch::NvmlWatch(const std::string& pci_bus_id, const char* library)
   int rc = 0;
 
   a.reasons = a.symbol<decltype(a.reasons)>("nvmlDeviceGetCurrentClocksEventReasons");
-  if (!a.reasons)  // drivers before 535
+  if (!a.reasons)  // its name on older drivers
     a.reasons = a.symbol<decltype(a.reasons)>("nvmlDeviceGetCurrentClocksThrottleReasons");
   unsigned long long bits = 0;
   if (!a.reasons)
