@@ -10,6 +10,16 @@
 #     SASS of a kernel lacks its tensor-core instruction (DMMA for FP64, HMMA for TF32,
 #     BF16 and FP16, IMMA for INT8, HMMA or QMMA for FP8) or holds local loads or
 #     stores (LDL, STL), or the object holds no device code (cuobjdump --list-elf).
+# In a build for sm_90 it then compiles microbench/src/device_wgmma.cpp the same way, with
+# the sm_90a code its build adds (NVCC_APPEND_FLAGS on the rooftop_wgmma rule), and fails
+# when
+#   - the build's rule lacks that flag, or a wgmma_kernel<Unit, N> (7 units x N = 128, 256)
+#     lacks its wgmma.mma_async.sync.aligned.m64nNk... in the sm_90a PTX, or the generic
+#     sm_90 PTX holds any wgmma;
+#   - ptxas reports spills in one, or wgmma instructions serialized ("Potential
+#     Performance Loss");
+#   - with cuobjdump: the sm_90a SASS of one lacks its GMMA instruction (HGMMA, IGMMA for
+#     INT8, HGMMA or QGMMA for FP8) or holds local loads or stores.
 #   scripts/check-sass.sh [BUILD_DIR]     (default: build-cuda)
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -23,16 +33,18 @@ work="$build/sass-check"
 rm -rf "$work"
 mkdir -p "$work/keep"
 
-# Compile: the object, the PTX and cubin (--keep) and ptxas's per-function report.
-python3 - "$build/compile_commands.json" "$work" <<'PY'
+# Compile microbench/src/NAME.cpp (kept in DIR): the object, the PTX and cubin (--keep) and
+# ptxas's per-function report, with the build's own command.
+compile_kept() {  # NAME DIR
+  python3 - "$build/compile_commands.json" "$2" "$1" <<'PY'
 import json, shlex, subprocess, sys
-db, work = sys.argv[1:3]
+db, work, name = sys.argv[1:4]
 entry = next((e for e in json.load(open(db))
-              if e["file"].endswith("microbench/src/device_tensor.cpp")), None)
+              if e["file"].endswith(f"microbench/src/{name}.cpp")), None)
 if entry is None:
-    sys.exit("check-sass: device_tensor.cpp is not in the compile database")
+    sys.exit(f"check-sass: {name}.cpp is not in the compile database")
 args = shlex.split(entry["command"]) if "command" in entry else entry["arguments"]
-args[args.index("-o") + 1] = work + "/device_tensor.o"
+args[args.index("-o") + 1] = f"{work}/{name}.o"
 args += ["--keep", "--keep-dir=" + work + "/keep", "-Xptxas=-v"]
 # The GPU arch the build is for (-arch=sm_90, or Kokkos's -arch=sm_80 and the like).
 arch = next((a.split("sm_", 1)[1].rstrip("a") for a in args if a.startswith("-arch=sm_")), "0")
@@ -40,8 +52,10 @@ open(work + "/arch", "w").write(arch + "\n")
 run = subprocess.run(args, cwd=entry["directory"], capture_output=True, text=True)
 open(work + "/compile.log", "w").write(run.stdout + run.stderr)
 if run.returncode != 0:
-    sys.exit("check-sass: the compile failed:\n" + run.stdout + run.stderr)
+    sys.exit(f"check-sass: the compile of {name}.cpp failed:\n" + run.stdout + run.stderr)
 PY
+}
+compile_kept device_tensor "$work"
 cat "$work"/keep/*.ptx > "$work/device_tensor.ptx"
 have_cuobjdump=0
 if command -v cuobjdump >/dev/null; then
@@ -139,5 +153,115 @@ for f in failures:
 if failures:
     sys.exit(1)
 print(f"check-sass: {checked} checks passed on the tensor kernels" +
+      ("" if have_sass else " (PTX and ptxas report; no SASS read)"))
+PY
+
+# ---------------------------------------------------------------------------------------
+# The wgmma kernels (sm_90a), in a build for sm_90 only.
+[[ "$(cat "$work/arch")" == 90 ]] || exit 0
+wg="$work/wgmma"
+mkdir -p "$wg/keep"
+# The flag the build gives nvcc for this source (its rule's launcher, not in the database).
+append="$(grep -o 'NVCC_APPEND_FLAGS=[^ ]*' "$build/CMakeFiles/rules.ninja" 2>/dev/null | head -1 || true)"
+[[ "$append" == *compute_90a*sm_90a* ]] ||
+  { echo "check-sass: the build does not compile device_wgmma.cpp for sm_90a (no NVCC_APPEND_FLAGS in its rule)" >&2; exit 1; }
+export "${append?}"  # nvcc reads it
+compile_kept device_wgmma "$wg"
+have_cuobjdump=0
+if command -v cuobjdump >/dev/null; then
+  have_cuobjdump=1
+  cuobjdump -sass "$wg/device_wgmma.o" > "$wg/device_wgmma.sass"
+fi
+python3 - "$wg" "$have_cuobjdump" <<'PY'
+import glob, re, sys
+work, have_sass = sys.argv[1], sys.argv[2] == "1"
+# Unit (mangled, length-prefixed) -> k and types of its instruction, and its SASS one.
+units = {
+    "8WgmmaF16E": (16, "f32.f16.f16", r"\bHGMMA\b"),
+    "13WgmmaF16Acc16E": (16, "f16.f16.f16", r"\bHGMMA\b"),
+    "9WgmmaBf16E": (16, "f32.bf16.bf16", r"\bHGMMA\b"),
+    "9WgmmaTf32E": (8, "f32.tf32.tf32", r"\bHGMMA\b"),
+    "9WgmmaE4m3E": (32, "f32.e4m3.e4m3", r"\b[HQ]GMMA\b"),
+    "9WgmmaE5m2E": (32, "f32.e5m2.e5m2", r"\b[HQ]GMMA\b"),
+    "7WgmmaS8E": (32, "s32.s8.s8", r"\bIGMMA\b"),
+}
+failures, checked = [], 0
+
+def kernel_of(name):
+    if "wgmma_kernel" not in name:
+        return None
+    for unit in units:
+        i = name.find("12wgmma_kernelINS1_" + unit)
+        if i >= 0:
+            m = re.match(r"Li(\d+)E", name[i + len("12wgmma_kernelINS1_" + unit):])
+            return (unit, int(m.group(1))) if m else None
+    return None
+
+def entries(ptx):
+    parts = re.split(r"^[ \t]*(?:\.\w+[ \t]+)*\.entry[ \t]+", ptx, flags=re.M)[1:]
+    return [(p.split("(", 1)[0].strip(), p) for p in parts]
+
+ptx_a = "".join(open(f).read() for f in glob.glob(f"{work}/keep/*compute_90a*.ptx"))
+ptx_g = "".join(open(f).read() for f in glob.glob(f"{work}/keep/*compute_90.ptx"))
+found = set()
+for name, body in entries(ptx_a):
+    key = kernel_of(name)
+    if not key:
+        continue
+    found.add(key)
+    checked += 1
+    k, types, _ = units[key[0]]
+    want = rf"wgmma\.mma_async\.sync\.aligned\.m64n{key[1]}k{k}\.{re.escape(types)}\b"
+    if not re.search(want, body):
+        failures.append(f"PTX sm_90a: no {want} in {key[0]} N={key[1]}")
+for unit in units:
+    for n in (128, 256):
+        if (unit, n) not in found:
+            failures.append(f"PTX sm_90a: no kernel for {unit} N={n}")
+checked += 1
+if "wgmma.mma_async" in ptx_g:
+    failures.append("PTX sm_90: wgmma in the generic code (it must only say it did not run)")
+
+log = open(f"{work}/compile.log").read()
+spill_found = set()
+for name, report in re.findall(
+        r"Compiling entry function '([^']+)' for 'sm_90a'.*?\n(.*?spill loads)", log, re.S):
+    key = kernel_of(name)
+    if not key:
+        continue
+    spill_found.add(key)
+    checked += 1
+    m = re.search(r"(\d+) bytes spill stores, (\d+) bytes spill loads", report)
+    if not m or m.group(1) != "0" or m.group(2) != "0":
+        failures.append(f"ptxas: spills in {key[0]} N={key[1]}: {m.group(0) if m else report}")
+if len(spill_found) != len(units) * 2:
+    failures.append(f"ptxas: a report for {len(spill_found)} of {len(units) * 2} wgmma kernels")
+checked += 1
+for line in re.findall(r".*Potential Performance Loss.*", log):
+    failures.append("ptxas: " + line.strip())
+
+if have_sass:
+    sass = open(f"{work}/device_wgmma.sass").read()
+    sections = re.split(r"^\s*code for sm_(\w+)\s*$", sass, flags=re.M)
+    sm90a = "".join(body for arch, body in zip(sections[1::2], sections[2::2]) if arch == "90a")
+    seen = set()
+    for block in re.split(r"^\s*Function : ", sm90a, flags=re.M)[1:]:
+        key = kernel_of(block.split("\n", 1)[0].strip())
+        if not key:
+            continue
+        seen.add(key)
+        checked += 2
+        if not re.search(units[key[0]][2], block):
+            failures.append(f"SASS sm_90a: no {units[key[0]][2]} in {key[0]} N={key[1]}")
+        if re.search(r"\b(LDL|STL)\b", block):
+            failures.append(f"SASS sm_90a: local loads or stores in {key[0]} N={key[1]}")
+    if len(seen) != len(units) * 2:
+        failures.append(f"SASS sm_90a: {len(seen)} of {len(units) * 2} wgmma kernels")
+
+for f in failures:
+    print("check-sass: " + f, file=sys.stderr)
+if failures:
+    sys.exit(1)
+print(f"check-sass: {checked} checks passed on the wgmma kernels (sm_90a)" +
       ("" if have_sass else " (PTX and ptxas report; no SASS read)"))
 PY

@@ -76,6 +76,15 @@ std::string tensor_instruction(const std::string& figure) {
   return "";
 }
 
+std::string wgmma_instruction(const std::string& figure, int n) {
+  int k = 0;
+  if (figure == "tc_tf32") k = 8;
+  if (figure == "tc_bf16" || figure == "tc_fp16" || figure == "tc_fp16_acc16") k = 16;
+  if (figure == "tc_fp8_e4m3" || figure == "tc_fp8_e5m2" || figure == "tc_int8") k = 32;
+  if (k == 0 || n <= 0) return "";
+  return "wgmma.mma_async.m64n" + std::to_string(n) + "k" + std::to_string(k);
+}
+
 std::vector<core::Ceiling> tensor_figures(const std::vector<core::SweepPoint>& points,
                                           const core::Machine& machine) {
   std::vector<core::Ceiling> out;
@@ -85,7 +94,7 @@ std::vector<core::Ceiling> tensor_figures(const std::vector<core::SweepPoint>& p
     const core::SweepPoint* best = nullptr;
     double best_median = 0.0;
     for (const core::SweepPoint& p : points) {
-      if (p.sweep != name || p.values.empty()) continue;
+      if ((p.sweep != name && p.sweep != name + ":wgmma") || p.values.empty()) continue;
       const double median = core::summarize(p.values).median;
       if (!best || median > best_median) {
         best = &p;
@@ -103,13 +112,20 @@ std::vector<core::Ceiling> tensor_figures(const std::vector<core::SweepPoint>& p
     c.min = s.min;
     c.max = s.max;
     c.samples = s.count;
-    c.pattern = tensor_instruction(name);
+    // The instruction that made the figure: the best point's, of either sweep.
+    const bool wgmma = best->sweep != name;
+    c.pattern =
+        wgmma ? wgmma_instruction(name, static_cast<int>(best->x)) : tensor_instruction(name);
     char buf[256];
-    std::snprintf(buf, sizeof buf, "best of the sweep at %g accumulators per warp", best->x);
+    if (wgmma)
+      std::snprintf(buf, sizeof buf, "best of the sweeps: %s (N = %g)", c.pattern.c_str(), best->x);
+    else
+      std::snprintf(buf, sizeof buf, "best of the sweeps: %s at %g accumulators per warp",
+                    c.pattern.c_str(), best->x);
     c.note = buf;
     // Hopper's full dense rate needs wgmma (warpgroup operands in shared memory); the
-    // warp-wide mma.sync these figures use issues well below it there.
-    if (machine.compute_capability == "9.0")
+    // warp-wide mma.sync issues well below it there.
+    if (!wgmma && machine.compute_capability == "9.0")
       c.note += "; mma.sync, not wgmma: below the dense peak on compute capability 9.0";
     if (!best->disturbance.empty()) c.disturbance = core::median_disturbance(best->disturbance);
     // The highest clock of the point's samples keeps the peak an upper bound.

@@ -1,5 +1,5 @@
-// Tensor-core figures: warp-wide mma.sync on register-resident operands (inline PTX, the
-// one place below Kokkos with CUDA-specific code). Every instruction sits behind
+// Tensor-core figures: warp-wide mma.sync on register-resident operands (inline PTX; the
+// wgmma sweeps, Hopper's, are device_wgmma.cpp's). Every instruction sits behind
 // __CUDA_ARCH__ and the first architecture that has it; a kernel compiled without it
 // reports the unit absent instead of a rate. The launch, scaling and sampling are the
 // other device kernels' (device_timing.hpp).
@@ -11,6 +11,7 @@
 
 #include "device_kernels.hpp"
 #include "device_timing.hpp"
+#include "device_wgmma.hpp"
 #include "rooftop/ceilings/tensor_peaks.hpp"
 #include "rooftop/core/error.hpp"
 #include "rooftop/microbench/tensor.hpp"
@@ -309,19 +310,9 @@ core::SweepPoint run_tensor(const std::string& figure, std::int64_t threads, std
   });
   check_tensor<Space>(label, figure, kernel.out, inner);  // after timing
 
-  core::SweepPoint p;
-  p.sweep = figure;
-  p.x = kAcc;
   const double ops = static_cast<double>(threads / 32) * kAcc *
-                     static_cast<double>(inner * kTensorSteps + 1) * tensor_ops_per_mma(figure) *
-                     static_cast<double>(s.reps);
-  for (double t : s.seconds) {
-    p.seconds.push_back(t);
-    p.values.push_back(ops / t * 1e-9);
-  }
-  p.clock_ghz = s.clock_ghz;
-  p.disturbance = s.disturbance;
-  return p;
+                     static_cast<double>(inner * kTensorSteps + 1) * tensor_ops_per_mma(figure);
+  return tensor_point(figure, kAcc, ops, s);
 }
 
 // Calls f(Unit{}) with the unit of `figure`.
@@ -398,34 +389,60 @@ std::vector<core::SweepPoint> run_tensor_sweeps(const DevicePlan& plan, const Pr
     sampling.budget_seconds = 0.25;
     // One wave at the policy's 1024 threads per SM (plan.threads is 2048 per SM).
     const std::int64_t threads = std::max<std::int64_t>(256, plan.threads / 2 / 256 * 256);
-    const std::size_t total = std::size(kTensorFigures) * std::size(kTensorAccumulators);
+    // Hopper: each figure's wgmma sweep after its mma.sync one (the figure is the best).
+    const bool wgmma = wgmma_in_plan(ROOFTOP_DEVICE_ARCH, device::cuda_compute_capability());
+    const std::size_t total = std::size(kTensorFigures) * std::size(kTensorAccumulators) +
+                              (wgmma ? (std::size(kTensorFigures) - 1) * std::size(kWgmmaN) : 0);
     std::size_t done = 0;
-    for (const char* name : kTensorFigures) {
-      const std::string figure(name);
-      std::int64_t inner = 64;  // a first guess: scaled to the plan's launch length
-      int previous = 1;
-      for (std::size_t i = 0; i < std::size(kTensorAccumulators); ++i) {
-        const int acc = kTensorAccumulators[i];
-        if (progress)
-          progress(done, total, "device " + figure + " (" + std::to_string(acc) + " per warp)");
+    // One sweep's points in order; the first that fails ends the sweep, named in `skipped`
+    // (absent, refused or wrong: its other points would be no better).
+    const auto run_points = [&](const std::string& sweep, std::size_t count, auto&& what,
+                                auto&& point) {
+      for (std::size_t i = 0; i < count; ++i) {
+        if (progress) progress(done, total, "device " + sweep + " (" + what(i) + ")");
         ++done;
-        // More accumulators per launch: fewer steps for the same length once saturated.
-        inner = std::max<std::int64_t>(1, inner * previous / acc);
-        previous = acc;
-        LaunchScaling scaling{plan.launch_seconds};
         try {
-          out.push_back(measure_tensor<Space>(figure, acc, threads, inner, sampling, &scaling));
-          inner = scaling.used;
+          out.push_back(point(i));
         } catch (const Interrupted&) {
           throw;
         } catch (const std::exception& e) {
           if (!skipped) throw;
-          // Absent, refused or wrong: the figure's other points would be no better.
-          skipped->push_back(figure + ": " + e.what());
-          done += std::size(kTensorAccumulators) - i - 1;
-          break;
+          skipped->push_back(sweep + ": " + e.what());
+          done += count - i - 1;
+          return;
         }
       }
+    };
+    for (const char* name : kTensorFigures) {
+      const std::string figure(name);
+      std::int64_t inner = 64;  // a first guess: scaled to the plan's launch length
+      int previous = 1;
+      run_points(
+          figure, std::size(kTensorAccumulators),
+          [](std::size_t i) { return std::to_string(kTensorAccumulators[i]) + " per warp"; },
+          [&](std::size_t i) {
+            // More accumulators per launch: fewer steps for the same length once saturated.
+            const int acc = kTensorAccumulators[i];
+            inner = std::max<std::int64_t>(1, inner * previous / acc);
+            previous = acc;
+            LaunchScaling scaling{plan.launch_seconds};
+            auto p = measure_tensor<Space>(figure, acc, threads, inner, sampling, &scaling);
+            inner = scaling.used;
+            return p;
+          });
+      const std::string sweep = wgmma_sweep(figure);
+      if (!wgmma || sweep.empty()) continue;
+      inner = 64;
+      run_points(
+          sweep, std::size(kWgmmaN),
+          [](std::size_t i) { return "m64n" + std::to_string(kWgmmaN[i]); },
+          [&](std::size_t i) {
+            // Twice N: twice the operations per step, half the steps for the same length.
+            LaunchScaling scaling{plan.launch_seconds};
+            auto p = device::measure_wgmma(figure, kWgmmaN[i], inner, sampling, &scaling);
+            inner = std::max<std::int64_t>(1, scaling.used / 2);
+            return p;
+          });
     }
     if (progress) progress(total, total, "done");
     return out;

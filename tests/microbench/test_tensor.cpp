@@ -1,7 +1,8 @@
 // The tensor-core sweeps. Their arithmetic needs tensor cores: under the host space
 // (label unit) the units are reported absent and the answer check is tested on its own
 // (operand encodings, accumulator decoding, the expected value); under the device space
-// (label device, ROOFTOP_TEST_ON_DEVICE) every figure runs at a small size, checked.
+// (label device, ROOFTOP_TEST_ON_DEVICE) every figure runs at a small size, checked, and
+// on Hopper every wgmma sweep point too.
 
 #include <gtest/gtest.h>
 
@@ -12,6 +13,9 @@
 #include "rooftop/core/error.hpp"
 #include "rooftop/core/vocabulary.hpp"
 #include "rooftop/microbench/tensor.hpp"
+#if ROOFTOP_TEST_ON_DEVICE
+#include "../../microbench/src/device_wgmma.hpp"
+#endif
 
 namespace rooftop::microbench {
 namespace {
@@ -83,6 +87,100 @@ TEST(Tensor, ExpectedAccumulatorIsExactInEveryPrecision) {
   EXPECT_THROW(tensor_shape("tc_fp4"), Error);
 }
 
+// PTX ISA, "Matrix Descriptor Format" (asynchronous warpgroup-level matrix shared memory
+// layout): start address in bits 0-13, leading-dimension byte offset in 16-29, stride-
+// dimension byte offset in 32-45, each (bytes & 0x3FFFF) >> 4; swizzle mode in 62-63.
+TEST(Tensor, WgmmaDescriptorFollowsThePtxLayout) {
+  EXPECT_EQ(wgmma_descriptor(0, 0, 0, 0), 0u);
+  EXPECT_EQ(wgmma_descriptor(0x400, 128, 256, 0),
+            0x40u | std::uint64_t{8} << 16 | std::uint64_t{16} << 32);
+  EXPECT_EQ(wgmma_descriptor(0x3FFF0, 0, 0, 0), 0x3FFFu);  // the highest address
+  EXPECT_EQ(wgmma_descriptor(0, 0x3FFF0, 0, 0), std::uint64_t{0x3FFF} << 16);
+  EXPECT_EQ(wgmma_descriptor(0, 0, 0x3FFF0, 0), std::uint64_t{0x3FFF} << 32);
+  EXPECT_EQ(wgmma_descriptor(0, 0, 0, 1), std::uint64_t{1} << 62);  // 128-byte swizzle
+  EXPECT_EQ(wgmma_descriptor(0, 0, 0, 3), std::uint64_t{3} << 62);  // 32-byte swizzle
+  // The kernel adds its tile's shared address >> 4 to the one made at address 0.
+  const std::uint64_t at0 = wgmma_descriptor(0, 128, 256, 0);
+  for (std::uint32_t address : {16u, 0x800u, 0x4800u, 0x3FFF0u})
+    EXPECT_EQ(wgmma_descriptor(address, 128, 256, 0), at0 + (address >> 4)) << address;
+  EXPECT_THROW(wgmma_descriptor(8, 128, 256, 0), Error);         // not 16-byte aligned
+  EXPECT_THROW(wgmma_descriptor(1u << 18, 128, 256, 0), Error);  // past 256 KiB
+  EXPECT_THROW(wgmma_descriptor(0, 100, 256, 0), Error);
+  EXPECT_THROW(wgmma_descriptor(0, 128, 256, 4), Error);
+}
+
+TEST(Tensor, WgmmaShapesSweepsAndInstructions) {
+  for (const char* name : kTensorFigures) {
+    const std::string sweep = wgmma_sweep(name);
+    if (std::string(name) == "tc_fp64") {
+      EXPECT_TRUE(sweep.empty());  // no FP64 wgmma
+      EXPECT_THROW(wgmma_ops(name, 128), Error);
+      EXPECT_EQ(ceilings::wgmma_instruction(name, 128), "");
+      continue;
+    }
+    const core::Sweep* row = core::find_sweep(sweep);
+    ASSERT_NE(row, nullptr) << sweep;
+    EXPECT_EQ(row->group, "matrix");
+    EXPECT_EQ(row->units, core::find_figure(name)->units);
+    const int k = tensor_shape(name).k;  // the wgmma's k is the mma.sync shape's
+    for (int n : kWgmmaN) {
+      EXPECT_EQ(wgmma_ops(name, n), 2.0 * 64 * n * k) << name;
+      EXPECT_EQ(ceilings::wgmma_instruction(name, n),
+                "wgmma.mma_async.m64n" + std::to_string(n) + "k" + std::to_string(k));
+    }
+  }
+  EXPECT_EQ(wgmma_ops("tc_fp16", 256), 524288.0);   // m64n256k16
+  EXPECT_EQ(wgmma_ops("tc_tf32", 128), 131072.0);   // m64n128k8
+  EXPECT_EQ(wgmma_ops("tc_int8", 256), 1048576.0);  // m64n256k32
+  EXPECT_THROW(wgmma_sweep("tc_fp4"), Error);
+}
+
+TEST(Tensor, WgmmaSweepsOnlyForHopperBuildsOnHopper) {
+  EXPECT_TRUE(wgmma_in_plan("sm_90", "9.0"));
+  EXPECT_FALSE(wgmma_in_plan("sm_90", "10.0"));  // sm_90a code runs on no other GPU
+  EXPECT_FALSE(wgmma_in_plan("sm_80", "9.0"));   // no sm_90a code in the build
+  EXPECT_FALSE(wgmma_in_plan("sm_89", "8.9"));
+  EXPECT_FALSE(wgmma_in_plan("", ""));  // a build without CUDA
+}
+
+core::SweepPoint rate_point(const std::string& sweep, double x, double value) {
+  core::SweepPoint p;
+  p.sweep = sweep;
+  p.x = x;
+  p.values = {value, value};
+  p.seconds = {1e-3, 1e-3};
+  p.clock_ghz = {1.755, 1.755};
+  return p;
+}
+
+TEST(Tensor, TheFigureNamesTheInstructionOfItsBestPoint) {
+  core::Machine h100;
+  h100.compute_capability = "9.0";
+  h100.cores = 132;
+  // wgmma above mma.sync: the figure is wgmma's, with no mma.sync remark.
+  auto figures = ceilings::tensor_figures(
+      {rate_point("tc_fp16", 8, 5e5), rate_point("tc_fp16:wgmma", 128, 7e5),
+       rate_point("tc_fp16:wgmma", 256, 9e5), rate_point("tc_int8", 4, 1e6)},
+      h100);
+  ASSERT_EQ(figures.size(), 2u);
+  EXPECT_EQ(figures[0].name, "tc_fp16");
+  EXPECT_EQ(figures[0].value, 9e5);
+  EXPECT_EQ(figures[0].pattern, "wgmma.mma_async.m64n256k16");
+  EXPECT_NE(figures[0].note.find("wgmma.mma_async.m64n256k16"), std::string::npos);
+  EXPECT_EQ(figures[0].note.find("not wgmma"), std::string::npos) << figures[0].note;
+  ASSERT_TRUE(figures[0].theoretical);  // the unit's peak, whichever instruction
+  EXPECT_NEAR(*figures[0].theoretical, 4096.0 * 132 * 1.755, 1e-6);
+  // mma.sync alone: its instruction, and on 9.0 the remark that it is not wgmma.
+  EXPECT_EQ(figures[1].pattern, "mma.sync.m16n8k32");
+  EXPECT_NE(figures[1].note.find("not wgmma"), std::string::npos) << figures[1].note;
+  // mma.sync above wgmma (a wgmma sweep held back): mma.sync's figure.
+  figures = ceilings::tensor_figures(
+      {rate_point("tc_bf16", 2, 6e5), rate_point("tc_bf16:wgmma", 128, 1e5)}, h100);
+  ASSERT_EQ(figures.size(), 1u);
+  EXPECT_EQ(figures[0].pattern, "mma.sync.m16n8k16");
+  EXPECT_EQ(figures[0].value, 6e5);
+}
+
 #if !ROOFTOP_TEST_ON_DEVICE
 TEST(Tensor, TheHostSpaceReportsTheUnitsAbsent) {
   DevicePlan plan;
@@ -121,6 +219,29 @@ TEST(Tensor, EveryFigureOnTheDevice) {
             << e.what();
       }
     }
+}
+
+TEST(Tensor, EveryWgmmaPointOnHopper) {
+  if (device::cuda_compute_capability() != "9.0") GTEST_SKIP() << "not compute capability 9.0";
+  core::Sampling sampling;
+  sampling.samples = 2;
+  sampling.min_sample_seconds = 0.001;
+  for (const char* name : kTensorFigures) {
+    if (wgmma_sweep(name).empty()) continue;
+    for (int n : kWgmmaN) {
+      try {
+        const core::SweepPoint p = device::measure_wgmma(name, n, 4, sampling, nullptr);
+        EXPECT_EQ(p.sweep, wgmma_sweep(name));
+        EXPECT_EQ(p.x, n);
+        ASSERT_FALSE(p.values.empty());
+        EXPECT_GT(p.values[0], 0.0);
+      } catch (const Error& e) {
+        // Only a build without sm_90a code (or whose generic code was loaded) may not
+        // run it, never a wrong answer.
+        EXPECT_NE(std::string(e.what()).find("wgmma not run"), std::string::npos) << e.what();
+      }
+    }
+  }
 }
 #endif
 

@@ -1,6 +1,7 @@
 #pragma once
 // Theoretical dense rates of a GPU's tensor cores (the "matrix" figures tc_*) and the
-// figures made from their sweeps (x = independent accumulators per warp).
+// figures made from their sweeps (mma.sync: x = independent accumulators per warp;
+// wgmma: x = N). The peaks are the unit's, whichever instruction reaches them.
 
 #include <optional>
 #include <string>
@@ -21,12 +22,17 @@ std::optional<double> tensor_peak_per_sm_per_clock(const std::string& cc,
 // a name that is not a tensor-core figure): the figure's pattern.
 std::string tensor_instruction(const std::string& figure);
 
-// One figure per tc_* sweep among `points` (other sweeps are ignored), in kFigures
-// order: the best point (highest median rate) as a core::Ceiling of kind "compute" with
-// the sweep's units, median/min/max and count of its samples, the instruction as
-// pattern, the point's median disturbance, and theoretical = per-SM-per-clock x
-// machine.cores (SMs) x the highest clock of that point's samples where the table and
-// the clock are known (above_theoretical then flags a figure above it).
+// The wgmma instruction of `figure` at m64nNk, N = `n` ("wgmma.mma_async.m64n256k16");
+// "" for tc_fp64 (no wgmma), a name that is not a tensor-core figure, or n <= 0.
+std::string wgmma_instruction(const std::string& figure, int n);
+
+// One figure per tc_* name among `points` (its mma.sync sweep, x = accumulators per warp,
+// and its wgmma sweep "<name>:wgmma", x = N; other sweeps are ignored), in kFigures
+// order: the best point of either (highest median rate) as a core::Ceiling of kind
+// "compute" with the sweep's units, median/min/max and count of its samples, the
+// instruction that made it as pattern (and in the note), the point's median disturbance, and
+// theoretical = per-SM-per-clock x machine.cores (SMs) x the highest clock of that point's samples
+// where the table and the clock are known (above_theoretical then flags a figure above it).
 std::vector<core::Ceiling> tensor_figures(const std::vector<core::SweepPoint>& points,
                                           const core::Machine& machine);
 

@@ -140,6 +140,15 @@ inline constexpr Sweep kSweeps[] = {
     {"tc_fp8_e4m3", "matrix", "accumulators per warp", "GFLOP/s", "tensor cores, FP8 E4M3"},
     {"tc_fp8_e5m2", "matrix", "accumulators per warp", "GFLOP/s", "tensor cores, FP8 E5M2"},
     {"tc_int8", "matrix", "accumulators per warp", "GOP/s", "tensor cores, INT8"},
+    // Hopper's wgmma (one warpgroup, operands in shared memory): N of the m64nNk shape;
+    // each sweep also makes the figure before its colon, with the mma.sync one.
+    {"tc_tf32:wgmma", "matrix", "N of m64nNk", "GFLOP/s", "tensor cores, TF32, wgmma"},
+    {"tc_bf16:wgmma", "matrix", "N of m64nNk", "GFLOP/s", "tensor cores, BF16, wgmma"},
+    {"tc_fp16:wgmma", "matrix", "N of m64nNk", "GFLOP/s", "tensor cores, FP16, wgmma"},
+    {"tc_fp16_acc16:wgmma", "matrix", "N of m64nNk", "GFLOP/s", "tensor cores, FP16, FP16 accumulate, wgmma"},
+    {"tc_fp8_e4m3:wgmma", "matrix", "N of m64nNk", "GFLOP/s", "tensor cores, FP8 E4M3, wgmma"},
+    {"tc_fp8_e5m2:wgmma", "matrix", "N of m64nNk", "GFLOP/s", "tensor cores, FP8 E5M2, wgmma"},
+    {"tc_int8:wgmma", "matrix", "N of m64nNk", "GOP/s", "tensor cores, INT8, wgmma"},
     {"bf16_dot", "matrix", "accumulators per thread", "GFLOP/s", "BF16 dot products"},
     {"int8_dot", "matrix", "accumulators per thread", "GOP/s", "INT8 dot products"},
     {"amx_bf16", "matrix", "tiles per thread", "GFLOP/s", "AMX tiles, BF16"},

@@ -1,8 +1,10 @@
 #pragma once
 // Tensor-core figures (group "matrix", tc_*): dense matrix multiply-accumulates on
-// register-resident operands, swept over the independent accumulators per warp. Only
-// a CUDA build measures them (inline PTX mma.sync, microbench/src/device_tensor.cpp);
-// under a host space the units are absent and every figure is skipped with why.
+// register-resident operands, swept over the independent accumulators per warp, and on
+// Hopper also wgmma.mma_async on shared-memory operands (swept over N). Only a CUDA build
+// measures them (inline PTX: mma.sync in microbench/src/device_tensor.cpp, wgmma in
+// device_wgmma.cpp); under a host space the units are absent and every figure is
+// skipped with why.
 //
 // The answer: every element of A is +a or -a (alternate steps), every element of B is b,
 // every accumulator starts at c0. A step adds or takes k x a x b from every element; a
@@ -56,6 +58,30 @@ double tensor_expected_accumulator(const std::string& figure, std::int64_t plus,
 // Operations of one warp's mma (2 x m x n x k).
 double tensor_ops_per_mma(const std::string& figure);
 
+// Hopper's warpgroup instruction, wgmma.mma_async (sm_90a): A (64 x k) and B (k x N)
+// from shared memory through matrix descriptors, a 64 x N accumulator tile spread over
+// the 128 threads. Every element of A is a and of B +b or -b (two tiles, alternate
+// steps), so the layout cannot change the answer and tensor_expected_accumulator holds
+// (k is the mma.sync shape's for every figure). Its sweeps run in builds for sm_90 on a
+// compute-capability-9.0 GPU, x = N.
+inline constexpr int kWgmmaN[] = {128, 256};
+// The sweep of `figure`'s wgmma points ("tc_fp16:wgmma"); "" for tc_fp64 (no wgmma).
+std::string wgmma_sweep(const std::string& figure);
+// Operations of one wgmma m64nNk (2 x 64 x N x k); throws rooftop::Error for tc_fp64.
+double wgmma_ops(const std::string& figure, int n);
+// A shared-memory matrix descriptor (PTX ISA, "Matrix Descriptor Format" of the
+// asynchronous warpgroup-level matrix multiply): bits 0-13 the start address, 16-29 the
+// leading-dimension and 32-45 the stride-dimension byte offsets, each as (bytes &
+// 0x3FFFF) >> 4; 49-51 the base offset (0 here); 62-63 the swizzle mode (0 none, 1 128B,
+// 2 64B, 3 32B). Throws rooftop::Error for an address or offset not 16-byte aligned or
+// above 256 KiB, or a mode above 3.
+std::uint64_t wgmma_descriptor(std::uint32_t address, std::uint32_t leading_bytes,
+                               std::uint32_t stride_bytes, int swizzle);
+// Whether the wgmma sweeps run: a build for `build_arch` ("sm_90", ROOFTOP_DEVICE_ARCH;
+// only then is the source compiled for sm_90a as well) on a GPU of compute capability
+// `compute_capability` ("9.0"; the sm_90a code runs on no other).
+bool wgmma_in_plan(const std::string& build_arch, const std::string& compute_capability);
+
 // One point: `threads` threads (whole warps) each running `accumulators` independent
 // chains of `inner` x kTensorSteps mma steps per launch (inner scaled as for the other
 // device kernels with `scaling`), the answer checked after timing (throws rooftop::Error
@@ -66,7 +92,8 @@ core::SweepPoint measure_tensor(const std::string& figure, int accumulators, std
                                 LaunchScaling* scaling = nullptr);
 
 // Every tc_* sweep (kTensorFigures x kTensorAccumulators) with the plan's threads and
-// launch length and short samples (about 4 s in all on a GPU). A figure that cannot be
+// launch length and short samples (about 4 s in all on a GPU), each figure followed by
+// its wgmma sweep where wgmma_in_plan. A figure that cannot be
 // measured (host space, no such instruction for this GPU) or a point that fails goes to
 // `skipped` as "<figure>: <reason>" and the others still run; without `skipped` a failure
 // is thrown. An interruption is always thrown.

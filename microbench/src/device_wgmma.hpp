@@ -1,0 +1,41 @@
+#pragma once
+// The wgmma points of the tensor-core sweeps (device_wgmma.cpp), run after each
+// figure's mma.sync points by run_tensor_sweeps under the CUDA space.
+
+#include <cstdint>
+#include <string>
+
+#include "rooftop/core/model.hpp"
+#include "rooftop/core/sampling.hpp"
+#include "rooftop/microbench/device.hpp"
+
+namespace rooftop::microbench::device {
+
+// A tensor sweep's point from its samples: `ops` operations per repetition.
+inline core::SweepPoint tensor_point(const std::string& sweep, double x, double ops,
+                                     const core::SampleSet& s) {
+  core::SweepPoint p;
+  p.sweep = sweep;
+  p.x = x;
+  for (double t : s.seconds) {
+    p.seconds.push_back(t);
+    p.values.push_back(ops * static_cast<double>(s.reps) / t * 1e-9);
+  }
+  p.clock_ghz = s.clock_ghz;
+  p.disturbance = s.disturbance;
+  return p;
+}
+
+// The current CUDA device's compute capability ("9.0"); "" in a build without CUDA.
+std::string cuda_compute_capability();
+
+// One point of `figure`'s wgmma sweep (wgmma_sweep(figure)) at m64nNk, N = `n`: one
+// wave of one-warpgroup blocks, each running `inner` x 16 wgmma on one accumulator tile,
+// then one more; the count scaled with `scaling`, the samples taken through the device
+// sampling loop, every accumulator checked after timing. Throws rooftop::Error when the
+// sm_90a code did not run (a build without it, or the runtime loaded the generic sm_90
+// code), when the answer is wrong, and in a build without CUDA.
+core::SweepPoint measure_wgmma(const std::string& figure, int n, std::int64_t inner,
+                               const core::Sampling& sampling, LaunchScaling* scaling);
+
+}  // namespace rooftop::microbench::device
