@@ -106,10 +106,11 @@ std::string comparison_table(const ceilings::Comparison& cmp) {
     out << "no spread: a file recorded fewer than 2 samples (or no range) for that ceiling, "
            "so noise cannot be told from a difference\n";
   if (any_disturbed)
-    out << "disturbed: other tasks or the hypervisor took more than "
+    out << "disturbed: in one of the two files, other tasks or the hypervisor took more than "
         << core::format_number("%.0f", 100.0 * core::kDisturbedShare)
-        << "% of the time of that ceiling's median sample in one of the two files, so a "
-           "difference may be theirs\n";
+        << "% of the time of that ceiling's median sample (a host), or its samples saw another "
+           "process, a slowdown not the GPU's own or a GPU error (a GPU), so a difference may "
+           "be theirs\n";
   return out.str();
 }
 

@@ -47,8 +47,10 @@ void roofline_panel(std::ostringstream& s, const core::CeilingsFile& f, double t
                    num(100.0 * *c.disturbance, 0) + "%)";
   if (!disturbed.empty())
     s << "<text class='disturbed' x='" << a.x0 + 14 << "' y='" << a.y0 + a.h - 10
-      << "' font-size='11' fill='#b00'" << kHalo << ">disturbed (median sample's time lost to "
-      << "others): " << escape(disturbed) << "</text>\n";
+      << "' font-size='11' fill='#b00'" << kHalo << ">disturbed ("
+      << (f.machine.gpu_name.empty() ? "median sample's time lost to others"
+                                     : "share of the samples that saw others")
+      << "): " << escape(disturbed) << "</text>\n";
 }
 
 void sweep_panel(std::ostringstream& s, const core::CeilingsFile& f, double top) {

@@ -147,10 +147,24 @@ TEST(Disturbance, ShowSaysWhichCeilingLostHowMuch) {
   EXPECT_TRUE(j["ceilings"][2]["disturbance"].is_null());
 }
 
+TEST(Disturbance, OnAGpuItIsTheShareOfTheSamplesThatSawOthers) {
+  // NVML's readings are instants: a GPU ceiling's disturbance is a share of its samples.
+  core::CeilingsFile f = rooftop::testing::cpu_file();
+  f.machine.gpu_name = "NVIDIA H100 80GB HBM3";
+  f.ceilings[0].disturbance = 0.5;
+  const std::vector<std::string> words = report::disturbed_ceilings(f);
+  ASSERT_EQ(words.size(), 1u);
+  EXPECT_EQ(words[0].find("fp64_fma: 50% of its samples saw another process"), 0u) << words[0];
+  EXPECT_EQ(words[0].find("time"), std::string::npos) << words[0];
+  EXPECT_NE(report::roofline_svg(f).find("share of the samples that saw others"),
+            std::string::npos);
+}
+
 TEST(Disturbance, TheRooflineChartNamesTheDisturbedCeilings) {
   core::CeilingsFile f = rooftop::testing::sample_ceilings_file();
   EXPECT_EQ(report::roofline_svg(f).find("class='disturbed'"), std::string::npos);
   f.ceilings[0].disturbance = 0.25;
+  f.machine.gpu_name.clear();  // a host's disturbance: time lost (a GPU's: the test above)
   const std::string svg = report::roofline_svg(f);
   EXPECT_NE(svg.find("disturbed (median sample's time lost to others): " + f.ceilings[0].name +
                      " (25%)"),
