@@ -56,6 +56,32 @@ if run.returncode != 0:
 PY
 }
 compile_kept device_tensor "$work"
+# What both checks read the same way: ptxas's spill report and the SASS functions.
+cat > "$work/sass_common.py" <<'PY'
+import re
+
+def ptxas_spills(log, kernel_of, target=None):
+    """(kernel, None or the spill report) per kernel ptxas -v reports ("Compiling entry
+    function 'NAME'[ for 'TARGET']" ... "N bytes spill stores, M bytes spill loads")."""
+    where = f" for '{target}'" if target else ""
+    out = []
+    for name, report in re.findall(
+            r"Compiling entry function '([^']+)'" + where + r".*?\n(.*?spill loads)", log, re.S):
+        key = kernel_of(name)
+        if key:
+            m = re.search(r"(\d+) bytes spill stores, (\d+) bytes spill loads", report)
+            clean = m and m.group(1) == "0" and m.group(2) == "0"
+            out.append((key, None if clean else (m.group(0) if m else report)))
+    return out
+
+def sass_functions(sass):
+    """(name, body) per function of cuobjdump -sass output."""
+    return [(b.split("\n", 1)[0].strip(), b)
+            for b in re.split(r"^\s*Function : ", sass, flags=re.M)[1:]]
+
+def has_local(body):
+    return re.search(r"\b(LDL|STL)\b", body) is not None
+PY
 cat "$work"/keep/*.ptx > "$work/device_tensor.ptx"
 have_cuobjdump=0
 if command -v cuobjdump >/dev/null; then
@@ -69,6 +95,8 @@ fi
 python3 - "$work" "$have_cuobjdump" <<'PY'
 import re, sys
 work, have_sass = sys.argv[1], sys.argv[2] == "1"
+sys.path.insert(0, work)
+from sass_common import has_local, ptxas_spills, sass_functions
 arch = int(open(f"{work}/arch").read()) * 10  # as __CUDA_ARCH__: 90 -> 900
 # Each unit by its mangled name (length-prefixed), its PTX instruction and its SASS one.
 units = {
@@ -125,15 +153,11 @@ check(set(), "PTX", [(p.split("(", 1)[0].strip(), p) for p in parts], lambda u: 
 # ptxas -v: "Compiling entry function 'NAME'" ... "N bytes spill stores, M bytes spill loads".
 log = open(f"{work}/compile.log").read()
 spill_found = set()
-for name, report in re.findall(r"Compiling entry function '([^']+)'.*?\n(.*?spill loads)", log, re.S):
-    key = kernel_of(name)
-    if not key:
-        continue
+for key, spill in ptxas_spills(log, kernel_of):
     spill_found.add(key)
     checked += 1
-    m = re.search(r"(\d+) bytes spill stores, (\d+) bytes spill loads", report)
-    if not m or m.group(1) != "0" or m.group(2) != "0":
-        failures.append(f"ptxas: spills in {key[0]} x{key[1]}: {m.group(0) if m else report}")
+    if spill:
+        failures.append(f"ptxas: spills in {key[0]} x{key[1]}: {spill}")
 if units and not spill_found:
     failures.append("ptxas: no report for the tensor kernels (-Xptxas=-v)")
 
@@ -141,10 +165,9 @@ if have_sass:
     if not open(f"{work}/device_tensor.elf").read().strip():
         failures.append("cuobjdump: no device code (ELF) in device_tensor.cpp's object")
     sass = open(f"{work}/device_tensor.sass").read()
-    blocks = [(b.split("\n", 1)[0].strip(), b)
-              for b in re.split(r"^\s*Function : ", sass, flags=re.M)[1:]]
+    blocks = sass_functions(sass)
     def no_local(key, body):
-        if re.search(r"\b(LDL|STL)\b", body):
+        if has_local(body):
             failures.append(f"SASS: local loads or stores (a spill) in {key[0]} x{key[1]}")
     check(set(), "SASS", blocks, lambda u: units[u][1], no_local)
 
@@ -172,9 +195,11 @@ if command -v cuobjdump >/dev/null; then
   have_cuobjdump=1
   cuobjdump -sass "$wg/device_wgmma.o" > "$wg/device_wgmma.sass"
 fi
-python3 - "$wg" "$have_cuobjdump" <<'PY'
+python3 - "$wg" "$have_cuobjdump" "$work" <<'PY'
 import glob, re, sys
 work, have_sass = sys.argv[1], sys.argv[2] == "1"
+sys.path.insert(0, sys.argv[3])
+from sass_common import has_local, ptxas_spills, sass_functions
 # Unit (mangled, length-prefixed) -> k and types of its instruction, and its SASS one.
 units = {
     "8WgmmaF16E": (16, "f32.f16.f16", r"\bHGMMA\b"),
@@ -224,16 +249,11 @@ if "wgmma.mma_async" in ptx_g:
 
 log = open(f"{work}/compile.log").read()
 spill_found = set()
-for name, report in re.findall(
-        r"Compiling entry function '([^']+)' for 'sm_90a'.*?\n(.*?spill loads)", log, re.S):
-    key = kernel_of(name)
-    if not key:
-        continue
+for key, spill in ptxas_spills(log, kernel_of, "sm_90a"):
     spill_found.add(key)
     checked += 1
-    m = re.search(r"(\d+) bytes spill stores, (\d+) bytes spill loads", report)
-    if not m or m.group(1) != "0" or m.group(2) != "0":
-        failures.append(f"ptxas: spills in {key[0]} N={key[1]}: {m.group(0) if m else report}")
+    if spill:
+        failures.append(f"ptxas: spills in {key[0]} N={key[1]}: {spill}")
 if len(spill_found) != len(units) * 2:
     failures.append(f"ptxas: a report for {len(spill_found)} of {len(units) * 2} wgmma kernels")
 checked += 1
@@ -245,15 +265,15 @@ if have_sass:
     sections = re.split(r"^\s*code for sm_(\w+)\s*$", sass, flags=re.M)
     sm90a = "".join(body for arch, body in zip(sections[1::2], sections[2::2]) if arch == "90a")
     seen = set()
-    for block in re.split(r"^\s*Function : ", sm90a, flags=re.M)[1:]:
-        key = kernel_of(block.split("\n", 1)[0].strip())
+    for name, block in sass_functions(sm90a):
+        key = kernel_of(name)
         if not key:
             continue
         seen.add(key)
         checked += 2
         if not re.search(units[key[0]][2], block):
             failures.append(f"SASS sm_90a: no {units[key[0]][2]} in {key[0]} N={key[1]}")
-        if re.search(r"\b(LDL|STL)\b", block):
+        if has_local(block):
             failures.append(f"SASS sm_90a: local loads or stores in {key[0]} N={key[1]}")
     if len(seen) != len(units) * 2:
         failures.append(f"SASS sm_90a: {len(seen)} of {len(units) * 2} wgmma kernels")
