@@ -122,7 +122,10 @@ TEST(Tensor, WgmmaShapesSweepsAndInstructions) {
     ASSERT_NE(row, nullptr) << sweep;
     EXPECT_EQ(row->group, "matrix");
     EXPECT_EQ(row->units, core::find_figure(name)->units);
-    const int k = tensor_shape(name).k;  // the wgmma's k is the mma.sync shape's
+    const TensorShape shape = tensor_shape(name);
+    const int k = shape.k;  // the wgmma's k is the mma.sync shape's
+    // The B tiles hold +b and -b (mma.sync alternates a instead): both exact.
+    EXPECT_NE(tensor_operand_word(name, -shape.b), tensor_operand_word(name, shape.b)) << name;
     for (int n : kWgmmaN) {
       EXPECT_EQ(wgmma_ops(name, n), 2.0 * 64 * n * k) << name;
       EXPECT_EQ(ceilings::wgmma_instruction(name, n),
