@@ -50,7 +50,10 @@ std::vector<core::Ceiling> dot_figures(const std::vector<core::SweepPoint>& swee
       tried += (tried.empty() ? "" : ", ") + core::format_number("%g", p->x);
     core::Ceiling c = detail::figure_from(unit.figure, *best);
     c.pattern = unit.instruction;
-    c.note = core::format_number("%g", best->x) + " accumulators per thread (best of " + tried + ")";
+    const core::Sweep* sweep = core::find_sweep(unit.figure);  // accumulators, or AMX tiles
+    c.note = core::format_number("%g", best->x) + " " +
+             (sweep ? std::string(sweep->x) : std::string("accumulators per thread")) +
+             " (best of " + tried + ")";
     attach_dot_theoretical(machine, unit, *best, c);
     out.push_back(std::move(c));
   }

@@ -112,19 +112,27 @@ const CoreRow* find_core(const std::string& vendor, int family, int model) {
 // uops.info's Zen 4 measurements: vdpbf16ps and vpdpbusd zmm, 1 per cycle). Intel runs
 // 512-bit VNNI and BF16 on its FMA ports: p0 (fused p0+p1) and, with a second FMA unit,
 // p5 (Intel's Optimization Reference Manual).
+// AMX: Intel gives the 4th-generation Xeon (Sapphire Rapids) core's TMUL as 1024 BF16
+// operations per cycle, beside 64 FP32 ones of AVX-512 ("Llama 2 Inference on 4th Gen
+// Intel Xeon Scalable Processor with DeepSpeed", co-published by Intel and Microsoft on
+// intel.com, 2023): one 16 x 16 x 32 tdpbf16ps (16384 FLOPs) every 16 cycles. Emerald
+// Rapids has the same core; no source found gives Granite Rapids' rate.
 struct DotRow {
   const char* core;
-  double bf16, int8;
+  double bf16, int8, amx;
   const char* source;
 };
+constexpr double kTmulBf16 = 1024.0 / 16384.0;
+constexpr const char* kTmulSource =
+    "1024 BF16 FLOPs per cycle per core, Intel's figure for the 4th Gen Xeon's TMUL";
 constexpr DotRow kDotCores[] = {
-    {"Zen 4", 1, 1, "FP0+FP1 of 256 bits, a zmm takes both"},
-    {"Ice Lake", 0, 1, "p0+p1 fused, one 512-bit unit"},
-    {"Tiger Lake", 0, 1, "p0+p1 fused, one 512-bit unit"},
-    {"Ice Lake-SP", 0, 2, "p0+p1 fused and p5"},
-    {"Sapphire Rapids", 2, 2, "p0+p1 fused and p5"},
-    {"Emerald Rapids", 2, 2, "p0+p1 fused and p5"},
-    {"Granite Rapids", 2, 2, "p0+p1 fused and p5"},
+    {"Zen 4", 1, 1, 0, "FP0+FP1 of 256 bits, a zmm takes both"},
+    {"Ice Lake", 0, 1, 0, "p0+p1 fused, one 512-bit unit"},
+    {"Tiger Lake", 0, 1, 0, "p0+p1 fused, one 512-bit unit"},
+    {"Ice Lake-SP", 0, 2, 0, "p0+p1 fused and p5"},
+    {"Sapphire Rapids", 2, 2, kTmulBf16, "p0+p1 fused and p5"},
+    {"Emerald Rapids", 2, 2, kTmulBf16, "p0+p1 fused and p5"},
+    {"Granite Rapids", 2, 2, 0, "p0+p1 fused and p5"},
 };
 
 }  // namespace
@@ -135,6 +143,7 @@ DotRates core_dot_rates(const std::string& vendor, int family, int model) {
   const CoreRow* row = find_core(vendor, family, model);
   if (!row) {
     out.source = std::string("unknown core (") + id + ")";
+    out.amx_source = out.source;
     return out;
   }
   for (const DotRow& d : kDotCores)
@@ -142,9 +151,13 @@ DotRates core_dot_rates(const std::string& vendor, int family, int model) {
       out.bf16_zmm = d.bf16;
       out.int8_zmm = d.int8;
       out.source = std::string(row->name) + ": " + d.source;
+      out.amx_bf16 = d.amx;
+      out.amx_source = d.amx > 0 ? std::string(row->name) + ": " + kTmulSource
+                                 : std::string(row->name) + ": no source for its TMUL rate";
       return out;
     }
   out.source = std::string(row->name) + " (" + id + "): its dot-product pipes are not in the table";
+  out.amx_source = out.source;
   return out;
 }
 

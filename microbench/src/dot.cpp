@@ -11,6 +11,12 @@
 #if defined(__x86_64__)
 #include <cpuid.h>
 #endif
+#if defined(__linux__)
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <cerrno>
+#endif
 
 #include "dot_kernels.hpp"
 #include "rooftop/core/error.hpp"
@@ -79,6 +85,24 @@ std::uint32_t expected_word(DotInstruction instruction, std::int64_t i, std::int
                                             static_cast<std::uint64_t>(kInt8PerInstruction));
 }
 
+// A point of `x` chains (or tiles) on `items` threads: 2 x kPairsPerRep instructions of
+// `ops` each per chain and repetition.
+core::SweepPoint sweep_point(const std::string& figure, int x, const core::SampleSet& samples,
+                             std::int64_t items, int ops) {
+  core::SweepPoint p;
+  p.sweep = figure;
+  p.x = x;
+  const double ops_per_sample = static_cast<double>(items) * x * 2.0 * kPairsPerRep *
+                                static_cast<double>(samples.reps) * ops;
+  for (double s : samples.seconds) {
+    p.seconds.push_back(s);
+    p.values.push_back(ops_per_sample / s * 1e-9);
+  }
+  p.clock_ghz = samples.clock_ghz;
+  p.disturbance = samples.disturbance;
+  return p;
+}
+
 const DotKernelInfo& kernel_info(DotInstruction instruction) {
   for (const DotKernelInfo& k : detail::kDotKernels)
     if (k.instruction == instruction) return k;
@@ -117,18 +141,63 @@ core::SweepPoint measure_dot(const std::string& figure, const DotKernelInfo& k, 
                   std::to_string(pairs) + " pairs: " + std::to_string(acc(i)) + " (expected " +
                   std::to_string(expected_word(k.instruction, i, pairs)) + ")");
 
-  core::SweepPoint p;
-  p.sweep = figure;
-  p.x = chains;
-  const double ops_per_sample = static_cast<double>(items) * chains * 2.0 * kPairsPerRep *
-                                static_cast<double>(samples.reps) * k.ops_per_instruction;
-  for (double s : samples.seconds) {
-    p.seconds.push_back(s);
-    p.values.push_back(ops_per_sample / s * 1e-9);
+  return sweep_point(figure, chains, samples, items, k.ops_per_instruction);
+}
+
+core::SweepPoint measure_amx(int tiles, const core::Sampling& sampling) {
+  const detail::AmxTiles run = detail::amx_tiles(tiles);
+  if (!run) throw Error("amx_bf16: no kernel with " + std::to_string(tiles) + " tiles");
+  const std::int64_t items = Host().concurrency();
+  const std::int64_t words = tiles * detail::kAmxTileBytes / 4;  // one thread's C tiles
+  Kokkos::View<float*, Kokkos::HostSpace> acc(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("rooftop::amx_acc")),
+      items * words);
+  for (std::int64_t i = 0; i < items * words; ++i) acc(i) = detail::amx_initial(i);
+  const detail::AmxOperands ops = detail::amx_operands(tiles);
+
+  const std::string label = "rooftop::dot<" + std::string(detail::kAmxName) + "," +
+                            std::to_string(tiles) + ">";
+  std::int64_t launches = 0;
+  auto launch = [&](std::int64_t reps) {
+    Kokkos::parallel_for(
+        label, Kokkos::RangePolicy<Host, Kokkos::IndexType<std::int64_t>>(0, items),
+        [=, &ops](const std::int64_t item) {
+          run(reps * kPairsPerRep, ops.config.data(), ops.a.data(), ops.b.data(),
+              ops.c.data(), acc.data() + item * words);
+        });
+    Host().fence();
+    ++launches;
+  };
+  const core::SampleSet samples = core::sample(sampling, 1, launch);
+
+  // Check every element after timing: loaded, multiplied and stored, launch after launch.
+  for (std::int64_t i = 0; i < items * words; ++i) {
+    const float want = detail::amx_expected(i, launches);
+    if (acc(i) != want)
+      throw Error(label + ": wrong result in element " + std::to_string(i) + " after " +
+                  std::to_string(launches) + " launches: " + std::to_string(acc(i)) +
+                  " (expected " + std::to_string(want) + ")");
   }
-  p.clock_ghz = samples.clock_ghz;
-  p.disturbance = samples.disturbance;
-  return p;
+
+  // The loop's products; the one per launch after it is not counted (1 in 2048 or fewer).
+  return sweep_point("amx_bf16", tiles, samples, items, detail::kAmxOpsPerInstruction);
+}
+
+// Linux's leave for the tile data (Documentation/arch/x86/xstate.rst): asked once per
+// process; the answer holds for all its threads. Empty: granted.
+std::string request_amx_tile_data() {
+#if defined(__linux__) && defined(__x86_64__)
+  constexpr long kArchReqXcompPerm = 0x1023;  // ARCH_REQ_XCOMP_PERM
+  constexpr long kXfeatureXtiledata = 18;     // XFEATURE_XTILEDATA
+  static const std::string refused = [] {
+    if (syscall(SYS_arch_prctl, kArchReqXcompPerm, kXfeatureXtiledata) == 0) return std::string();
+    return "Linux refused the AMX tile data (arch_prctl ARCH_REQ_XCOMP_PERM: " +
+           std::string(std::strerror(errno)) + ")";
+  }();
+  return refused;
+#else
+  return "no way to ask this OS for the AMX tile data";
+#endif
 }
 
 }  // namespace
@@ -142,13 +211,17 @@ DotFeatures host_dot_features() {
   f.avxvnni = __builtin_cpu_supports("avxvnni");
   f.amx_bf16 = __builtin_cpu_supports("amx-bf16");
 #endif
+  if (f.amx_bf16) {
+    f.amx_refused = request_amx_tile_data();
+    f.amx_permitted = f.amx_refused.empty();
+  }
   return f;
 }
 
 DotRates host_dot_rates() {
 #if defined(__x86_64__)
   unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
-  if (!__get_cpuid(0, &eax, &ebx, &ecx, &edx)) return {0, 0, "no cpuid"};
+  if (!__get_cpuid(0, &eax, &ebx, &ecx, &edx)) return {0, 0, "no cpuid", 0, "no cpuid"};
   char vendor[13] = {};
   std::memcpy(vendor, &ebx, 4);
   std::memcpy(vendor + 4, &edx, 4);
@@ -161,7 +234,7 @@ DotRates host_dot_rates() {
   if (base_family == 0x6 || base_family == 0xf) model += ((eax >> 16) & 0xf) << 4;
   return core_dot_rates(vendor, family, model);
 #else
-  return {0, 0, "not an x86-64 CPU"};
+  return {0, 0, "not an x86-64 CPU", 0, "not an x86-64 CPU"};
 #endif
 }
 
@@ -187,8 +260,16 @@ std::vector<ceilings::DotUnit> dot_units(const DotFeatures& features, const DotR
     unit("int8_dot", DotInstruction::int8_ymm, 0.0);
   else
     missing("int8_dot: this CPU has neither AVX-512 VNNI (avx512_vnni) nor AVX-VNNI (avx_vnni)");
-  missing(features.amx_bf16 ? "amx_bf16: this CPU has AMX tiles, but rooftop has no AMX kernel"
-                            : "amx_bf16: this CPU has no AMX tiles (amx_bf16)");
+  if (!features.amx_bf16)
+    missing("amx_bf16: this CPU has no AMX tiles (amx_bf16)");
+  else if (!features.amx_permitted)
+    missing("amx_bf16: " + (features.amx_refused.empty() ? std::string("no leave for the tile data")
+                                                         : features.amx_refused));
+  else
+    out.push_back({"amx_bf16", std::string(detail::kAmxName), detail::kAmxOpsPerInstruction,
+                   rates.amx_bf16,
+                   rates.amx_bf16 > 0 ? rates.amx_source
+                                      : "no rate for tdpbf16ps (" + rates.amx_source + ")"});
   return out;
 }
 
@@ -205,21 +286,28 @@ std::vector<core::SweepPoint> run_dot_sweeps(const SweepPlan& plan, const Progre
 
   struct Run {
     std::string figure;
-    const DotKernelInfo* kernel;
-    int chains;
+    const DotKernelInfo* kernel;  // nullptr: the AMX tiles
+    int chains;                   // or C tiles
   };
   std::vector<Run> runs;
-  for (const ceilings::DotUnit& u : dot_units(features, {}, absent))
+  for (const ceilings::DotUnit& u : dot_units(features, {}, absent)) {
     for (const DotKernelInfo& k : detail::kDotKernels)
       if (u.instruction == k.name)
         for (int chains : detail::kDotChains)
           if (chains + 3 <= k.registers) runs.push_back({u.figure, &k, chains});
+    // Only where the CPU has the flag and Linux the leave: dot_units said so.
+    if (u.instruction == detail::kAmxName)
+      for (int tiles = 1; tiles <= detail::kAmxMaxTiles; ++tiles)
+        runs.push_back({u.figure, nullptr, tiles});
+  }
 
   std::vector<core::SweepPoint> out;
   for (std::size_t i = 0; i < runs.size(); ++i) {
     if (progress)
       progress(i, runs.size(), runs[i].figure + " x" + std::to_string(runs[i].chains));
-    out.push_back(measure_dot(runs[i].figure, *runs[i].kernel, runs[i].chains, sampling));
+    out.push_back(runs[i].kernel
+                      ? measure_dot(runs[i].figure, *runs[i].kernel, runs[i].chains, sampling)
+                      : measure_amx(runs[i].chains, sampling));
   }
   if (progress) progress(runs.size(), runs.size(), "");
   return out;

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <Kokkos_Core.hpp>
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdint>
@@ -165,6 +166,7 @@ TEST(DotDispatch, TheWidestInstructionTheFlagsAllow) {
   EXPECT_EQ(absent.size(), 2u);
 
   f.avx512vnni = f.avx512bf16 = f.amx_bf16 = true;
+  f.amx_refused = "Linux refused the AMX tile data (arch_prctl ARCH_REQ_XCOMP_PERM: Invalid argument)";
   absent.clear();
   units = dot_units(f, zen4, &absent);
   ASSERT_EQ(units.size(), 2u);
@@ -174,17 +176,148 @@ TEST(DotDispatch, TheWidestInstructionTheFlagsAllow) {
   EXPECT_EQ(units[1].instruction, "vpdpbusd zmm");
   EXPECT_EQ(units[1].ops_per_instruction, 128);
   ASSERT_EQ(absent.size(), 1u);
-  EXPECT_EQ(absent[0], "amx_bf16: this CPU has AMX tiles, but rooftop has no AMX kernel");
+  EXPECT_EQ(absent[0], "amx_bf16: " + f.amx_refused) << "the flag without Linux's leave";
   for (const auto& u : units) EXPECT_NE(core::find_figure(u.figure), nullptr) << u.figure;
+}
+
+// AMX runs only with the flag and the leave; its unit is a whole tile product.
+TEST(DotDispatch, AmxWithTheFlagAndTheLeave) {
+  DotFeatures f;
+  f.amx_bf16 = f.amx_permitted = true;
+  std::vector<std::string> absent;
+  const DotRates spr = core_dot_rates("GenuineIntel", 6, 0x8f);
+  auto units = dot_units(f, spr, &absent);
+  ASSERT_EQ(units.size(), 1u);
+  EXPECT_EQ(units[0].figure, "amx_bf16");
+  EXPECT_EQ(units[0].instruction, "tdpbf16ps");
+  EXPECT_EQ(units[0].ops_per_instruction, 2 * 16 * 16 * 32);
+  EXPECT_EQ(units[0].per_cycle, 1.0 / 16) << "1024 FLOPs per cycle";
+  EXPECT_NE(units[0].source.find("1024 BF16 FLOPs per cycle"), std::string::npos)
+      << units[0].source;
+  EXPECT_NE(core::find_figure(units[0].figure), nullptr);
+  EXPECT_EQ(absent.size(), 2u);
+  // A core without a known TMUL rate: the unit, with no rate and why.
+  units = dot_units(f, core_dot_rates("GenuineIntel", 6, 0xad), nullptr);
+  ASSERT_EQ(units.size(), 1u);
+  EXPECT_EQ(units[0].per_cycle, 0.0);
+  EXPECT_NE(units[0].source.find("Granite Rapids: no source"), std::string::npos)
+      << units[0].source;
+  // The flag without the leave: absent, and said why.
+  f.amx_permitted = false;
+  absent.clear();
+  EXPECT_TRUE(dot_units(f, spr, &absent).empty());
+  ASSERT_EQ(absent.size(), 3u);
+  EXPECT_EQ(absent[2], "amx_bf16: no leave for the tile data");
+}
+
+// This CPU: AMX only where it has the flag, and then only with Linux's leave; elsewhere
+// recorded absent with the CPU's reason and no tile kernel run (on a CPU without AMX
+// one would end the test with SIGILL).
+TEST(DotDispatch, AmxOnThisCpu) {
+  const DotFeatures f = host_dot_features();
+  std::vector<std::string> absent;
+  const auto units = dot_units(f, host_dot_rates(), &absent);
+  const bool amx = std::any_of(units.begin(), units.end(),
+                               [](const auto& u) { return u.figure == "amx_bf16"; });
+  EXPECT_EQ(amx, f.amx_bf16 && f.amx_permitted);
+  if (f.amx_bf16) GTEST_SKIP() << "this CPU has AMX: " << (amx ? "granted" : f.amx_refused);
+  EXPECT_FALSE(f.amx_permitted);
+  EXPECT_TRUE(f.amx_refused.empty()) << "Linux is not asked without the flag";
+  EXPECT_NE(std::find(absent.begin(), absent.end(),
+                      "amx_bf16: this CPU has no AMX tiles (amx_bf16)"),
+            absent.end());
+  SweepPlan plan;
+  plan.sampling.samples = 1;
+  plan.sampling.min_sample_seconds = 1e-4;
+  absent.clear();
+  for (const auto& p : run_dot_sweeps(plan, {}, &absent, f)) EXPECT_NE(p.sweep, "amx_bf16");
+  EXPECT_EQ(absent.back(), "amx_bf16: this CPU has no AMX tiles (amx_bf16)");
+}
+
+// ---------------------------------------------------------------------------------------
+// AMX by construction (no AMX CPU here): the tile configuration, the operands and the
+// answer the sweep checks, against Intel's definitions.
+
+// The 64-byte configuration as Intel's SDM vol. 1 lays it out (palette 1): byte 0 the
+// palette id, byte 1 start_row, bytes 2-15 reserved (0), bytes 16-47 colsb of tiles 0-15
+// (16-bit little-endian), bytes 48-63 rows of tiles 0-15.
+TEST(DotAmx, TileConfigurationBytes) {
+  for (int tiles = 1; tiles <= detail::kAmxMaxTiles; ++tiles) {
+    SCOPED_TRACE(tiles);
+    const std::array<std::uint8_t, 64> cfg = detail::amx_tile_config(tiles);
+    EXPECT_EQ(cfg[0], 1) << "palette 1";
+    EXPECT_EQ(cfg[1], 0) << "start_row";
+    for (int i = 2; i < 16; ++i) EXPECT_EQ(cfg[i], 0) << "reserved byte " << i;
+    for (int t = 0; t < 16; ++t) {
+      const bool used = t < tiles || (t >= 4 && t <= 6);  // C tiles; A, B and C in 4-6
+      const int colsb = cfg[16 + 2 * t] | cfg[17 + 2 * t] << 8;
+      EXPECT_EQ(colsb, used ? 64 : 0) << "colsb of tile " << t;
+      EXPECT_EQ(cfg[48 + t], used ? 16 : 0) << "rows of tile " << t;
+    }
+  }
+  // The operands carry the configuration of their tile count.
+  EXPECT_EQ(detail::amx_operands(3).config, detail::amx_tile_config(3));
+  const std::array<std::uint8_t, 64> none{};
+  EXPECT_EQ(detail::amx_tile_config(0), none);
+  EXPECT_EQ(detail::amx_tile_config(5), none) << "5 C tiles and 3 operands exceed 8";
+}
+
+// Intel's TDPBF16PS on FP32 accumulators of 16 x 16: C[m][n] += the sum over k of the
+// pair A[m][2k], A[m][2k+1] times B[k][2n], B[k][2n+1] (B's VNNI layout).
+void tdpbf16ps(std::vector<float>& acc, const std::array<std::uint16_t, 512>& a,
+               const std::array<std::uint16_t, 512>& b) {
+  for (int m = 0; m < 16; ++m)
+    for (int n = 0; n < 16; ++n) {
+      float sum = acc[m * 16 + n];
+      for (int k = 0; k < 16; ++k) {
+        sum += bf16_value(a[m * 32 + 2 * k]) * bf16_value(b[k * 32 + 2 * n]);
+        sum += bf16_value(a[m * 32 + 2 * k + 1]) * bf16_value(b[k * 32 + 2 * n + 1]);
+      }
+      acc[m * 16 + n] = sum;
+    }
+}
+
+TEST(DotAmx, TheAnswerTheSweepChecks) {
+  EXPECT_EQ(detail::kAmxOpsPerInstruction, 16384);
+  EXPECT_EQ(detail::kAmxTileBytes, 16 * 64);
+  const detail::AmxOperands ops = detail::amx_operands(2);
+  for (std::uint16_t a : ops.a) EXPECT_EQ(bf16_value(a), 1.0f) << "A: a power of two";
+  // Two tiles of one thread, called three times with 0, 5 and 2 pairs.
+  std::vector<float> tiles[2];
+  for (int t = 0; t < 2; ++t)
+    for (int i = 0; i < 256; ++i) tiles[t].push_back(detail::amx_initial(t * 256 + i));
+  int calls = 0;
+  for (int pairs : {0, 5, 2}) {
+    for (auto& acc : tiles) {
+      for (int p = 0; p < pairs; ++p) {
+        tdpbf16ps(acc, ops.a, ops.b);
+        tdpbf16ps(acc, ops.a, ops.c);
+      }
+      tdpbf16ps(acc, ops.a, ops.b);  // the product that stays
+    }
+    ++calls;
+    for (int t = 0; t < 2; ++t)
+      for (int i = 0; i < 256; ++i)
+        ASSERT_EQ(tiles[t][i], detail::amx_expected(t * 256 + i, calls))
+            << "element " << t * 256 + i << " after " << calls << " calls";
+  }
+  EXPECT_EQ(detail::amx_expected(0, 1), 24.0f) << "16 pairs of 1 x 1 + 1 x 0.5";
+  // A kernel per tile count, none past 4.
+  for (int t = 1; t <= detail::kAmxMaxTiles; ++t) EXPECT_NE(detail::amx_tiles(t), nullptr) << t;
+  EXPECT_EQ(detail::amx_tiles(0), nullptr);
+  EXPECT_EQ(detail::amx_tiles(5), nullptr);
 }
 
 TEST(DotDispatch, CoreRates) {
   const DotRates zen4 = core_dot_rates("AuthenticAMD", 0x19, 0x61);
   EXPECT_EQ(zen4.bf16_zmm, 1.0);
   EXPECT_EQ(zen4.int8_zmm, 1.0);
+  EXPECT_EQ(zen4.amx_bf16, 0.0);
   const DotRates spr = core_dot_rates("GenuineIntel", 6, 0x8f);
   EXPECT_EQ(spr.bf16_zmm, 2.0);
   EXPECT_EQ(spr.int8_zmm, 2.0);
+  EXPECT_EQ(spr.amx_bf16 * 16384, 1024.0) << "tdpbf16ps per cycle: 1024 FLOPs";
+  EXPECT_EQ(core_dot_rates("GenuineIntel", 6, 0xcf).amx_bf16, spr.amx_bf16) << "Emerald Rapids";
   const DotRates zen3 = core_dot_rates("AuthenticAMD", 0x19, 0x01);
   EXPECT_EQ(zen3.int8_zmm, 0.0);
   EXPECT_NE(zen3.source.find("not in the table"), std::string::npos) << zen3.source;
@@ -265,7 +398,7 @@ TEST(DotFigures, TheBestAccumulatorCountAgainstThePipes) {
   const std::vector<ceilings::DotUnit> units = {
       {"bf16_dot", "vdpbf16ps zmm", 64, 1.0, "Zen 4: FP0+FP1"},
       {"int8_dot", "vpdpbusd zmm", 128, 0.0, "unknown core (x)"},
-      {"amx_bf16", "tdpbf16ps", 1024, 1.0, "none"}};
+      {"amx_bf16", "tdpbf16ps", 16384, 1.0 / 16, "none"}};
   const std::vector<core::Ceiling> f = ceilings::dot_figures(points, m, units);
   ASSERT_EQ(f.size(), 2u) << "no points: no amx_bf16 figure, not a zero one";
 
@@ -299,6 +432,22 @@ TEST(DotFigures, TheBestAccumulatorCountAgainstThePipes) {
   const auto g = ceilings::dot_figures(points, m, {units[0]});
   ASSERT_EQ(g.size(), 1u);
   EXPECT_DOUBLE_EQ(*g[0].theoretical, 2 * 64 * 3.5);
+}
+
+TEST(DotFigures, AmxTilesAgainstTheTmul) {
+  core::Machine m;
+  m.cores = 2;
+  m.clock_ghz = 2.0;
+  const std::vector<core::SweepPoint> points = {point("amx_bf16", 1, {1500}),
+                                                point("amx_bf16", 2, {3000, 2900, 3100})};
+  const ceilings::DotUnit unit{"amx_bf16", "tdpbf16ps", 16384, 1.0 / 16, "Sapphire Rapids: x"};
+  const auto f = ceilings::dot_figures(points, m, {unit});
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].value, 3000);
+  EXPECT_EQ(f[0].pattern, "tdpbf16ps");
+  EXPECT_EQ(f[0].note, "2 tiles per thread (best of 1, 2)");
+  ASSERT_TRUE(f[0].theoretical.has_value());
+  EXPECT_DOUBLE_EQ(*f[0].theoretical, 2 * 1024 * 2.0) << "cores x 1024 FLOPs x GHz";
 }
 
 }  // namespace

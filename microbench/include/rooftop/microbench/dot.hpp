@@ -16,15 +16,19 @@
 namespace rooftop::microbench {
 
 // The CPU flags the dot-product kernels need (Linux /proc/cpuinfo: avx512_bf16,
-// avx512_vnni, avx_vnni, amx_bf16).
+// avx512_vnni, avx_vnni, amx_bf16), and for AMX the kernel's leave: Linux gives a process
+// the tile data only on request (arch_prctl ARCH_REQ_XCOMP_PERM, the kernel's
+// Documentation/arch/x86/xstate.rst); without it the first tile instruction faults.
 struct DotFeatures {
   bool avx512bf16 = false;
   bool avx512vnni = false;
   bool avxvnni = false;
   bool amx_bf16 = false;
+  bool amx_permitted = false;  // the process may use the tile data
+  std::string amx_refused;     // why not, where the CPU has the flag
 };
 // This CPU's, as the compiler's CPU detection reads them (cpuid and the registers the
-// OS saves).
+// OS saves); on a CPU with amx_bf16 it asks Linux for the tile data (once per process).
 DotFeatures host_dot_features();
 
 // 512-bit dot-product instructions one core issues per cycle (cpu_cores.cpp); 0: not
@@ -33,13 +37,16 @@ struct DotRates {
   double bf16_zmm = 0.0;  // vdpbf16ps zmm
   double int8_zmm = 0.0;  // vpdpbusd zmm
   std::string source;
+  double amx_bf16 = 0.0;   // tdpbf16ps (a whole tile product)
+  std::string amx_source;  // where that comes from, or why it is not known
 };
 DotRates core_dot_rates(const std::string& vendor, int family, int model);
 // The rates of the core this runs on (cpuid's vendor, family and model).
 DotRates host_dot_rates();
 
-// The instructions a CPU with `features` runs, one per figure (bf16_dot, int8_dot), with
-// their rates; the figures it cannot measure go to `absent` as "<figure>: <why>".
+// The instructions a CPU with `features` runs, one per figure (bf16_dot, int8_dot,
+// amx_bf16), with their rates; the figures it cannot measure go to `absent` as
+// "<figure>: <why>".
 std::vector<ceilings::DotUnit> dot_units(const DotFeatures& features, const DotRates& rates,
                                          std::vector<std::string>* absent = nullptr);
 
@@ -48,7 +55,7 @@ std::vector<ceilings::DotUnit> dot_units(const DotFeatures& features, const DotR
 std::vector<ceilings::DotUnit> host_dot_units();
 
 // The sweeps of every unit dot_units finds: one point per accumulator count per thread
-// that fits the registers, each checked after timing (rooftop::Error if wrong). Samples
+// that fits the registers (for AMX, per C tile count, 1 to 4), each checked after timing (rooftop::Error if wrong). Samples
 // last at most 20 ms (register-only kernels are at their rate at once): under 2 s on a
 // 2-core Zen 4. Reasons for the figures not measured go to `absent`.
 std::vector<core::SweepPoint> run_dot_sweeps(const SweepPlan& plan, const Progress& progress,
