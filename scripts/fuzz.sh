@@ -48,10 +48,9 @@ seed() {  # TARGET FILE [TIMING-FILE]: one seed, a report alone or with its timi
   fi
 }
 for f in "$import"/ncu-*.csv; do seed fuzz_ncu_csv "$f"; done
-seed fuzz_ncu_csv "$import/ncu-long.csv" "$import/nsys-kern-sum-llama2-70b.csv"
+seed fuzz_ncu_csv "$import/ncu-long-gemm-a100.csv" "$import/nsys-kern-sum-llama2-70b.csv"
 seed fuzz_ncu_csv "$import/ncu-raw-pascal-vectoradd.csv" "$import/nvprof-trace-vectoradd-gtx1080.csv"
 for f in "$import"/nvprof-*.csv; do seed fuzz_nvprof "$f"; done
-seed fuzz_nvprof "$import/nvprof-metrics.csv" "$import/nvprof-trace.csv"
 seed fuzz_nvprof "$import/nvprof-metrics-matrixmul.csv" "$import/nvprof-trace-matrixmul.csv"
 seed fuzz_nvprof "$import/nvprof-metrics-interval-dp.csv" "$import/nvprof-trace-interval-dp.csv"
 for f in "$import"/ncu-text-*.log; do seed fuzz_ncu_text "$f"; done

@@ -205,6 +205,9 @@ const csv::Table& counts_table(const std::vector<csv::Table>& tables, const std:
 }
 
 int first_kind(std::string_view text) {
+  // A byte-order mark before a header on the first line (a report saved on Windows, with
+  // no ==PROF== line before its table), as read_tables skips it.
+  if (text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);
   int first = kNone;
   std::size_t pos = 0;
   csv::Record record;

@@ -47,6 +47,18 @@ bool cut_short(const std::string& name, std::string& prefix) {
   return true;
 }
 
+// `base` without its template arguments: "vecAdd<float>" -> "vecAdd".
+std::string without_template_arguments(const std::string& base) {
+  std::string out;
+  int depth = 0;
+  for (char c : base) {
+    if (c == '<') ++depth;
+    if (depth == 0) out += c;
+    if (c == '>' && depth > 0) --depth;
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string base_name(const std::string& name) {
@@ -87,9 +99,12 @@ std::vector<const TimingEntry*> match_timing(const std::vector<std::string>& ker
     match[i] = &timing.entries[it->second];
     timing.entries[it->second].claimed = true;
   }
-  std::map<std::string, int> unmatched_bases;
+  std::map<std::string, int> unmatched_bases, unmatched_plain;
   for (std::size_t i = 0; i < kernels.size(); ++i)
-    if (!match[i]) ++unmatched_bases[base_name(kernels[i])];
+    if (!match[i]) {
+      ++unmatched_bases[base_name(kernels[i])];
+      ++unmatched_plain[without_template_arguments(base_name(kernels[i]))];
+    }
   for (std::size_t i = 0; i < kernels.size(); ++i) {
     if (match[i]) continue;
     const std::string base = base_name(kernels[i]);
@@ -103,7 +118,22 @@ std::vector<const TimingEntry*> match_timing(const std::vector<std::string>& ker
     const std::string id = "k" + std::to_string(i + 1);
     const char* how = short_name ? "by the start of its name, cut short with \"...\""
                                  : "by its name up to '('";
-    if (candidates.size() == 1 && unmatched_bases[base] == 1) {
+    int same_base = unmatched_bases[base];
+    // nvprof prints "vecAdd<float>" where Nsight Compute prints "vecAdd" for the same
+    // kernel: one name without template arguments is the other's without them, where that
+    // picks one entry and one kernel (two sets of arguments, f<int> and f<double>, differ).
+    const std::string plain = without_template_arguments(base);
+    if (candidates.empty() && !short_name) {
+      for (TimingEntry& e : timing.entries) {
+        const std::string other = base_name(e.name);
+        if (!e.claimed && without_template_arguments(other) == plain &&
+            (base == plain || other == plain))
+          candidates.push_back(&e);
+      }
+      how = "by its name without template arguments";
+      same_base = unmatched_plain[plain];
+    }
+    if (candidates.size() == 1 && same_base == 1) {
       match[i] = candidates[0];
       candidates[0]->claimed = true;
       notes.push_back(timing.file + ": " + id + " " + in_quotes(kernels[i]) + " matched to " +

@@ -41,8 +41,9 @@ std::string base_name(const std::string& name);
 // Pairs each of `kernels` (names in a report) with its timing entry: the exact name
 // first, then the name up to '(' where that picks one entry no other kernel could also
 // claim, then a name Nsight Compute cut short ("sgemm_128x64_nn_..." style names ending in
-// "...") where it is the prefix of exactly one unclaimed entry; every match not by the
-// exact name is a note. Null where none.
+// "...") where it is the prefix of exactly one unclaimed entry, then the name without
+// template arguments ("vecAdd" for nvprof's "vecAdd<float>") where that picks one entry
+// and one kernel; every match not by the exact name is a note. Null where none.
 std::vector<const TimingEntry*> match_timing(const std::vector<std::string>& kernels,
                                              Timing& timing, std::vector<std::string>& notes);
 

@@ -2,7 +2,6 @@
 
 #include <gtest/gtest.h>
 
-#include <cmath>
 #include <string>
 #include <vector>
 
@@ -15,8 +14,6 @@ namespace {
 using core::KernelRecord;
 using rooftop::testing::error_of;
 
-#define EXPECT_REL(actual, expected, rel) EXPECT_NEAR(actual, expected, std::abs(expected) * (rel))
-
 std::string fixture(const std::string& name) {
   return std::string(ROOFTOP_TEST_FIXTURES) + "/import/" + name;
 }
@@ -25,16 +22,24 @@ std::string fixture(const std::string& name) {
 // The backend.
 
 TEST(ImportBackend, ReadsTheFilesAndAppendsItsNotes) {
-  ImportBackend backend(fixture("nvprof-metrics.csv"), fixture("nvprof-summary.csv"));
+  // The real matrixMul report and the GPU trace of another run of it (fixtures/README.md).
+  ImportBackend backend(fixture("nvprof-metrics-matrixmul.csv"),
+                        fixture("nvprof-trace-matrixmul.csv"));
   EXPECT_EQ(backend.name(), "import");
   std::vector<std::string> notes = {"earlier note"};
   const std::vector<KernelRecord> kernels = backend.collect(notes);
   EXPECT_EQ(backend.format(), "nvprof-metrics");
-  ASSERT_EQ(kernels.size(), 2u);
-  EXPECT_REL(kernels[0].time_s, 51e-6, 1e-12);
-  ASSERT_GE(notes.size(), 2u);
+  ASSERT_EQ(kernels.size(), 1u);
+  EXPECT_EQ(kernels[0].name, "void matrixMulCUDA<int=32>(float*, float*, float*, int, int)");
+  EXPECT_EQ(kernels[0].invocations, 301);
+  EXPECT_EQ(kernels[0].time_source, "nvprof GPU trace");
+  // The sum of the trace's 301 durations (ImportNvprofReal sums them from the file).
+  EXPECT_NEAR(kernels[0].time_s, 23.031098e-3, 1e-10);
+  ASSERT_EQ(notes.size(), 2u);  // every launch is timed: no note about the trace
   EXPECT_EQ(notes[0], "earlier note");
-  EXPECT_NE(notes[1].find(fixture("nvprof-summary.csv")), std::string::npos) << notes[1];
+  EXPECT_NE(notes.back().find(fixture("nvprof-metrics-matrixmul.csv") + ": read as"),
+            std::string::npos)
+      << notes.back();
 }
 
 TEST(ImportBackend, AMissingFileCannotBeRead) {
@@ -44,7 +49,7 @@ TEST(ImportBackend, AMissingFileCannotBeRead) {
   std::vector<std::string> notes;
   const std::string e = error_of([&] { backend.collect(notes); });
   EXPECT_EQ(e, missing + ": cannot read (No such file or directory)");
-  ImportBackend timing(fixture("nvprof-metrics.csv"), dir.path().string());
+  ImportBackend timing(fixture("nvprof-metrics-matrixmul.csv"), dir.path().string());
   const std::string d = error_of([&] { timing.collect(notes); });
   EXPECT_EQ(d, dir.path().string() + ": cannot read (a directory)");
 }

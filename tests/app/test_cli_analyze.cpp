@@ -129,7 +129,7 @@ TEST(CliImport, NsightComputeReportOnCeilings) {
   TempDir logs, files;
   const std::string out = files.file("imported.h5"), plot = files.file("imported.svg");
   const RunResult r =
-      run_rooftop({"import", std::string(ROOFTOP_TEST_FIXTURES) + "/import/ncu-wide.csv",
+      run_rooftop({"import", std::string(ROOFTOP_TEST_FIXTURES) + "/import/ncu-long-gemm-a100.csv",
                    "--ceilings", ceilings_file(files), "--out", out, "--plot", plot, "--json"},
                   logs);
   ASSERT_EQ(r.status, 0) << r.err;

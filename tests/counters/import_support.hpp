@@ -1,6 +1,5 @@
 #pragma once
-// What the import test files share: fixture bytes, lookups into a result, notes, and the
-// constructed DAXPY/DGEMM fixtures' totals (fixtures/README.md says which files those are).
+// What the import test files share: fixture bytes, lookups into a result, notes.
 
 #include <gtest/gtest.h>
 
@@ -100,16 +99,6 @@ inline std::string ncu_long(const std::vector<std::vector<std::string>>& rows) {
   }
   return s;
 }
-
-// The constructed fixtures (ncu-long.csv, ncu-wide.csv, nvprof-metrics.csv and its timing
-// files): a DAXPY launched 3 times and a DGEMM launched once, the same totals in every layout.
-inline constexpr double kDaxpyFlops = 3 * 2.0 * 1048576;  // one FMA per element, 3 launches
-inline constexpr double kDaxpyDram = 3 * 25165824.0;      // 2 loads + 1 store of 2^20 doubles
-inline constexpr double kDaxpyL2 = 3 * 25296896.0;
-inline constexpr double kDaxpyTime = (17.25 + 16.83 + 16.92) * 1e-6;
-inline constexpr double kDgemmFma = 1073741824.0;
-inline constexpr double kDgemmFlops = 2 * kDgemmFma + 1048576 + 1048576;
-inline constexpr double kDgemmDram = 33554432.0, kDgemmL2 = 805306368.0, kDgemmL1 = 4294967296.0;
 
 }  // namespace rooftop::counters::testing
 

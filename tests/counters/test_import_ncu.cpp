@@ -1,19 +1,22 @@
 // rooftop_counters: Nsight Compute CSV import, both layouts. A real `ncu --csv` report (an
 // FP32 GEMM and its initialisation kernel on an A100, see fixtures/README.md) read as ncu
-// printed it; the constructed DAXPY/DGEMM reports for units, thousands separators, "n/a" and
-// the fallback definitions; launches of one kernel summed into one record; a note for every
-// missing metric; a timing file joined by kernel name; CSV details (line endings, quotes).
+// printed it; Nsight Compute's unit names and "n/a" tested on the unit parser; launches of
+// one kernel summed into one record; a note for every missing metric; a timing file joined
+// by kernel name; CSV details (line endings, quotes).
 
 #include <gtest/gtest.h>
 
 #include <map>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "import_support.hpp"
+#include "reader.hpp"
 #include "rooftop/counters/evaluate.hpp"
 #include "rooftop/counters/import.hpp"
+#include "units.hpp"
 
 namespace rooftop::counters {
 namespace {
@@ -65,124 +68,119 @@ TEST(ImportNcuReal, TheTimeIsTheSubPartitionCyclesOverItsClock) {
 }
 
 // ---------------------------------------------------------------------------------------
-// Nsight Compute, one row per metric.
+// Nsight Compute, one row per metric: the record each kernel of the real A100 report gets.
 
-TEST(ImportNcuLong, SumsTheLaunchesOfEachKernelInFirstAppearanceOrder) {
-  const ImportResult r = parse_fixture("ncu-long.csv");
-  EXPECT_EQ(r.format, "ncu-long");
-  ASSERT_EQ(r.kernels.size(), 3u);
-  const char* names[] = {"daxpy(", "void dgemm_tiled<64>(", "sscal("};
-  for (std::size_t i = 0; i < 3; ++i) {
+TEST(ImportNcuLong, EachKernelIsOneRecordInFirstAppearanceOrder) {
+  const ImportResult r = parse_fixture("ncu-long-gemm-a100.csv");
+  ASSERT_EQ(r.kernels.size(), 2u);
+  const char* names[] = {"void randomInit<float>(", "void gemm_v1<float>("};
+  const int launches[] = {2, 1};  // IDs 0 and 1, then 2 (its column "ID")
+  for (std::size_t i = 0; i < 2; ++i) {
     const KernelRecord& k = r.kernels[i];
     EXPECT_EQ(k.name.rfind(names[i], 0), 0u) << k.name;
     EXPECT_EQ(k.id, "k" + std::to_string(i + 1));
     EXPECT_EQ(k.group, "import");
     EXPECT_EQ(k.order, static_cast<int>(i));
     EXPECT_EQ(k.source, "ncu-import");
+    EXPECT_EQ(k.invocations, launches[i]);
+    EXPECT_EQ(k.samples, launches[i]);
     EXPECT_TRUE(k.check.empty());
     EXPECT_TRUE(k.limiter.empty());
   }
-  const KernelRecord& daxpy = r.kernels[0];
-  EXPECT_EQ(daxpy.invocations, 3);
-  EXPECT_EQ(daxpy.samples, 3);
-  EXPECT_EQ(daxpy.precision, "fp64");
-  EXPECT_DOUBLE_EQ(daxpy.flops_fp64, kDaxpyFlops);
-  EXPECT_DOUBLE_EQ(daxpy.flops_fp32, 0.0);
-  EXPECT_DOUBLE_EQ(daxpy.flops_fp16, 0.0);
-  EXPECT_DOUBLE_EQ(daxpy.fma_fraction, 1.0);
-  EXPECT_DOUBLE_EQ(daxpy.tensor_instructions, 0.0);
-  EXPECT_EQ(daxpy.time_source, "ncu gpu__time_duration.sum");
-  EXPECT_TRUE(daxpy.note.empty()) << daxpy.note;
+  // Levels in hierarchy order, whatever the order of the rows (dram__bytes.sum comes first).
+  const KernelRecord& gemm = r.kernels[1];
+  ASSERT_EQ(gemm.bytes.size(), 3u);
+  EXPECT_EQ(gemm.bytes[0].level, "l1");
+  EXPECT_EQ(gemm.bytes[1].level, "l2");
+  EXPECT_EQ(gemm.bytes[2].level, "dram");
+  // Line 33: l1tex__t_bytes.sum "38,708,392,755,200.00"; line 34: lts__t_bytes.sum
+  // "40,927,345,510,272.00" (thousands separators as ncu printed them).
+  EXPECT_DOUBLE_EQ(bytes(gemm, "l1"), 38708392755200.0);
+  EXPECT_DOUBLE_EQ(bytes(gemm, "l2"), 40927345510272.0);
 }
 
-TEST(ImportNcuLong, ConvertsUnitsAndThousandsSeparators) {
-  // The three DAXPY launches print the same bytes in byte, Kbyte, Mbyte and Gbyte (decimal
-  // prefixes) and their times in usecond, nsecond ("16,830") and msecond.
-  const ImportResult r = parse_fixture("ncu-long.csv");
-  const KernelRecord& daxpy = find(r, "daxpy");
-  EXPECT_REL(bytes(daxpy, "dram"), kDaxpyDram, 1e-12);
-  EXPECT_REL(bytes(daxpy, "l1"), kDaxpyDram, 1e-12);
-  EXPECT_REL(bytes(daxpy, "l2"), kDaxpyL2, 1e-12);
-  EXPECT_REL(daxpy.time_s, kDaxpyTime, 1e-12);
-  EXPECT_REL(daxpy.time_min, 16.83e-6, 1e-12);
-  EXPECT_REL(daxpy.time_max, 17.25e-6, 1e-12);
-  const KernelRecord& dgemm = find(r, "void dgemm");
-  EXPECT_REL(bytes(dgemm, "l1"), kDgemmL1, 1e-12);
-  EXPECT_REL(bytes(dgemm, "l2"), kDgemmL2, 1e-12);
-  EXPECT_DOUBLE_EQ(bytes(dgemm, "dram"), kDgemmDram);
-  EXPECT_REL(dgemm.time_s, 1.6e-3, 1e-12);
-  // Levels in hierarchy order.
-  ASSERT_EQ(dgemm.bytes.size(), 3u);
-  EXPECT_EQ(dgemm.bytes[0].level, "l1");
-  EXPECT_EQ(dgemm.bytes[1].level, "l2");
-  EXPECT_EQ(dgemm.bytes[2].level, "dram");
+TEST(ImportNcuLong, AnFmaOnlyKernelHasAnFmaShareOfOne) {
+  // gemm_v1's rows 38 to 46: FFMA and HFMA counts, every add and mul 0.0.
+  const ImportResult r = parse_fixture("ncu-long-gemm-a100.csv");
+  const KernelRecord& gemm = find(r, "void gemm_v1");
+  EXPECT_DOUBLE_EQ(gemm.fma_fraction, 1.0);
+  EXPECT_DOUBLE_EQ(gemm.flops_fp64, 0.0);
 }
 
-TEST(ImportNcuLong, FmaFractionWeighsEachFmaAsTwoFlops) {
-  const ImportResult r = parse_fixture("ncu-long.csv");
-  const KernelRecord& dgemm = find(r, "void dgemm");
-  EXPECT_DOUBLE_EQ(dgemm.flops_fp64, kDgemmFlops);
-  EXPECT_DOUBLE_EQ(dgemm.fma_fraction, 2 * kDgemmFma / kDgemmFlops);
-  const KernelRecord& sscal = find(r, "sscal");
-  EXPECT_EQ(sscal.precision, "fp32");
-  EXPECT_DOUBLE_EQ(sscal.flops_fp32, 262144.0);
-  EXPECT_DOUBLE_EQ(sscal.fma_fraction, 0.0);
+// ---------------------------------------------------------------------------------------
+// Units as Nsight Compute names them. Its CLI documentation ("Metrics and Units",
+// --print-units base|auto) scales values to "an appropriate order of magnitude" under auto;
+// its metric units are byte, Kbyte, Mbyte, Gbyte (decimal), nsecond, usecond, msecond,
+// second, cycle/nsecond and the like. No public report prints them all, so the parser of
+// those names is tested on the names themselves.
+
+TEST(Units, NsightComputeBytePrefixesAreDecimal) {
+  using importing::Quantity;
+  using importing::unit_factor;
+  EXPECT_EQ(unit_factor(Quantity::bytes, "byte", false), 1.0);
+  EXPECT_EQ(unit_factor(Quantity::bytes, "Kbyte", false), 1e3);
+  EXPECT_EQ(unit_factor(Quantity::bytes, "Mbyte", false), 1e6);
+  EXPECT_EQ(unit_factor(Quantity::bytes, "Gbyte", false), 1e9);
+  EXPECT_EQ(unit_factor(Quantity::bytes, "Tbyte", false), 1e12);
+  EXPECT_EQ(unit_factor(Quantity::bytes, "Kibyte", false), 1024.0);
+  EXPECT_FALSE(unit_factor(Quantity::bytes, "usecond", false));
+  // nvprof's KB is 1024 bytes.
+  EXPECT_EQ(unit_factor(Quantity::bytes, "KB", true), 1024.0);
 }
 
-TEST(ImportNcuLong, AValueOfNaNarrowsThatKernelWithANote) {
-  const ImportResult r = parse_fixture("ncu-long.csv");
-  const KernelRecord& sscal = find(r, "sscal");
-  EXPECT_EQ(sscal.find_bytes("l1"), nullptr);
-  EXPECT_DOUBLE_EQ(bytes(sscal, "dram"), 2097152.0);
-  EXPECT_NE(sscal.note.find("no L1 bytes"), std::string::npos) << sscal.note;
-  EXPECT_NE(find(r, "daxpy").find_bytes("l1"), nullptr);
-  const auto l1 =
-      notes_with(r, {"ncu-long.csv: ", "no L1 byte metric", "for k3", "L1 not plotted"});
-  EXPECT_EQ(l1.size(), 1u) << all_notes(r);
-  EXPECT_EQ(r.notes.size(), 1u) << all_notes(r);
+TEST(Units, NsightComputeTimesAndClocks) {
+  using importing::Quantity;
+  using importing::unit_factor;
+  EXPECT_EQ(unit_factor(Quantity::time, "nsecond", false), 1e-9);
+  EXPECT_EQ(unit_factor(Quantity::time, "usecond", false), 1e-6);
+  EXPECT_EQ(unit_factor(Quantity::time, "msecond", false), 1e-3);
+  EXPECT_EQ(unit_factor(Quantity::time, "second", false), 1.0);
+  EXPECT_DOUBLE_EQ(*unit_factor(Quantity::frequency, "cycle/nsecond", false), 1e9);
+  EXPECT_DOUBLE_EQ(*unit_factor(Quantity::frequency, "cycle/usecond", false), 1e6);
+  EXPECT_EQ(unit_factor(Quantity::frequency, "cycle/second", false), 1.0);
+  EXPECT_EQ(unit_factor(Quantity::frequency, "Ghz", false), 1e9);
+  EXPECT_FALSE(unit_factor(Quantity::time, "Kbyte", false));
+}
+
+TEST(Units, ValuesWithThousandsSeparatorsAndNa) {
+  using importing::Quantity;
+  using importing::read_value;
+  // "16,830" nsecond, "1.5" Mbyte, "0.0016" msecond; "n/a" is no value, not 0.
+  EXPECT_DOUBLE_EQ(*read_value("16,830", "nsecond", Quantity::time, false, "f:1: ", "m"),
+                   16830e-9);
+  EXPECT_DOUBLE_EQ(*read_value("1.5", "Mbyte", Quantity::bytes, false, "f:1: ", "m"), 1.5e6);
+  EXPECT_DOUBLE_EQ(*read_value("0.0016", "msecond", Quantity::time, false, "f:1: ", "m"), 1.6e-6);
+  EXPECT_DOUBLE_EQ(*read_value("5,323,503,232.00", "byte", Quantity::bytes, false, "f:1: ", "m"),
+                   5323503232.0);
+  EXPECT_FALSE(read_value("n/a", "byte", Quantity::bytes, false, "f:1: ", "m"));
+  EXPECT_FALSE(importing::parse_number("16,83"));  // not grouped by three
+  const std::string e =
+      error_of([] { read_value("2", "Kbyte", Quantity::time, false, "f:3: ", "Duration"); });
+  EXPECT_NE(e.find("f:3: unit \"Kbyte\" of Duration is not"), std::string::npos) << e;
+}
+
+TEST(ImportNcuLong, AnNaValueNarrowsThatKernelWithANote) {
+  // The real report with gemm_v1's L1 bytes (its line 33) printed as "n/a".
+  std::string text;
+  std::istringstream in(import_fixture("ncu-long-gemm-a100.csv"));
+  for (std::string line; std::getline(in, line);) {
+    if (line.find("gemm_v1") != std::string::npos &&
+        line.find("l1tex__t_bytes") != std::string::npos)
+      line = line.substr(0, line.rfind(",\"")) + ",\"n/a\"";
+    text += line + "\n";
+  }
+  const ImportResult r = parse_report(text, "na.csv");
+  const KernelRecord& gemm = find(r, "void gemm_v1");
+  EXPECT_EQ(gemm.find_bytes("l1"), nullptr);
+  EXPECT_DOUBLE_EQ(bytes(gemm, "dram"), 807658682624.0);
+  EXPECT_NE(gemm.note.find("no L1 bytes"), std::string::npos) << gemm.note;
+  EXPECT_NE(find(r, "void randomInit").find_bytes("l1"), nullptr);
+  EXPECT_EQ(notes_with(r, {"na.csv: ", "no L1 byte metric", "for k2", "L1 not plotted"}).size(), 1u)
+      << all_notes(r);
 }
 
 // ---------------------------------------------------------------------------------------
 // Nsight Compute, one column per metric.
-
-TEST(ImportNcuWide, GivesTheSameTotalsAsTheLongLayout) {
-  const ImportResult wide = parse_fixture("ncu-wide.csv");
-  const ImportResult lng = parse_fixture("ncu-long.csv");
-  EXPECT_EQ(wide.format, "ncu-wide");
-  ASSERT_EQ(wide.kernels.size(), 2u);
-  for (std::size_t i = 0; i < 2; ++i) {
-    const KernelRecord& w = wide.kernels[i];
-    const KernelRecord& l = lng.kernels[i];
-    EXPECT_EQ(w.name, l.name);
-    EXPECT_EQ(w.id, l.id);
-    EXPECT_EQ(w.invocations, l.invocations);
-    EXPECT_EQ(w.samples, l.samples);
-    EXPECT_DOUBLE_EQ(w.flops_fp64, l.flops_fp64);
-    EXPECT_DOUBLE_EQ(w.fma_fraction, l.fma_fraction);
-    for (const char* level : {"l1", "l2", "dram"})
-      EXPECT_REL(bytes(w, level), bytes(l, level), 1e-12) << w.name << " " << level;
-    EXPECT_REL(w.time_s, l.time_s, 1e-12) << w.name;
-    EXPECT_REL(w.time_min, l.time_min, 1e-12) << w.name;
-    EXPECT_REL(w.time_max, l.time_max, 1e-12) << w.name;
-  }
-}
-
-TEST(ImportNcuWide, SaysWhichFallbackDefinitionsItUsed) {
-  const ImportResult r = parse_fixture("ncu-wide.csv");
-  // No gpu__time_duration.sum: cycles over the SM clock ("cycle/nsecond").
-  EXPECT_EQ(r.kernels[0].time_source,
-            "ncu sm__cycles_elapsed.avg / sm__cycles_elapsed.avg.per_second");
-  EXPECT_EQ(notes_with(r, {"time from sm__cycles_elapsed.avg"}).size(), 1u) << all_notes(r);
-  // No l1tex__t_bytes.sum: the newer L1 definition, said once for both kernels.
-  EXPECT_EQ(notes_with(r, {"l1tex__lsu_writeback_active_mem_lg.sum", "newer definition"}).size(),
-            1u)
-      << all_notes(r);
-  EXPECT_TRUE(notes_with(r, {"newer definition", " for k"}).empty()) << all_notes(r);
-  // No FP16 metrics at all.
-  EXPECT_EQ(notes_with(r, {"no FP16 FLOP metric", "FP16 FLOPs not counted"}).size(), 1u)
-      << all_notes(r);
-  EXPECT_EQ(r.notes.size(), 3u) << all_notes(r);
-}
 
 TEST(ImportNcuWide, NewerL2DefinitionOnlyWhenTheOlderIsAbsent) {
   const std::string head =
@@ -337,6 +335,38 @@ TEST(ImportNcu, SmspFlopMetricsAndClockUnits) {
   EXPECT_REL(k.time_s, 4e-6, 1e-12);
   EXPECT_REL(k.time_min, 2e-6, 1e-12);
   EXPECT_REL(k.time_max, 2e-6, 1e-12);
+  // No gpu__time_duration.sum: the SM cycles over their clock, said once; no FP64 or
+  // FP16 metric, each said once.
+  EXPECT_EQ(k.time_source, "ncu sm__cycles_elapsed.avg / sm__cycles_elapsed.avg.per_second");
+  EXPECT_EQ(notes_with(r, {"time from sm__cycles_elapsed.avg"}).size(), 1u) << all_notes(r);
+  EXPECT_EQ(notes_with(r, {"no FP16 FLOP metric", "FP16 FLOPs not counted"}).size(), 1u)
+      << all_notes(r);
+  EXPECT_EQ(notes_with(r, {"no FP64 FLOP metric"}).size(), 1u) << all_notes(r);
+}
+
+// Before Hopper the newer L1 definition is the _mem_lg and _mem_ds pair (Ampere, Ada),
+// or _mem_lg alone where _mem_ds was not collected: at 128 B a cycle, marked newer.
+TEST(EvaluateL1, TheNewerDefinitionFromTheLgAndDsPair) {
+  const auto lookup = [](std::map<std::string, double> m) {
+    return [m](const std::string& name) -> std::optional<double> {
+      const auto it = m.find(name);
+      return it == m.end() ? std::nullopt : std::optional<double>(it->second);
+    };
+  };
+  const Counts pair = evaluate(lookup({{"l1tex__lsu_writeback_active_mem_lg.sum", 10},
+                                       {"l1tex__lsu_writeback_active_mem_ds.sum", 6}}));
+  ASSERT_TRUE(pair.bytes[0].bytes);
+  EXPECT_DOUBLE_EQ(*pair.bytes[0].bytes, 16 * 128.0);
+  EXPECT_TRUE(pair.bytes[0].newer);
+  const Counts lg = evaluate(lookup({{"l1tex__lsu_writeback_active_mem_lg.sum", 10}}));
+  ASSERT_TRUE(lg.bytes[0].bytes);
+  EXPECT_DOUBLE_EQ(*lg.bytes[0].bytes, 10 * 128.0);
+  EXPECT_NE(lg.bytes[0].from.find("l1tex__lsu_writeback_active_mem_lg.sum"), std::string::npos)
+      << lg.bytes[0].from;
+  const Counts older = evaluate(lookup({{"l1tex__t_bytes.sum", 64},
+                                        {"l1tex__lsu_writeback_active_mem_lg.sum", 10}}));
+  EXPECT_DOUBLE_EQ(*older.bytes[0].bytes, 64.0);
+  EXPECT_FALSE(older.bytes[0].newer);
 }
 
 TEST(ImportNcu, DetailsPageDurationCountsAsTheTime) {
@@ -419,47 +449,54 @@ TEST(ImportNcu, EveryMissingMetricHasOneNoteAndNothingCrashes) {
   EXPECT_EQ(r.notes.size(), 5u) << all_notes(r);
 }
 
-TEST(ImportNcu, ATimingFileTimesTheReportByKernelName) {
-  // The nvprof trace of the same run times the DAXPY's three launches and the DGEMM; it
-  // has no sscal, which keeps the report's own time.
-  const ImportResult r = parse_fixture("ncu-long.csv", "nvprof-trace.csv");
-  const core::KernelRecord& daxpy = find(r, "daxpy");
-  EXPECT_EQ(daxpy.time_source, "nvprof GPU trace");
-  EXPECT_NEAR(daxpy.time_s, (17.248 + 16.832 + 16.920) * 1e-6, 1e-12);
-  EXPECT_EQ(daxpy.samples, 3);
-  EXPECT_EQ(find(r, "void dgemm").time_source, "nvprof GPU trace");
-  EXPECT_NEAR(find(r, "void dgemm").time_s, 1600e-6, 1e-12);
-  EXPECT_EQ(find(r, "sscal").time_source, "ncu gpu__time_duration.sum");
-  EXPECT_EQ(notes_with(r, {"matched to \"void dgemm_tiled<int=64>("}).size(), 1u) << all_notes(r);
-  EXPECT_EQ(notes_with(r, {"nvprof-trace.csv has no time for k3", "own time kept"}).size(), 1u)
-      << all_notes(r);
-}
-
 TEST(ImportNcu, AReportWithoutTimeIsTimedByTheTimingFileAlone) {
-  // ncu-long.csv without its durations and its sscal (which the trace does not time):
-  // every kernel's time comes from the trace, and no note or remark says "no time".
-  std::string text;
-  std::istringstream in(import_fixture("ncu-long.csv"));
-  for (std::string line; std::getline(in, line);)
-    if (line.find("gpu__time_duration") == std::string::npos &&
-        line.find("sscal") == std::string::npos)
-      text += line + "\n";
-  const ImportResult r =
-      parse_report(text, "notime.csv", import_fixture("nvprof-trace.csv"), "nvprof-trace.csv");
-  ASSERT_EQ(r.kernels.size(), 2u);
-  for (const KernelRecord& k : r.kernels) {
-    EXPECT_EQ(k.time_source, "nvprof GPU trace") << k.name;
-    EXPECT_EQ(k.note.find("no time"), std::string::npos) << k.note;
+  // The real Pascal raw page without its gpu__time_duration column, timed by the nvprof
+  // trace of the same repository (vecAdd<float>, joined without its template arguments):
+  // no note or remark says "no time".
+  const std::string text = import_fixture("ncu-raw-pascal-vectoradd.csv");
+  const std::string cut = "\"gpu__time_duration\"";
+  std::string notime;
+  std::istringstream in(text);
+  int column = -1;
+  for (std::string line; std::getline(in, line);) {
+    std::vector<std::string> cells;
+    std::string cell;
+    bool quoted = false;
+    for (char c : line) {
+      if (c == '"') quoted = !quoted;
+      if (c == ',' && !quoted) {
+        cells.push_back(cell);
+        cell.clear();
+      } else {
+        cell += c;
+      }
+    }
+    cells.push_back(cell);
+    if (column < 0)
+      for (std::size_t i = 0; i < cells.size(); ++i)
+        if (cells[i] == cut) column = static_cast<int>(i);
+    if (column >= 0 && static_cast<std::size_t>(column) < cells.size())
+      cells.erase(cells.begin() + column);
+    for (std::size_t i = 0; i < cells.size(); ++i) notime += (i ? "," : "") + cells[i];
+    notime += "\n";
   }
+  ASSERT_GE(column, 0);
+  const ImportResult r = parse_report(notime, "notime.csv",
+                                      import_fixture("nvprof-trace-vectoradd-gtx1080.csv"),
+                                      "nvprof-trace-vectoradd-gtx1080.csv");
+  ASSERT_EQ(r.kernels.size(), 1u);
+  EXPECT_EQ(r.kernels[0].time_source, "nvprof GPU trace, scaled to the report's launches");
+  EXPECT_EQ(r.kernels[0].note.find("no time"), std::string::npos) << r.kernels[0].note;
   EXPECT_TRUE(notes_with(r, {"no time ("}).empty()) << all_notes(r);
 }
 
 TEST(ImportNcu, ATimingFileThatIsNoneIsOneLine) {
-  const std::string e = error_of([] { parse_fixture("ncu-long.csv", "ncu-wide.csv"); });
-  EXPECT_NE(e.find("ncu-wide.csv:7: an ncu-wide table, not an nvprof GPU trace"), std::string::npos)
-      << e;
-  const std::string junk =
-      error_of([] { parse_report(import_fixture("ncu-long.csv"), "r.csv", "x", "t.csv"); });
+  const std::string e = error_of(
+      [] { parse_fixture("ncu-long-gemm-a100.csv", "ncu-raw-pascal-vectoradd.csv"); });
+  EXPECT_NE(e.find("ncu-raw-pascal-vectoradd.csv:"), std::string::npos) << e;
+  EXPECT_NE(e.find(": an ncu-wide table, not an nvprof GPU trace"), std::string::npos) << e;
+  const std::string junk = error_of(
+      [] { parse_report(import_fixture("ncu-long-gemm-a100.csv"), "r.csv", "x", "t.csv"); });
   EXPECT_NE(junk.find("t.csv: a file in no format rooftop reads"), std::string::npos) << junk;
 }
 
@@ -475,7 +512,8 @@ TEST(ImportNcu, AHeaderWithoutLaunchesGivesNoKernelsAndANote) {
 // CSV details.
 
 TEST(ImportCsv, WindowsLineEndingsAndAByteOrderMarkReadTheSame) {
-  const std::string unix_text = import_fixture("ncu-long.csv");
+  // The real report starts with its header (no ==PROF== line): the mark is on that line.
+  const std::string unix_text = import_fixture("ncu-long-gemm-a100.csv");
   std::string crlf = "\xEF\xBB\xBF";
   for (char c : unix_text) crlf += c == '\n' ? std::string("\r\n") : std::string(1, c);
   const ImportResult a = parse_report(unix_text, "a.csv"), b = parse_report(crlf, "b.csv");

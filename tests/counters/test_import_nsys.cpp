@@ -2,15 +2,18 @@
 // fixtures/README.md) and `nsys stats --format csv` (two real cuda_gpu_kern_sum files, with
 // and without GridXYZ/BlockXYZ, and a real cuda_gpu_trace), on
 // their own (kernels with times and no counts) and as the timing file of a report of
-// counts; match_timing's name matching on real names; hostile variants in one line.
+// counts; match_timing's name matching on real names and apply_timing on records built in
+// the test; hostile variants in one line.
 
 #include <gtest/gtest.h>
 
 #include <chrono>
 #include <string>
+#include <vector>
 
 #include "rooftop/counters/import.hpp"
 #include "import_support.hpp"
+#include "reader.hpp"
 #include "timing.hpp"
 
 namespace rooftop::counters {
@@ -211,6 +214,69 @@ TEST(MatchTiming, AnAmbiguousNameTakesNothing) {
   EXPECT_EQ(m[0], nullptr);
   ASSERT_EQ(notes.size(), 1u);
   EXPECT_NE(notes[0].find("matches several kernels"), std::string::npos) << notes[0];
+}
+
+// apply_timing: a timing file's entries joined to a report's records.
+
+TEST(Timing, ATimingFileTimesTheRecordsByKernelName) {
+  // Three kernels of a report; the trace times the first's three launches and the
+  // second, spelled as nvprof spells template arguments; it has no time for the third,
+  // which keeps its own.
+  std::vector<core::KernelRecord> kernels(3);
+  const char* names[] = {"daxpy(int, double, const double *, double *)",
+                         "void dgemm_tiled<64>(int, const double *, const double *, double *)",
+                         "sscal(int, float, float *)"};
+  const int launches[] = {3, 1, 1};
+  for (std::size_t i = 0; i < 3; ++i) {
+    kernels[i].name = names[i];
+    kernels[i].id = "k" + std::to_string(i + 1);
+    kernels[i].invocations = launches[i];
+    kernels[i].time_s = 1.0;
+    kernels[i].time_source = "ncu gpu__time_duration.sum";
+  }
+  importing::Timing t;
+  t.file = "trace.csv";
+  t.kind = "nvprof GPU trace";
+  for (double us : {17.248, 16.832, 16.920})
+    t.add_launch("daxpy(int, double, const double *, double *)", us * 1e-6);
+  t.add_launch("void dgemm_tiled<int=64>(int, double const *, double const *, double*)", 1600e-6);
+  t.add_launch("[CUDA memcpy HtoD]", 1e-6);
+  std::vector<std::string> notes;
+  importing::apply_timing(kernels, t, notes);
+  EXPECT_EQ(kernels[0].time_source, "nvprof GPU trace");
+  EXPECT_NEAR(kernels[0].time_s, (17.248 + 16.832 + 16.920) * 1e-6, 1e-12);
+  EXPECT_NEAR(kernels[0].time_min, 16.832e-6, 1e-12);
+  EXPECT_EQ(kernels[0].samples, 3);
+  EXPECT_EQ(kernels[1].time_source, "nvprof GPU trace");
+  EXPECT_NEAR(kernels[1].time_s, 1600e-6, 1e-12);
+  EXPECT_EQ(kernels[2].time_source, "ncu gpu__time_duration.sum");
+  EXPECT_EQ(kernels[2].time_s, 1.0);
+  ImportResult r;
+  r.notes = notes;
+  EXPECT_EQ(testing::notes_with(r, {"k2", "matched to \"void dgemm_tiled<int=64>("}).size(), 1u)
+      << notes_of(r);
+  EXPECT_EQ(testing::notes_with(r, {"trace.csv has no time for k3", "own time kept"}).size(), 1u)
+      << notes_of(r);
+  EXPECT_FALSE(has_note(r, "not in the report")) << notes_of(r);  // the copy is no kernel
+}
+
+TEST(Timing, ARecordWithoutTimeLosesItsNoTimeRemark) {
+  std::vector<core::KernelRecord> kernels(1);
+  kernels[0].name = "k(int)";
+  kernels[0].id = "k1";
+  kernels[0].invocations = 2;
+  kernels[0].note = "no L1 bytes; no time";
+  importing::Timing t;
+  t.file = "t.csv";
+  t.kind = "nvprof GPU trace";
+  t.add_launch("k(int)", 2e-6);
+  t.add_launch("k(int)", 4e-6);
+  std::vector<std::string> notes;
+  importing::apply_timing(kernels, t, notes);
+  EXPECT_EQ(kernels[0].time_source, "nvprof GPU trace");
+  EXPECT_DOUBLE_EQ(kernels[0].time_s, 6e-6);
+  EXPECT_EQ(kernels[0].note, "no L1 bytes");
+  EXPECT_TRUE(notes.empty());
 }
 
 TEST(HostileNsys, ATruncatedExportIsOneLine) {

@@ -25,9 +25,10 @@
 //                   lts__lts2xbar_cycles_active.sum x 32 B; nvprof:
 //                   l2_{read,write}_transactions x 32 B
 //             dram  dram__bytes.sum, dram__bytes_{read,write}.sum, or
-//                   dram__sectors_{read,write}.sum x 32 B; nvprof:
+//                   dram__sectors_{read,write}.sum x 32 B, or Nsight Compute's Pascal set
+//                   dram__read_bytes + dram__write_bytes (no .sum); nvprof:
 //                   dram_{read,write}_transactions x 32 B, or dram_{read,write}_bytes
-//   time    gpu__time_duration.sum (ns)
+//   time    gpu__time_duration.sum (ns), or the Pascal set's gpu__time_duration
 
 #include <functional>
 #include <optional>
