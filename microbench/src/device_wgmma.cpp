@@ -1,11 +1,11 @@
-// Tensor-core figures on Hopper: wgmma.mma_async, the warpgroup-wide instruction with A and
-// B in shared memory, which alone reaches the dense rate there (mma.sync issues well
-// below it). Plain __global__ kernels launched on the Kokkos::Cuda instance's stream:
-// Kokkos has no way to give a kernel 128 threads that are one warpgroup with a static
-// shared tile, nor to build one source for sm_90a, and the timing is still the other
-// device kernels' (device_timing.hpp: the probe kernels run in the same stream). The build
-// adds sm_90a code for this source only in a build for sm_90 (microbench/CMakeLists.txt);
-// __CUDA_ARCH_FEAT_SM90_ALL marks that code, and the generic sm_90 code only says it ran.
+// Tensor-core figures on Hopper: wgmma.mma_async, the warpgroup-wide instruction with A
+// and B in shared memory (published Hopper microbenchmarks find that it reaches the dense
+// rate where mma.sync does not). Plain __global__ kernels launched on the Kokkos::Cuda
+// instance's stream: each block is exactly one warpgroup with its tiles in static shared
+// memory and its occupancy asked of the runtime, and the timing is still the other device
+// kernels' (device_timing.hpp: its probe kernels run in the same stream). The build adds
+// sm_90a code for this source only in a build for sm_90 (microbench/CMakeLists.txt);
+// __CUDA_ARCH_FEAT_SM90_ALL marks that code, and the generic code only says it ran.
 #include "device_wgmma.hpp"
 
 #include <Kokkos_Core.hpp>  // KOKKOS_ENABLE_CUDA
