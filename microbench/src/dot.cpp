@@ -209,7 +209,7 @@ DotFeatures host_dot_features() {
   f.avx512bf16 = __builtin_cpu_supports("avx512bf16") && __builtin_cpu_supports("avx512bw");
   f.avx512vnni = __builtin_cpu_supports("avx512vnni");
   f.avxvnni = __builtin_cpu_supports("avxvnni");
-  f.amx_bf16 = __builtin_cpu_supports("amx-bf16");
+  f.amx_bf16 = __builtin_cpu_supports("amx-tile") && __builtin_cpu_supports("amx-bf16");
 #endif
   if (f.amx_bf16) {
     f.amx_refused = request_amx_tile_data();
