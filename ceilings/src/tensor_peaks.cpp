@@ -4,9 +4,8 @@
 #include <cstdio>
 #include <string_view>
 
-#include "rooftop/core/sampling.hpp"
-#include "rooftop/core/statistics.hpp"
 #include "rooftop/core/vocabulary.hpp"
+#include "sweep_points.hpp"
 
 namespace rooftop::ceilings {
 namespace {
@@ -91,27 +90,13 @@ std::vector<core::Ceiling> tensor_figures(const std::vector<core::SweepPoint>& p
   for (const core::Figure& figure : core::kFigures) {
     const std::string name(figure.name);
     if (!is_tensor_figure(name)) continue;
-    const core::SweepPoint* best = nullptr;
-    double best_median = 0.0;
-    for (const core::SweepPoint& p : points) {
-      if ((p.sweep != name && p.sweep != name + ":wgmma") || p.values.empty()) continue;
-      const double median = core::summarize(p.values).median;
-      if (!best || median > best_median) {
-        best = &p;
-        best_median = median;
-      }
-    }
+    // Either instruction's sweep: mma.sync's (the figure's name) or wgmma's.
+    std::vector<const core::SweepPoint*> candidates = detail::points_of(points, name);
+    for (const core::SweepPoint* p : detail::points_of(points, name + ":wgmma"))
+      candidates.push_back(p);
+    const core::SweepPoint* best = detail::best_point(candidates);
     if (!best) continue;
-    const core::Summary s = core::summarize(best->values);
-    core::Ceiling c;
-    c.name = name;
-    c.kind = "compute";
-    c.units = std::string(figure.units);
-    c.value = s.median;
-    c.median = s.median;
-    c.min = s.min;
-    c.max = s.max;
-    c.samples = s.count;
+    core::Ceiling c = detail::figure_from(name, *best);
     // The instruction that made the figure: the best point's, of either sweep.
     const bool wgmma = best->sweep != name;
     c.pattern =
@@ -127,7 +112,6 @@ std::vector<core::Ceiling> tensor_figures(const std::vector<core::SweepPoint>& p
     // warp-wide mma.sync issues well below it there.
     if (!wgmma && machine.compute_capability == "9.0")
       c.note += "; mma.sync, not wgmma: below the dense peak on compute capability 9.0";
-    if (!best->disturbance.empty()) c.disturbance = core::median_disturbance(best->disturbance);
     // The highest clock of the point's samples keeps the peak an upper bound.
     const double clock = best->clock_ghz.empty()
                              ? 0.0
