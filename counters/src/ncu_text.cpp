@@ -123,6 +123,7 @@ std::string cell(std::string_view line, std::size_t from, std::size_t to) {
 }
 
 bool detect(std::string_view text) {
+  if (text.find('\0') != std::string_view::npos) return false;  // a binary file, not a log
   std::size_t pos = 0;
   bool header = false;
   while (pos < text.size()) {

@@ -205,6 +205,8 @@ const csv::Table& counts_table(const std::vector<csv::Table>& tables, const std:
 }
 
 int first_kind(std::string_view text) {
+  // A profiler's CSV is text: a NUL byte means a binary file, not worth reading line by line.
+  if (text.find('\0') != std::string_view::npos) return kNone;
   // A byte-order mark before a header on the first line (a report saved on Windows, with
   // no ==PROF== line before its table), as read_tables skips it.
   if (text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);

@@ -70,6 +70,19 @@ TEST(ImportErrors, NotAReport) {
   EXPECT_NE(other.find("other.csv: a file in no format"), std::string::npos) << other;
 }
 
+TEST(ImportErrors, AReportWithANulByteIsABinaryFile) {
+  // No profiler writes a NUL into a text report; detection stops there instead of reading a
+  // binary file line by line as CSV or as a log.
+  for (const std::string name : {"ncu-long-gemm-a100.csv", "nvprof-metrics-matrixmul.csv",
+                                 "nsys-kern-sum-llama2-70b.csv", "ncu-text-2022.log"}) {
+    std::string text = import_fixture(name);
+    ASSERT_NO_THROW(parse_report(text, name)) << name;
+    text.insert(text.size() / 2, 1, '\0');
+    const std::string e = error_of([&] { parse_report(text, name); });
+    EXPECT_NE(e.find(name + ": a binary file in no format"), std::string::npos) << e;
+  }
+}
+
 TEST(ImportErrors, RowsWithTooManyOrTooFewFields) {
   const std::string many = error_of([] {
     parse_report(ncu_long({{"0", "k", "gpu__time_duration.sum", "ns", "1", "extra"}}), "r.csv");
