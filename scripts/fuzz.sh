@@ -3,17 +3,25 @@
 # UndefinedBehaviorSanitizer) into build-fuzz/ and runs each, one after another, for
 # SECONDS seconds (default 60), niced, from seed corpora made of the repository's own
 # inputs (tests/fixtures, data/). Fails on any crash, sanitizer report, leak, input taking
-# over 25 s (the ceilings reader gives the child it first reads a file in 10 s) or using
-# over 2 GiB; the failing input is kept in build-fuzz/artifacts/.
+# over 25 s or using over 2 GiB; the failing input is kept in build-fuzz/artifacts/.
 # Prints the executions and coverage of each target. New inputs the fuzzer finds
 # accumulate in build-fuzz/corpus/ between runs. Targets after SECONDS run only those
 # (the list below: the ceilings file, the ERT import, one per profiler-import reader).
 # SECONDS = 0 replays the seeds and the kept corpus once, as a regression run, without new
-# inputs. Leaks inside libhdf5 itself are suppressed (fuzz/lsan.supp says why).
+# inputs. `--runs N` in place of SECONDS runs each target to N executions, however long
+# that takes (the long runs RELIABILITY.md records). Leaks inside libhdf5 itself are suppressed (fuzz/lsan.supp says why).
+# The ceilings target reads in the fuzzing process, where libhdf5's own crashes on damaged
+# files end it: it runs in libFuzzer's fork mode, and each input that ended a fuzzing
+# process is run again alone; only an end inside libhdf5 passes (libhdf5_ends below).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 seconds="${1:-60}"
 shift || true
+runs_wanted=""
+if [ "$seconds" = --runs ]; then
+  runs_wanted="${1:?--runs needs a number of executions}"
+  shift
+fi
 targets=("$@")
 all=(fuzz_ceilings_file fuzz_ert_json fuzz_ncu_csv fuzz_nvprof fuzz_ncu_text fuzz_nsys_stats
      fuzz_nsys_sqlite fuzz_pytorch_trace)
@@ -67,33 +75,80 @@ for f in "$import"/pytorch-*.json.gz; do
 done
 rm -rf "$inflated"
 
+# TARGET: the first frame of a report's first stack that is not the C or C++ runtime's nor
+# the target's own without a source line (the sanitizers, their interceptors of malloc or
+# memcpy, libFuzzer): rooftop's code, built with line tables, or a library's.
+first_own_frame() {
+  awk -v own="$1+0x" '/^ *#[0-9]+ 0x/ { seen = 1
+         if (index($0, own) || $0 ~ /libc\.so|sysdeps|libstdc\+\+|libgcc_s/) next
+         print; exit }
+       seen && /^ *$/ { exit }'
+}
+
+# TARGET MARKER: every input of TARGET's that ended a fuzzing process since MARKER was
+# made is run again alone with the same limits; an end whose first own frame is in libhdf5
+# is libhdf5's (counted), anything else fails: another end, or none when run alone.
+libhdf5_ends() {
+  local target=$1 marker=$2 ok=0 bad=0 input report frame
+  while IFS= read -r input; do
+    report="$input.report"
+    if UBSAN_OPTIONS=print_stacktrace=1 "$build/$target" -timeout=25 -rss_limit_mb=2048 \
+         "$input" >"$report" 2>&1; then
+      echo "fuzz: $target: $(basename "$input") ended a fuzzing process, not when run alone" \
+           "($report)" >&2
+      bad=$((bad + 1))
+      continue
+    fi
+    frame=$(first_own_frame "$target" <"$report")
+    if [[ "$frame" == *libhdf5* ]]; then
+      ok=$((ok + 1))
+    else
+      echo "fuzz: $target: $(basename "$input") ended in rooftop's code or another library's:" \
+           "${frame:-no stack} ($report)" >&2
+      bad=$((bad + 1))
+    fi
+  done < <(find "$build/artifacts" -name "$target-*" ! -name '*.report' -newer "$marker")
+  echo "fuzz: $target: $ok inputs ended a fuzzing process inside libhdf5, $bad elsewhere" >&2
+  ((bad == 0))
+}
+
 status=0
 for target in "${targets[@]}"; do
   corpus="$build/corpus/$target"
   log="$build/$target.log"
   mkdir -p "$corpus"
-  echo "fuzz: $target for ${seconds}s" >&2
-  budget=(-max_total_time="$seconds")
-  [ "$seconds" = 0 ] && budget=(-runs=0)
+  if [ -n "$runs_wanted" ]; then
+    echo "fuzz: $target to $runs_wanted executions" >&2
+    budget=(-runs="$runs_wanted")
+  else
+    echo "fuzz: $target for ${seconds}s" >&2
+    budget=(-max_total_time="$seconds")
+    [ "$seconds" = 0 ] && budget=(-runs=0)
+  fi
   # The SQLite seeds are about 200 KB; every other input fits in 64 KiB.
   max_len=65536
   [ "$target" = fuzz_nsys_sqlite ] && max_len=262144
-  # The ceilings target forks for every input (as the program forks for every file); the
-  # fork's cost grows with this process's memory, most of it AddressSanitizer's quarantine
-  # of freed memory (256 MiB by default): 16 MiB doubles the rate.
-  quarantine=""
-  [ "$target" = fuzz_ceilings_file ] && quarantine=":quarantine_size_mb=16"
-  if ! ASAN_OPTIONS="$ASAN_OPTIONS$quarantine" nice -n 10 "$build/$target" "${budget[@]}" -timeout=25 -rss_limit_mb=2048 \
+  # libhdf5's own crashes end the ceilings target's fuzzing process: fork mode goes on after
+  # them, and libhdf5_ends looks at each below.
+  mode=()
+  [ "$target" = fuzz_ceilings_file ] &&
+    mode=(-fork=1 -ignore_crashes=1 -ignore_ooms=1 -ignore_timeouts=1)
+  marker="$build/$target.started"
+  touch "$marker"
+  if ! nice -n 10 "$build/$target" "${budget[@]}" "${mode[@]}" -timeout=25 -rss_limit_mb=2048 \
        -max_len="$max_len" -print_final_stats=1 -artifact_prefix="$build/artifacts/$target-" \
-       "$corpus" "$seeds/$target" >"$log" 2>&1; then
+       "$corpus" "$seeds/$target" >"$log" 2>&1 ||
+     { ((${#mode[@]})) && ! libhdf5_ends "$target" "$marker"; }; then
     echo "fuzz: $target FAILED (see $log and $build/artifacts/)" >&2
     tail -n 30 "$log" >&2
     status=1
     continue
   fi
-  runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || true)
-  cov=$(grep -Eo '(DONE|pulse|NEW|REDUCE|INITED) +cov: [0-9]+ ft: [0-9]+' "$log" | tail -1 |
-        grep -Eo 'cov: [0-9]+ ft: [0-9]+' || true)
+  # Executions: the final statistics, or in fork mode the last line of progress.
+  runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' ||
+         grep -Eo '^#[0-9]+: cov' "$log" | tail -1 | grep -Eo '[0-9]+' || true)
+  cov=$(grep -Eo '((DONE|pulse|NEW|REDUCE|INITED) +|^#[0-9]+: )cov: [0-9]+ ft: [0-9]+' "$log" |
+        tail -1 | grep -Eo 'cov: [0-9]+ ft: [0-9]+' || true)
   echo "fuzz: $target ok: ${runs:-?} executions, ${cov:-no coverage line}, corpus $(ls "$corpus" | wc -l) inputs" >&2
 done
 exit "$status"

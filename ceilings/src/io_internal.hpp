@@ -24,8 +24,8 @@ core::CeilingsFile read_ceilings_at(hid_t location);
 core::CeilingsFile read_ceilings_file(hid_t file, const std::string& name);
 // The same on the bytes of a file, opened in memory (HDF5's core driver) and read in this
 // process, without the child process read_file first reads in: libhdf5's own crashes on a
-// damaged file are not contained here. The entry point of the ceilings-file fuzz target,
-// which contains them itself (fuzz/fuzz_ceilings_file.cpp).
+// damaged file are not contained here. The entry point of the ceilings-file fuzz target
+// (fuzz/fuzz_ceilings_file.cpp says how it tells them from rooftop's).
 core::CeilingsFile read_ceilings_image(const std::string& bytes, const std::string& name);
 
 // A table of rows laid out as /ceilings (the ceilings, and since 1.7 the figures of
