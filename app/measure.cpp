@@ -45,7 +45,7 @@ core::CeilingsFile characterize(const MeasureOptions& options, const std::string
   plan.compute_clock = microbench::sample_clock_ghz;
   // Without the scheduler's statistics the samples carry no disturbance (unknown).
   if (microbench::host_lost_time_readable())
-    plan.sampling.lost_seconds = microbench::host_lost_seconds;
+    plan.sampling.watch = &microbench::host_watch();
   file.sweeps = microbench::run_sweeps<Kokkos::DefaultHostExecutionSpace>(
       plan, show_progress ? progress_printer() : microbench::Progress{});
   clocks.push_back(microbench::measure_host_clock_ghz(method));

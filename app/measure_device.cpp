@@ -29,17 +29,16 @@ core::CeilingsFile characterize_device(const MeasureOptions& options,
       file.machine, microbench::device_limits(), Device().concurrency(),
       microbench::device_free_bytes(), options.quick);
   plan.sampling.cancel = &interrupted();
-  // NVML read around every sample of the ceilings; what it cannot read is said once.
+  // NVML read around every sample, of the ceilings and of the figures; what it cannot
+  // read is said once. Where it reads nothing the samples carry no disturbance (unknown).
   const auto nvml = microbench::NvmlWatch::of_device();
   if (!nvml->readable().why_not.empty())
     skipped.push_back("GPU watch: " + nvml->readable().why_not);
-  std::vector<microbench::WatchScope::Entry> watched;
-  {
-    microbench::WatchScope watch([&nvml] { return nvml->read(); });
-    // A step the GPU refuses is skipped with its reason; the others still run.
-    file.sweeps = microbench::run_device_sweeps<Device>(plan, progress_printer(), &skipped);
-    watched = watch.entries();
-  }
+  const auto own_pid = static_cast<unsigned>(getpid());
+  microbench::DeviceWatch watch([&nvml] { return nvml->read(); }, nvml->readable(), own_pid);
+  if (nvml->readable().any()) plan.sampling.watch = &watch;
+  // A step the GPU refuses is skipped with its reason; the others still run.
+  file.sweeps = microbench::run_device_sweeps<Device>(plan, progress_printer(), &skipped);
   // With the repetitions the launches were scaled to.
   file.machine.launch_geometry = microbench::launch_geometry(plan);
 
@@ -68,9 +67,10 @@ core::CeilingsFile characterize_device(const MeasureOptions& options,
     }
   }
   file.ceilings = ceilings::extract_ceilings(file.machine, file.sweeps, &skipped);
-  // Another process, a slowdown not the GPU's own, an XID or ECC error: disturbed, and
-  // `measure --strict` fails on it as on a host's.
-  microbench::watch_ceilings(file, watched, nvml->readable(), static_cast<unsigned>(getpid()));
+  // Another process, a slowdown not the GPU's own, an XID or ECC error: said in the
+  // ceiling's note; a ceiling whose median sample saw one is disturbed, and `measure
+  // --strict` fails on it as on a host's.
+  microbench::watch_ceilings(file, watch.entries(), nvml->readable(), own_pid);
   run.throw_if_interrupted();
   measure_device_figures(options, plan, run, file, skipped);
   return file;

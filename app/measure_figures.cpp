@@ -34,12 +34,11 @@ void sort_by_rank(std::vector<core::Ceiling>& figures) {
   });
 }
 
-// Watched as the ceilings' samples are: cancelled by Ctrl-C; on a host, with the time
-// lost to others.
-core::Sampling watched(core::Sampling sampling, bool host) {
+// Watched as the ceilings' samples are: cancelled by Ctrl-C, and with their watch (the
+// time a host's threads lost to others, NVML on a GPU) where they have one.
+core::Sampling watched(core::Sampling sampling, core::Watch* watch) {
   sampling.cancel = &interrupted();
-  if (host && microbench::host_lost_time_readable())
-    sampling.lost_seconds = microbench::host_lost_seconds;
+  sampling.watch = watch;
   return sampling;
 }
 
@@ -51,16 +50,18 @@ void measure_host_figures(const MeasureOptions& options, const microbench::Sweep
   using Host = Kokkos::DefaultHostExecutionSpace;
   const core::Progress progress = show_progress ? progress_printer() : core::Progress{};
   core::Figures& costs = file.costs;
+  core::Watch* const watch =
+      microbench::host_lost_time_readable() ? &microbench::host_watch() : nullptr;
 
   microbench::HostAccessPlan access = microbench::make_host_access_plan(file.machine, options.quick);
-  access.sampling = watched(access.sampling, true);
+  access.sampling = watched(access.sampling, watch);
   run_or_skip(&skipped, "access costs", [&] {
     append(costs.sweeps, microbench::run_host_access_costs<Host>(access, progress));
   });
   run.throw_if_interrupted();
 
   microbench::LaunchPlan launch = microbench::make_launch_plan(options.quick);
-  launch.sampling = watched(launch.sampling, true);
+  launch.sampling = watched(launch.sampling, watch);
   append(costs.sweeps, microbench::run_launch_costs<Host>(launch, progress, &skipped));
   run.throw_if_interrupted();
 
@@ -90,20 +91,20 @@ void measure_device_figures(const MeasureOptions& options, const microbench::Dev
   microbench::DeviceAccessPlan access = microbench::make_device_access_plan(
       file.machine, microbench::device_limits(), Device().concurrency(),
       microbench::device_free_bytes(), options.quick);
-  access.sampling = watched(access.sampling, false);
+  access.sampling = watched(access.sampling, plan.sampling.watch);
   append(costs.sweeps, microbench::run_device_access_costs<Device>(access, progress, &skipped));
   file.machine.launch_geometry += "\n" + microbench::access_launch_geometry(access);
   run.throw_if_interrupted();
 
   microbench::TransferPlan transfers = microbench::make_transfer_plan(
       microbench::device_free_bytes(), microbench::host_available_bytes(), options.quick);
-  transfers.sampling = watched(transfers.sampling, false);
+  transfers.sampling = watched(transfers.sampling, plan.sampling.watch);
   if (!transfers.top_note.empty()) skipped.push_back("transfers: " + transfers.top_note);
   append(costs.sweeps, microbench::run_transfer_costs<Device>(transfers, progress, &skipped));
   run.throw_if_interrupted();
 
   microbench::LaunchPlan launch = microbench::make_launch_plan(options.quick);
-  launch.sampling = watched(launch.sampling, false);
+  launch.sampling = watched(launch.sampling, plan.sampling.watch);
   append(costs.sweeps, microbench::run_launch_costs<Device>(launch, progress, &skipped));
   run.throw_if_interrupted();
 

@@ -46,7 +46,7 @@ void run(bool quick, bool device, core::Sampling base) {
   if (device) {
     microbench::TransferPlan transfers = microbench::make_transfer_plan(
         microbench::device_free_bytes(), microbench::host_available_bytes(), quick);
-    transfers.sampling.lost_seconds = base.lost_seconds;
+    transfers.sampling.watch = base.watch;
     const auto points = microbench::run_transfer_costs<Space>(transfers, {}, &skipped);
     const ceilings::PcieLink link = microbench::pcie_link();
     print_sweeps(points);
@@ -54,7 +54,7 @@ void run(bool quick, bool device, core::Sampling base) {
     skipped.clear();
   }
   microbench::LaunchPlan launches = microbench::make_launch_plan(quick);
-  launches.sampling.lost_seconds = base.lost_seconds;
+  launches.sampling.watch = base.watch;
   const auto points = microbench::run_launch_costs<Space>(launches, {}, &skipped);
   print_sweeps(points);
   print_figures(ceilings::launch_figures(points, device ? "GPU" : "host", &skipped), skipped);
@@ -77,7 +77,7 @@ int main(int argc, char** argv) {
   Kokkos::ScopeGuard kokkos(argc, argv);
   core::Sampling base;  // the host's samples are watched for time lost to others, as measure's
   if (!device) {
-    base.lost_seconds = &microbench::host_lost_seconds;
+    base.watch = &microbench::host_watch();
     run<Kokkos::DefaultHostExecutionSpace>(quick, false, base);
     return 0;
   }

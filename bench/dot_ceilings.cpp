@@ -76,7 +76,7 @@ int main(int argc, char** argv) {
   m.clock_ghz = mb::measure_host_clock_ghz(method);
   mb::SweepPlan plan = mb::make_plan(m, false);
   plan.compute_clock = mb::sample_clock_ghz;
-  plan.sampling.lost_seconds = mb::host_lost_seconds;
+  plan.sampling.watch = &mb::host_watch();
   const mb::DotFeatures features = mb::host_dot_features();
   const std::vector<rooftop::ceilings::DotUnit> units = mb::host_dot_units();
   std::printf("%s: %d threads on %d cores, clock %.3f GHz (%s)\n", m.cpu_model.c_str(),

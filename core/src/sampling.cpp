@@ -12,20 +12,21 @@ namespace {
 struct Timed {
   double seconds = 0.0;
   double clock_ghz = 0.0;    // 0 without Sampling::clock
-  double disturbance = 0.0;  // share of the time lost to others; 0 without lost_seconds
+  double disturbance = 0.0;  // the watch's share; 0 without one
+  int launch = 0;            // its number in the measurement
 };
 
-Timed timed(const Sampling& sampling, const Launch& launch, std::int64_t reps) {
+// Every launch of a measurement is one of these, numbered in `launches`.
+Timed timed(const Sampling& sampling, const Launch& launch, std::int64_t reps, int& launches) {
   Timed run;
+  run.launch = launches++;
   const double before = sampling.clock ? sampling.clock() : 0.0;
-  const double lost_before = sampling.lost_seconds ? sampling.lost_seconds() : 0.0;
+  if (sampling.watch) sampling.watch->before();
   const auto t0 = std::chrono::steady_clock::now();
   launch(reps);
   const auto t1 = std::chrono::steady_clock::now();
   run.seconds = std::chrono::duration<double>(t1 - t0).count();
-  if (sampling.lost_seconds && run.seconds > 0.0)
-    run.disturbance =
-        std::clamp((sampling.lost_seconds() - lost_before) / run.seconds, 0.0, 1.0);
+  if (sampling.watch) run.disturbance = std::clamp(sampling.watch->after(run.seconds), 0.0, 1.0);
   if (sampling.clock) run.clock_ghz = std::max(before, sampling.clock());
   return run;
 }
@@ -42,7 +43,7 @@ std::int64_t grown(const Sampling& sampling, std::int64_t reps, double seconds) 
 // slow one, so while at most a minority is disturbed the median rate is a quiet sample's
 // and nothing is retaken (a quiet machine's odd timer tick of steal costs no time).
 void retake_disturbed(const Sampling& sampling, const Launch& launch, double spent,
-                      SampleSet& out) {
+                      int& launches, SampleSet& out) {
   if (out.disturbance.empty()) return;
   const double launch_seconds =
       *std::min_element(out.seconds.begin(), out.seconds.end());
@@ -52,17 +53,22 @@ void retake_disturbed(const Sampling& sampling, const Launch& launch, double spe
       return;
     const auto worst = std::max_element(out.disturbance.begin(), out.disturbance.end());
     throw_if_cancelled(sampling);
-    const Timed run = timed(sampling, launch, out.reps);
+    const Timed run = timed(sampling, launch, out.reps, launches);
     spent += run.seconds;
     out.total_reps += out.reps;
     const auto i = static_cast<std::size_t>(worst - out.disturbance.begin());
     out.seconds[i] = run.seconds;
     if (!out.clock_ghz.empty()) out.clock_ghz[i] = run.clock_ghz;
     out.disturbance[i] = run.disturbance;
+    out.launch[i] = run.launch;
   }
 }
 
 }  // namespace
+
+double LostTimeWatch::after(double seconds) {
+  return seconds > 0.0 ? (lost_seconds_() - before_) / seconds : 0.0;
+}
 
 double median_disturbance(std::vector<double> disturbance) {
   if (disturbance.empty()) return 0.0;
@@ -88,11 +94,13 @@ SampleSet sample(const Sampling& sampling, std::int64_t reps, const Launch& laun
   reps = std::max<std::int64_t>(1, reps);
   const int samples = std::max(1, sampling.samples);
   double spent = 0.0;        // seconds of every launch so far, against the budget
+  int launches = 0;          // launches so far
   Timed calibrated;          // the last calibration launch, if it is a sample
   double rep_seconds = 0.0;  // one repetition in the last launch: the next one's estimate
+  if (sampling.watch) sampling.watch->start();
   for (bool warm = false;; warm = true) {
     throw_if_cancelled(sampling);
-    const Timed run = timed(sampling, launch, reps);
+    const Timed run = timed(sampling, launch, reps, launches);
     const double t = run.seconds;
     spent += t;
     rep_seconds = t / static_cast<double>(reps);
@@ -106,7 +114,8 @@ SampleSet sample(const Sampling& sampling, std::int64_t reps, const Launch& laun
   const auto keep = [&](const Timed& run) {
     out.seconds.push_back(run.seconds);
     if (sampling.clock) out.clock_ghz.push_back(run.clock_ghz);
-    if (sampling.lost_seconds) out.disturbance.push_back(run.disturbance);
+    if (sampling.watch) out.disturbance.push_back(run.disturbance);
+    out.launch.push_back(run.launch);
   };
   // Preemption only ever makes a launch slower, so a calibration launch that was slowed
   // down leaves samples far shorter than asked for; then grow and sample again.
@@ -115,6 +124,7 @@ SampleSet sample(const Sampling& sampling, std::int64_t reps, const Launch& laun
     out.seconds.clear();
     out.clock_ghz.clear();
     out.disturbance.clear();
+    out.launch.clear();
     if (calibrated.seconds > 0.0) keep(calibrated);
     calibrated = {};
     while (static_cast<int>(out.seconds.size()) < samples) {
@@ -122,7 +132,7 @@ SampleSet sample(const Sampling& sampling, std::int64_t reps, const Launch& laun
           spent + rep_seconds * static_cast<double>(reps) > sampling.budget_seconds)
         break;
       throw_if_cancelled(sampling);
-      const Timed run = timed(sampling, launch, reps);
+      const Timed run = timed(sampling, launch, reps, launches);
       spent += run.seconds;
       rep_seconds = run.seconds / static_cast<double>(reps);
       keep(run);
@@ -134,7 +144,8 @@ SampleSet sample(const Sampling& sampling, std::int64_t reps, const Launch& laun
       break;
     reps = grown(sampling, reps, shortest);
   }
-  retake_disturbed(sampling, launch, spent, out);
+  retake_disturbed(sampling, launch, spent, launches, out);
+  if (sampling.watch) sampling.watch->measured(out);
   return out;
 }
 

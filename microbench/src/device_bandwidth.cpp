@@ -39,6 +39,7 @@ core::BandwidthPoint point(const std::string& level, const char* pattern, std::u
     p.rates.push_back(bytes / t * 1e-9);
   }
   p.clock_ghz = s.clock_ghz;
+  p.disturbance = s.disturbance;
   return p;
 }
 

@@ -73,6 +73,7 @@ core::ComputePoint run_compute(const std::string& precision, std::int64_t thread
     p.rates.push_back(flops / t * 1e-9);
   }
   p.clock_ghz = s.clock_ghz;
+  p.disturbance = s.disturbance;
   return p;
 }
 

@@ -1,7 +1,7 @@
 #pragma once
 // Sampling of the device kernels: the one sampling loop (core/sampling.hpp) with the SM
-// clock probe around the timed launches of every sample, and, while a WatchScope lives,
-// NVML read right before and right after them (outside the timed interval).
+// clock probe around the timed launches of every sample (and the sampling's watch, NVML
+// on a GPU, read by core::sample right before and right after them).
 
 #include <Kokkos_Core.hpp>
 #include <algorithm>
@@ -12,7 +12,6 @@
 #include "device_kernels.hpp"
 #include "rooftop/core/sampling.hpp"
 #include "rooftop/microbench/device.hpp"
-#include "rooftop/microbench/device_watch.hpp"
 
 namespace rooftop::microbench::device {
 
@@ -45,11 +44,9 @@ core::SampleSet sample_with_clock(const core::Sampling& sampling, Kernels&& kern
     const double ns = static_cast<double>(host(3) - host(1));
     per_launch.push_back(ns > 0.0 ? static_cast<double>(host(2) - host(0)) / ns : 0.0);
   };
-  core::SampleSet out = core::sample(WatchScope::hooked(sampling), 1, launch);
-  // The samples are the last launches (the calibration run included when it counts).
-  out.clock_ghz.assign(per_launch.end() - static_cast<std::ptrdiff_t>(out.seconds.size()),
-                       per_launch.end());
-  WatchScope::record(sampling, out);
+  core::SampleSet out = core::sample(sampling, 1, launch);
+  out.clock_ghz.clear();
+  for (int n : out.launch) out.clock_ghz.push_back(per_launch.at(static_cast<std::size_t>(n)));
   return out;
 }
 

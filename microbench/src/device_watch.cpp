@@ -307,55 +307,38 @@ WatchSample NvmlWatch::read() {
 
 // ---- Watching the samples ----
 
-WatchScope* WatchScope::active_ = nullptr;
+DeviceWatch::DeviceWatch(std::function<WatchSample()> read, WatchReadable readable,
+                         unsigned own_pid)
+    : read_(std::move(read)), readable_(std::move(readable)), own_pid_(own_pid) {}
 
-WatchScope::WatchScope(std::function<WatchSample()> read) : read_(std::move(read)) {
-  active_ = this;
+void DeviceWatch::start() { launches_.clear(); }
+
+void DeviceWatch::before() { before_ = read_(); }
+
+double DeviceWatch::after(double /*seconds*/) {
+  // NVML's readings are states, not durations: a launch with something foreign at either
+  // end counts as disturbed throughout.
+  WatchSample both = std::move(before_);
+  const WatchSample now = read_();
+  both.reasons |= now.reasons;
+  both.processes.insert(both.processes.end(), now.processes.begin(), now.processes.end());
+  both.ecc_uncorrected += now.ecc_uncorrected;
+  both.xids.insert(both.xids.end(), now.xids.begin(), now.xids.end());
+  launches_.push_back(std::move(both));
+  return device_verdict({launches_.back()}, readable_, own_pid_).disturbance.value_or(0.0);
 }
 
-WatchScope::~WatchScope() {
-  if (active_ == this) active_ = nullptr;
-}
-
-double WatchScope::hook() {
-  active_->readings_.push_back(active_->read_());
-  // NVML's readings are states, not durations: the GPU adds no lost time of its own.
-  return active_->inner_ ? active_->inner_() : 0.0;
-}
-
-core::Sampling WatchScope::hooked(const core::Sampling& sampling) {
-  if (!active_) return sampling;
-  active_->readings_.clear();
-  active_->inner_ = sampling.lost_seconds;
-  core::Sampling out = sampling;
-  out.lost_seconds = &WatchScope::hook;
-  return out;
-}
-
-void WatchScope::record(const core::Sampling& original, core::SampleSet& samples) {
-  if (!active_) return;
-  WatchScope& w = *active_;
-  if (!original.lost_seconds) samples.disturbance.clear();  // the hook's zeros, not a measurement
-  // Two readings per timed launch (before, after); the samples are the last launches,
-  // as for the clock.
-  const std::size_t n = samples.seconds.size();
-  if (n == 0 || w.readings_.size() % 2 != 0 || w.readings_.size() < 2 * n) return;
+void DeviceWatch::measured(const core::SampleSet& samples) {
   Entry entry;
   entry.seconds = samples.seconds;
-  for (std::size_t i = w.readings_.size() - 2 * n; i < w.readings_.size(); i += 2) {
-    WatchSample both = w.readings_[i];
-    const WatchSample& after = w.readings_[i + 1];
-    both.reasons |= after.reasons;
-    both.processes.insert(both.processes.end(), after.processes.begin(), after.processes.end());
-    both.ecc_uncorrected += after.ecc_uncorrected;
-    both.xids.insert(both.xids.end(), after.xids.begin(), after.xids.end());
-    entry.samples.push_back(std::move(both));
+  for (int launch : samples.launch) {
+    if (launch < 0 || static_cast<std::size_t>(launch) >= launches_.size()) return;
+    entry.samples.push_back(launches_[static_cast<std::size_t>(launch)]);
   }
-  w.readings_.clear();
-  w.entries_.push_back(std::move(entry));
+  entries_.push_back(std::move(entry));
 }
 
-void watch_ceilings(core::CeilingsFile& file, const std::vector<WatchScope::Entry>& entries,
+void watch_ceilings(core::CeilingsFile& file, const std::vector<DeviceWatch::Entry>& entries,
                     const WatchReadable& readable, unsigned own_pid) {
   if (!readable.any()) return;
   for (const ceilings::CeilingSource& source :
@@ -366,13 +349,12 @@ void watch_ceilings(core::CeilingsFile& file, const std::vector<WatchScope::Entr
     // The point's samples are the entry's: the same times, copied.
     const auto entry =
         std::find_if(entries.begin(), entries.end(),
-                     [&](const WatchScope::Entry& e) { return e.seconds == seconds; });
+                     [&](const DeviceWatch::Entry& e) { return e.seconds == seconds; });
     const auto ceiling =
         std::find_if(file.ceilings.begin(), file.ceilings.end(),
                      [&](const core::Ceiling& c) { return c.name == source.name; });
     if (entry == entries.end() || ceiling == file.ceilings.end()) continue;
     const DeviceVerdict verdict = device_verdict(entry->samples, readable, own_pid);
-    if (verdict.disturbance) ceiling->disturbance = verdict.disturbance;
     if (!verdict.note.empty()) ceiling->note += (ceiling->note.empty() ? "" : "; ") + verdict.note;
   }
 }

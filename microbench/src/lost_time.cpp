@@ -1,5 +1,5 @@
-// The time the measuring threads lose to others while they measure (core::Sampling::
-// lost_seconds): a sample is only the machine's when no other task and no hypervisor
+// The time the measuring threads lose to others while they measure (host_watch, the
+// host's core::Sampling::watch): a sample is only the machine's when no other task and no hypervisor
 // took its CPUs. Two sources the kernel already keeps, read with a few system calls
 // around samples of 10 ms and more (a quiet `measure` as a whole takes 1.025 x as long
 // with them: RELIABILITY.md):
@@ -78,6 +78,11 @@ bool host_lost_time_readable() { return run_delay_ns() >= 0.0; }
 double host_lost_seconds() {
   const double threads = std::max(1, Kokkos::DefaultHostExecutionSpace().concurrency());
   return (std::max(0.0, run_delay_ns()) * 1e-9 + steal_seconds()) / threads;
+}
+
+core::Watch& host_watch() {
+  static core::LostTimeWatch watch(host_lost_seconds);
+  return watch;
 }
 
 }  // namespace rooftop::microbench

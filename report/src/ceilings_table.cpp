@@ -192,17 +192,16 @@ std::string ceilings_table(const CeilingsFile& f) {
 }
 
 std::vector<std::string> disturbed_ceilings(const CeilingsFile& f) {
-  // A host's disturbance is time lost by the median sample; a GPU's (NVML's readings are
-  // instants) the share of the samples during which something foreign was seen.
+  // A host's disturbance is the time its median sample lost; a GPU sample is disturbed
+  // or not (NVML's readings are states), so a GPU ceiling's says its median sample was.
   const bool gpu = !f.machine.gpu_name.empty();
   std::vector<std::string> out;
   for (const Ceiling* c : f.rows())
     if (c->disturbed())
       out.push_back(
           c->name + ": " +
-          (gpu ? core::format_number("%.0f", 100.0 * *c->disturbance) +
-                     "% of its samples saw another process, a slowdown not the GPU's own or a "
-                     "GPU error (its note says which); it may be low"
+          (gpu ? "its median sample saw another process, a slowdown not the GPU's own or a "
+                 "GPU error, retakes included (its note says which); it may be low"
                : "its median sample lost " +
                      core::format_number("%.0f", 100.0 * *c->disturbance) +
                      "% of its time to other tasks or the hypervisor; it may be low"));

@@ -40,16 +40,17 @@ void roofline_panel(std::ostringstream& s, const core::CeilingsFile& f, double t
     ++t;
   }
   // Ceilings measured while the machine was not the measurement's own may be low.
+  // A host's share of time lost; a GPU sample was disturbed or not, so only the name.
+  const bool gpu = !f.machine.gpu_name.empty();
   std::string disturbed;
   for (const Ceiling& c : f.ceilings)
     if (c.disturbed())
-      disturbed += (disturbed.empty() ? "" : ", ") + c.name + " (" +
-                   num(100.0 * *c.disturbance, 0) + "%)";
+      disturbed += (disturbed.empty() ? "" : ", ") + c.name +
+                   (gpu ? "" : " (" + num(100.0 * *c.disturbance, 0) + "%)");
   if (!disturbed.empty())
     s << "<text class='disturbed' x='" << a.x0 + 14 << "' y='" << a.y0 + a.h - 10
       << "' font-size='11' fill='#b00'" << kHalo << ">disturbed ("
-      << (f.machine.gpu_name.empty() ? "median sample's time lost to others"
-                                     : "share of the samples that saw others")
+      << (gpu ? "median sample saw others on the GPU" : "median sample's time lost to others")
       << "): " << escape(disturbed) << "</text>\n";
 }
 

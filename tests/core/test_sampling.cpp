@@ -211,6 +211,7 @@ struct Neighbour {
   static inline double lost = 0.0;
   static inline int launches = 0;
   static double probe() { return lost; }
+  static inline LostTimeWatch watch{probe};
 };
 
 // A launch during which a neighbour ran for `lost(seconds)`, `seconds` being the launch's
@@ -237,14 +238,14 @@ Sampling watched_sampling() {
   Sampling sampling;
   sampling.samples = 3;
   sampling.min_sample_seconds = 1e-9;
-  sampling.lost_seconds = Neighbour::probe;
+  sampling.watch = &Neighbour::watch;
   return sampling;
 }
 
 TEST(Sample, EverySampleCarriesTheShareOfItsTimeLostToOthers) {
   Sampling sampling = tiny_sampling();
   sampling.min_sample_seconds = 0.002;
-  sampling.lost_seconds = Neighbour::probe;
+  sampling.watch = &Neighbour::watch;
   std::vector<FakeLaunch::Call> calls;
   const SampleSet s = sample(sampling, 1, launch_beside_neighbour(
           calls, [](double seconds) { return 0.25 * seconds; }, [](int) { return true; }));
@@ -298,6 +299,50 @@ TEST(Sample, OneDisturbedSampleOfThreeIsNotRetaken) {
   EXPECT_GT(s.disturbance[1], kDisturbedShare);
 }
 
+TEST(Sample, EverySampleNamesItsLaunchAndTheWatchSeesTheSamplesKept) {
+  // Launches 2, 3 and 4 disturbed, as above: the samples kept are launches 1, 5 and 3
+  // (the second retake replaced the retake of sample 2, the worst).
+  struct Recording : LostTimeWatch {
+    Recording() : LostTimeWatch(Neighbour::probe) {}
+    int starts = 0, befores = 0, afters = 0;
+    std::vector<int> kept;
+    void start() override { ++starts; }
+    void before() override {
+      ++befores;
+      LostTimeWatch::before();
+    }
+    double after(double seconds) override {
+      ++afters;
+      return LostTimeWatch::after(seconds);
+    }
+    void measured(const SampleSet& samples) override { kept = samples.launch; }
+  } watch;
+  Sampling sampling = watched_sampling();
+  sampling.watch = &watch;
+  std::vector<FakeLaunch::Call> calls;
+  const SampleSet s =
+      sample(sampling, 1, disturbed_launch(calls, [](int n) { return n >= 2 && n <= 4; }));
+  EXPECT_EQ(watch.starts, 1);
+  EXPECT_EQ(watch.befores, 6);
+  EXPECT_EQ(watch.afters, 6);
+  EXPECT_EQ(s.launch, (std::vector<int>{1, 5, 3}));
+  EXPECT_EQ(watch.kept, s.launch);
+  for (std::size_t i = 0; i < s.launch.size(); ++i)
+    EXPECT_EQ(s.disturbance[i] > kDisturbedShare, s.launch[i] >= 2 && s.launch[i] <= 4) << i;
+}
+
+TEST(Sample, WithoutAWatchSamplesStillNameTheirLaunches) {
+  std::vector<FakeLaunch::Call> calls;
+  const SampleSet s = sample(tiny_sampling(), 1, FakeLaunch{&calls});
+  ASSERT_EQ(s.launch.size(), s.seconds.size());
+  EXPECT_TRUE(s.disturbance.empty());
+  // The samples are the last launches here, each at the count they ran at.
+  for (std::size_t i = 0; i < s.launch.size(); ++i) {
+    EXPECT_EQ(s.launch[i], static_cast<int>(calls.size() - s.launch.size() + i)) << i;
+    EXPECT_EQ(calls[static_cast<std::size_t>(s.launch[i])].reps, s.reps) << i;
+  }
+}
+
 TEST(Sample, MedianDisturbance) {
   EXPECT_EQ(median_disturbance({}), 0.0);
   EXPECT_EQ(median_disturbance({0.3, 0.0, 0.1}), 0.1);
@@ -321,7 +366,7 @@ TEST(Sample, NoRetakePastTheBudget) {
   Sampling sampling = tiny_sampling();
   sampling.min_sample_seconds = 0.002;
   sampling.budget_seconds = 0.02;
-  sampling.lost_seconds = Neighbour::probe;
+  sampling.watch = &Neighbour::watch;
   Neighbour::lost = 0.0;
   int launches = 0;
   sample(sampling, 1, [&](std::int64_t) {

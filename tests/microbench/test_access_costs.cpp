@@ -343,7 +343,7 @@ TEST(AccessSweeps, DISABLED_HostPlanOnThisMachine) {
   host.threads = static_cast<int>(Space().concurrency());
   const bool quick = std::getenv("ROOFTOP_QUICK") != nullptr;
   HostAccessPlan plan = make_host_access_plan(host, quick);
-  plan.sampling.lost_seconds = host_lost_seconds;
+  plan.sampling.watch = &host_watch();
   const auto t0 = std::chrono::steady_clock::now();
   const auto points = run_host_access_costs<Space>(plan, {});
   const double seconds =

@@ -1,10 +1,12 @@
 // The GPU watch without a GPU: the verdict on a device ceiling from fake NVML readings,
-// the watch when NVML is absent (nothing readable, nothing changed), and the readings
-// kept per sample by the device sampling loop, run under the host space.
+// the watch when NVML is absent (nothing readable, nothing changed), and the device
+// watch in the sampling loop (disturbed samples taken again, the readings kept per
+// sample), run under the host space.
 
 #include <gtest/gtest.h>
 
 #include <Kokkos_Core.hpp>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -145,58 +147,82 @@ TEST(NvmlWatch, WithoutTheLibraryNothingIsReadableAndSaidOnce) {
 // Three samples of at least a millisecond.
 constexpr core::Sampling kTiny{.samples = 3, .min_sample_seconds = 0.001};
 
-TEST(WatchScope, EverySampleIsReadBeforeAndAfterAndKeptUnderItsTimes) {
-  int reads = 0;
-  core::ComputePoint point;
-  std::vector<WatchScope::Entry> entries;
-  {
-    // Another process appears from the fourth reading on.
-    WatchScope scope([&] {
-      ++reads;
-      return WatchSample{
-          0, reads >= 4 ? std::vector<unsigned>{kOwn, 777} : std::vector{kOwn}, 0, {}};
-    });
-    point = measure_device_compute_fma<Space>("fp32", 64, 1, kTiny);
-    entries = scope.entries();
-  }
-  ASSERT_EQ(entries.size(), 1u);
-  EXPECT_EQ(entries[0].seconds, point.seconds);
-  ASSERT_EQ(entries[0].samples.size(), point.seconds.size());
-  EXPECT_EQ(reads % 2, 0);
-  EXPECT_GE(reads, 2 * static_cast<int>(point.seconds.size()));
-  EXPECT_TRUE(point.disturbance.empty());  // the hook measures no lost time
+// Readings as NVML would give them: rooftop alone, and pid 777 too during the readings
+// `foreign` says so of (counted from 1).
+template <class Foreign>
+std::function<WatchSample()> fake_nvml(int& reads, Foreign foreign) {
+  return [&reads, foreign] {
+    ++reads;
+    return WatchSample{0, foreign(reads) ? std::vector<unsigned>{kOwn, 777} : std::vector{kOwn},
+                       0, {}};
+  };
+}
 
-  // The point behind fp32_fma had another process in its last sample at least.
+TEST(DeviceWatch, ADisturbedSampleIsTakenAgainAndKeepsItsOwnReadings) {
+  // Any launch is long enough: launch 0 warms up, 1 to 3 are the samples. Another process
+  // holds the GPU during launches 2 and 3 (readings 5 to 8): the median sample is
+  // disturbed, so the worst is taken again until a minority is.
+  int reads = 0;
+  DeviceWatch watch(fake_nvml(reads, [](int r) { return r >= 5 && r <= 8; }), all_readable(),
+                    kOwn);
+  core::Sampling sampling{.samples = 3, .min_sample_seconds = 1e-9};
+  sampling.watch = &watch;
+  int launches = 0;
+  const core::SampleSet s = core::sample(sampling, 1, [&](std::int64_t) { ++launches; });
+  EXPECT_EQ(reads, 2 * launches);
+  EXPECT_EQ(launches, 5);  // one retake: launch 4 replaces sample 2 (launch 2)
+  EXPECT_EQ(s.launch, (std::vector<int>{1, 4, 3}));
+  EXPECT_EQ(s.disturbance, (std::vector<double>{0.0, 0.0, 1.0}));
+  ASSERT_EQ(watch.entries().size(), 1u);
+  const DeviceWatch::Entry& entry = watch.entries()[0];
+  EXPECT_EQ(entry.seconds, s.seconds);
+  ASSERT_EQ(entry.samples.size(), 3u);
+  // Each kept sample has its launch's readings, before and after.
+  EXPECT_EQ(entry.samples[0].processes, (std::vector<unsigned>{kOwn, kOwn}));
+  EXPECT_EQ(entry.samples[1].processes, (std::vector<unsigned>{kOwn, kOwn}));
+  EXPECT_EQ(entry.samples[2].processes, (std::vector<unsigned>{kOwn, 777, kOwn, 777}));
+}
+
+TEST(DeviceWatch, EveryDeviceSampleIsWatchedAndTheCeilingSaysWhatNvmlSaw) {
+  int reads = 0;
+  // Another process from the fourth reading on: every launch after the first.
+  DeviceWatch watch(fake_nvml(reads, [](int r) { return r >= 4; }), all_readable(), kOwn);
+  core::Sampling sampling = kTiny;
+  sampling.watch = &watch;
+  const core::ComputePoint point = measure_device_compute_fma<Space>("fp32", 64, 1, sampling);
+  ASSERT_EQ(watch.entries().size(), 1u);
+  EXPECT_EQ(watch.entries()[0].seconds, point.seconds);
+  ASSERT_EQ(watch.entries()[0].samples.size(), point.seconds.size());
+  EXPECT_EQ(reads % 2, 0);
+  ASSERT_EQ(point.disturbance.size(), point.seconds.size());
+  ASSERT_EQ(point.clock_ghz.size(), point.seconds.size());
+
+  // Every sample saw pid 777 (retakes too): fp32_fma is disturbed, and says by whom.
   core::CeilingsFile file;
   file.sweeps.compute = {point};
   file.ceilings = ceilings::extract_ceilings(file.machine, file.sweeps);
-  watch_ceilings(file, entries, all_readable(), kOwn);
+  watch_ceilings(file, watch.entries(), all_readable(), kOwn);
   const core::Ceiling* c = file.find("fp32_fma");
   ASSERT_NE(c, nullptr);
   EXPECT_TRUE(c->disturbed());
   EXPECT_NE(c->note.find("pid 777"), std::string::npos) << c->note;
 
-  // Without a scope the same measurement is not read at all.
+  // Without the watch the same measurement is not read at all.
   const int before = reads;
   measure_device_compute_fma<Space>("fp32", 64, 1, kTiny);
   EXPECT_EQ(reads, before);
 }
 
-TEST(WatchScope, AnAbsentNvmlChangesNothing) {
-  NvmlWatch watch("00000000:01:00.0", "libnvidia-ml-absent.so.1");
-  core::ComputePoint point;
-  std::vector<WatchScope::Entry> entries;
-  {
-    WatchScope scope([&] { return watch.read(); });
-    point = measure_device_compute_fma<Space>("fp32", 64, 1, kTiny);
-    entries = scope.entries();
-  }
+TEST(DeviceWatch, AnAbsentNvmlChangesNothing) {
+  NvmlWatch nvml("00000000:01:00.0", "libnvidia-ml-absent.so.1");
+  EXPECT_FALSE(nvml.readable().any());  // so measure sets no watch: the samples carry none
+  const core::ComputePoint point = measure_device_compute_fma<Space>("fp32", 64, 1, kTiny);
   EXPECT_TRUE(point.disturbance.empty());
   core::CeilingsFile file;
   file.sweeps.compute = {point};
   file.ceilings = ceilings::extract_ceilings(file.machine, file.sweeps);
   const std::vector<core::Ceiling> before = file.ceilings;
-  watch_ceilings(file, entries, watch.readable(), kOwn);
+  watch_ceilings(file, {}, nvml.readable(), kOwn);
   ASSERT_EQ(file.ceilings.size(), before.size());
   for (std::size_t i = 0; i < before.size(); ++i) {
     EXPECT_EQ(file.ceilings[i].note, before[i].note);

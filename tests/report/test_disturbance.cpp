@@ -147,16 +147,18 @@ TEST(Disturbance, ShowSaysWhichCeilingLostHowMuch) {
   EXPECT_TRUE(j["ceilings"][2]["disturbance"].is_null());
 }
 
-TEST(Disturbance, OnAGpuItIsTheShareOfTheSamplesThatSawOthers) {
-  // NVML's readings are instants: a GPU ceiling's disturbance is a share of its samples.
+TEST(Disturbance, OnAGpuTheMedianSampleSawOthers) {
+  // NVML's readings are states: a GPU sample was disturbed (1) or not (0), and a ceiling
+  // is disturbed when its median sample was.
   core::CeilingsFile f = rooftop::testing::cpu_file();
   f.machine.gpu_name = "NVIDIA H100 80GB HBM3";
-  f.ceilings[0].disturbance = 0.5;
+  f.ceilings[0].disturbance = 1.0;
   const std::vector<std::string> words = report::disturbed_ceilings(f);
   ASSERT_EQ(words.size(), 1u);
-  EXPECT_EQ(words[0].find("fp64_fma: 50% of its samples saw another process"), 0u) << words[0];
+  EXPECT_EQ(words[0].find("fp64_fma: its median sample saw another process"), 0u) << words[0];
   EXPECT_EQ(words[0].find("time"), std::string::npos) << words[0];
-  EXPECT_NE(report::roofline_svg(f).find("share of the samples that saw others"),
+  const std::string svg = report::roofline_svg(f);
+  EXPECT_NE(svg.find("disturbed (median sample saw others on the GPU): fp64_fma<"),
             std::string::npos);
 }
 

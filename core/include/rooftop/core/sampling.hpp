@@ -13,6 +13,37 @@
 
 namespace rooftop::core {
 
+struct SampleSet;
+
+// What else ran on the machine while a sample was timed; core knows no source of it (a
+// host's lost CPU time, NVML on a GPU). core::sample calls start() as a measurement
+// begins, before() right before and after() right after every timed launch (outside the
+// timed interval), and measured() with the samples it keeps, whose SampleSet::launch
+// says which launches they were.
+class Watch {
+ public:
+  virtual ~Watch() = default;
+  virtual void start() {}
+  virtual void before() = 0;
+  // The share of the launch's `seconds` during which the machine was not the
+  // measurement's own, 0 to 1.
+  virtual double after(double seconds) = 0;
+  virtual void measured(const SampleSet& /*samples*/) {}
+};
+
+// The watch of a cumulative count of seconds lost to others (per measuring thread):
+// what a launch lost over its time.
+class LostTimeWatch : public Watch {
+ public:
+  explicit LostTimeWatch(double (*lost_seconds)()) : lost_seconds_(lost_seconds) {}
+  void before() override { before_ = lost_seconds_(); }
+  double after(double seconds) override;
+
+ private:
+  double (*lost_seconds_)();
+  double before_ = 0.0;
+};
+
 struct Sampling {
   int samples = 3;                   // at most; fewer only when the budget runs out
   double min_sample_seconds = 0.05;  // shorter launches are repeated inside one sample
@@ -23,12 +54,10 @@ struct Sampling {
   // When set, the clock in GHz, read right before and right after every timed launch
   // (outside the timed interval): a sample's peak is only known at the clock it ran at.
   double (*clock)() = nullptr;
-  // When set, the seconds per measuring thread lost so far to anything but the
-  // measurement (waiting for a CPU behind other tasks, stolen by the hypervisor), read
-  // right before and right after every timed launch. While the median sample lost more
-  // than kDisturbedShare of its time, the most disturbed sample is taken again (at most
-  // `samples` more launches, within the budget).
-  double (*lost_seconds)() = nullptr;
+  // When set, what else ran during every timed launch (Watch above). While the median
+  // sample was disturbed over kDisturbedShare of its time, the most disturbed sample is
+  // taken again (at most `samples` more launches, within the budget).
+  Watch* watch = nullptr;
 };
 
 // The share of a sample's time lost to others above which the sample is disturbed: a
@@ -43,9 +72,12 @@ struct SampleSet {
   // One per sample when Sampling::clock is set: the higher of the readings before and
   // after it, so that a peak taken at it stays an upper bound.
   std::vector<double> clock_ghz;
-  // One per sample when Sampling::lost_seconds is set: the share of the sample's time
-  // its threads lost to others (0 = the machine was the measurement's own).
+  // One per sample when Sampling::watch is set: the share of the sample's time the
+  // machine was not the measurement's own (0 = quiet throughout).
   std::vector<double> disturbance;
+  // One per sample: which launch of the measurement it was (0 = the first, calibration
+  // included; a sample taken again is a later launch).
+  std::vector<int> launch;
 
   // The seconds of one repetition, one per sample.
   std::vector<double> per_rep() const;

@@ -65,7 +65,7 @@ struct HostAccessPlan {
   std::uint64_t dram_bytes = 0;      // stride:dram and threads:dram footprint
   std::vector<std::int64_t> sides;   // rows:dram, columns:dram (multiples of 8)
   std::vector<int> thread_counts;    // threads:dram
-  core::Sampling sampling;           // set lost_seconds to record disturbance
+  core::Sampling sampling;           // set watch to record disturbance
 };
 
 // For the host `machine` (describe_host: caches, threads) and `quick`.

@@ -5,7 +5,7 @@
 // at run time (dlopen, as device_info.cpp does: no header, no link dependency); every
 // call may fail (not supported, no permission, MIG, an old driver), and an item that
 // cannot be read is said once, never an error. Read right before and right after every
-// timed launch, outside the timed interval (the hook core::sample already calls there).
+// timed launch, outside the timed interval (DeviceWatch, core::sample's watch).
 
 #include <cstdint>
 #include <functional>
@@ -92,16 +92,21 @@ class NvmlWatch {
   std::uint64_t last_ecc_ = 0;
 };
 
-// While one lives, every device sample (device::sample_with_clock) is watched: `read`
-// runs right before and right after each timed launch, and a measurement's samples keep
-// their readings under their times. One at a time (core::Sampling's hooks are plain
-// function pointers, so the active scope is process-wide).
-class WatchScope {
+// The GPU's core::Sampling::watch: NVML read right before and right after every timed
+// launch. A launch during which NVML saw something not the measurement's own (as
+// device_verdict judges one sample) was disturbed throughout (1), any other quiet (0), so
+// that core::sample takes disturbed samples again as on a host, and every device
+// measurement, ceiling or figure, records it per sample. Each measurement's kept samples
+// keep their readings under their times (entries), for the ceilings' notes. Set it only
+// where something is readable: otherwise every sample would pass for quiet.
+class DeviceWatch : public core::Watch {
  public:
-  explicit WatchScope(std::function<WatchSample()> read);
-  ~WatchScope();
-  WatchScope(const WatchScope&) = delete;
-  WatchScope& operator=(const WatchScope&) = delete;
+  DeviceWatch(std::function<WatchSample()> read, WatchReadable readable, unsigned own_pid);
+
+  void start() override;
+  void before() override;
+  double after(double seconds) override;
+  void measured(const core::SampleSet& samples) override;
 
   struct Entry {
     std::vector<double> seconds;  // the samples' times, as the point records them
@@ -109,25 +114,20 @@ class WatchScope {
   };
   const std::vector<Entry>& entries() const { return entries_; }
 
-  // For device::sample_with_clock: `sampling` with the reading hooked in when a scope
-  // is active, and, after core::sample, the readings of the samples kept (the last
-  // launches), and the zeros the hook left as disturbance removed.
-  static core::Sampling hooked(const core::Sampling& sampling);
-  static void record(const core::Sampling& original, core::SampleSet& samples);
-
  private:
   std::function<WatchSample()> read_;
-  double (*inner_)() = nullptr;        // the sampling's own lost-time hook, still called
-  std::vector<WatchSample> readings_;  // of the measurement under way, two per launch
+  WatchReadable readable_;
+  unsigned own_pid_;
+  WatchSample before_;                 // the reading before the launch under way
+  std::vector<WatchSample> launches_;  // the measurement's launches, both readings merged
   std::vector<Entry> entries_;
-  static double hook();
-  static WatchScope* active_;
 };
 
-// Each device ceiling of `file` (from its sweeps) gets the verdict of the samples of the
-// point behind it: its disturbance and a note. Ceilings whose point has no readings, and
-// every ceiling when nothing is readable, are left as they are.
-void watch_ceilings(core::CeilingsFile& file, const std::vector<WatchScope::Entry>& entries,
+// Each device ceiling of `file` (from its sweeps) gets a note of what NVML saw during the
+// samples of the point behind it; its disturbance comes from those samples, as a host
+// ceiling's does. Ceilings whose point has no readings, and every ceiling when nothing is
+// readable, are left as they are.
+void watch_ceilings(core::CeilingsFile& file, const std::vector<DeviceWatch::Entry>& entries,
                     const WatchReadable& readable, unsigned own_pid);
 
 }  // namespace rooftop::microbench

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "rooftop/core/model.hpp"
+#include "rooftop/core/sampling.hpp"
 
 namespace rooftop::microbench {
 
@@ -43,11 +44,13 @@ double sample_clock_ghz();
 
 // Seconds per measuring thread lost so far to other tasks and to the hypervisor (the
 // scheduler's run_delay of this process's threads and the steal time of its CPUs, from
-// /proc): what core::Sampling::lost_seconds is set to on a host. Only differences mean
-// anything. host_lost_time_readable() is false where the kernel keeps no scheduler
-// statistics; then only steal time is seen.
+// /proc). Only differences mean anything. host_lost_time_readable() is false where the
+// kernel keeps no scheduler statistics; then only steal time is seen.
 double host_lost_seconds();
 bool host_lost_time_readable();
+// The watch a host's core::Sampling::watch is set to: what each launch lost of its time
+// by host_lost_seconds. Measurements run one at a time.
+core::Watch& host_watch();
 
 // The calling thread's own clock: the fastest of `attempts` chains of `iterations` x 256
 // dependent adds (6000 iterations: about 0.4 ms at 3.5 GHz).
