@@ -11,8 +11,8 @@
 # inputs. `--runs N` in place of SECONDS runs each target to N executions, however long
 # that takes (the long runs RELIABILITY.md records). Leaks inside libhdf5 itself are suppressed (fuzz/lsan.supp says why).
 # The ceilings target reads in the fuzzing process, where libhdf5's own crashes on damaged
-# files end it: it runs in libFuzzer's fork mode, and each input that ended a fuzzing
-# process is run again alone; only an end inside libhdf5 passes (libhdf5_ends below).
+# files end it: it runs in libFuzzer's fork mode, and only ends whose sanitizer reports
+# lie inside libhdf5 pass (libhdf5_ends below).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 seconds="${1:-60}"
@@ -75,40 +75,51 @@ for f in "$import"/pytorch-*.json.gz; do
 done
 rm -rf "$inflated"
 
-# TARGET: the first frame of a report's first stack that is not the C or C++ runtime's nor
-# the target's own without a source line (the sanitizers, their interceptors of malloc or
-# memcpy, libFuzzer): rooftop's code, built with line tables, or a library's.
-first_own_frame() {
-  awk -v own="$1+0x" '/^ *#[0-9]+ 0x/ { seen = 1
-         if (index($0, own) || $0 ~ /libc\.so|sysdeps|libstdc\+\+|libgcc_s/) next
-         print; exit }
-       seen && /^ *$/ { exit }'
+# TARGET ALL: the first frame of a sanitizer report's first stack (ALL = 1: of each of
+# its stacks) that is not the C or C++ runtime's nor the target's own without a source
+# line (the sanitizers, their interceptors of malloc or memcpy, libFuzzer): rooftop's
+# code, built with line tables, or a library's. A stack of none of those prints nothing.
+own_frames() {
+  awk -v own="$1+0x" -v all="$2" '
+    /^ *#[0-9]+ 0x/ {
+      in_stack = 1
+      if (!taken && !index($0, own) && $0 !~ /libc\.so|sysdeps|libstdc\+\+|libgcc_s/) {
+        print
+        taken = 1
+      }
+      next
+    }
+    in_stack { in_stack = 0; taken = 0; if (!all) exit }'
 }
 
-# TARGET MARKER: every input of TARGET's that ended a fuzzing process since MARKER was
-# made is run again alone with the same limits; an end whose first own frame is in libhdf5
-# is libhdf5's (counted), anything else fails: another end, or none when run alone.
+# TARGET MARKER REPORTS: the ends of TARGET's fuzzing processes since MARKER was made.
+# Each end left an input in artifacts/ and a sanitizer's report in REPORTS: an error (a
+# memory error, a crash, a leak), judged by its first stack, the one that did it (the
+# others say whose the memory was); or libFuzzer's stack of a time-out or of a huge
+# malloc, or the live allocations of an exhausted process, judged by every stack. Each
+# such stack's first own frame must be libhdf5's, and there must be a report for every
+# input. Reports of nothing but warnings (a refused allocation) are not ends.
 libhdf5_ends() {
-  local target=$1 marker=$2 ok=0 bad=0 input report frame
-  while IFS= read -r input; do
-    report="$input.report"
-    if UBSAN_OPTIONS=print_stacktrace=1 "$build/$target" -timeout=25 -rss_limit_mb=2048 \
-         "$input" >"$report" 2>&1; then
-      echo "fuzz: $target: $(basename "$input") ended a fuzzing process, not when run alone" \
-           "($report)" >&2
-      bad=$((bad + 1))
-      continue
-    fi
-    frame=$(first_own_frame "$target" <"$report")
-    if [[ "$frame" == *libhdf5* ]]; then
+  local target=$1 marker=$2 reports=$3 inputs ok=0 bad=0 report all frames
+  inputs=$(find "$build/artifacts" -name "$target-*" -newer "$marker" | wc -l)
+  for report in "$reports"/*; do
+    [ -e "$report" ] && grep -q '^ *#[0-9]* 0x' "$report" || continue
+    all=1
+    grep -q 'ERROR: ' "$report" && all=0
+    frames=$(own_frames "$target" "$all" <"$report")
+    if [ -n "$frames" ] && ! grep -qv libhdf5 <<<"$frames"; then
       ok=$((ok + 1))
     else
-      echo "fuzz: $target: $(basename "$input") ended in rooftop's code or another library's:" \
-           "${frame:-no stack} ($report)" >&2
+      echo "fuzz: $target: an end outside libhdf5: ${frames:-no stack of its own} ($report)" >&2
       bad=$((bad + 1))
     fi
-  done < <(find "$build/artifacts" -name "$target-*" ! -name '*.report' -newer "$marker")
-  echo "fuzz: $target: $ok inputs ended a fuzzing process inside libhdf5, $bad elsewhere" >&2
+  done
+  if ((ok + bad < inputs)); then
+    echo "fuzz: $target: $inputs inputs ended a fuzzing process, $((ok + bad)) with a report" >&2
+    bad=$((bad + 1))
+  fi
+  echo "fuzz: $target: $inputs inputs ended a fuzzing process; $ok reports inside libhdf5," \
+       "$bad otherwise" >&2
   ((bad == 0))
 }
 
@@ -130,15 +141,27 @@ for target in "${targets[@]}"; do
   [ "$target" = fuzz_nsys_sqlite ] && max_len=262144
   # libhdf5's own crashes end the ceilings target's fuzzing process: fork mode goes on after
   # them, and libhdf5_ends looks at each below.
+  # The sanitizers' reports go to files, one per fuzzing process, whatever the process.
   mode=()
-  [ "$target" = fuzz_ceilings_file ] &&
+  reports="$build/reports/$target"
+  report_to=()
+  if [ "$target" = fuzz_ceilings_file ]; then
     mode=(-fork=1 -ignore_crashes=1 -ignore_ooms=1 -ignore_timeouts=1)
+    rm -rf "$reports"
+    mkdir -p "$reports"
+    report_to=("ASAN_OPTIONS=$ASAN_OPTIONS:log_path=$reports/asan"
+               "UBSAN_OPTIONS=print_stacktrace=1:log_path=$reports/ubsan")
+  fi
   marker="$build/$target.started"
   touch "$marker"
-  if ! nice -n 10 "$build/$target" "${budget[@]}" "${mode[@]}" -timeout=25 -rss_limit_mb=2048 \
+  ended=0
+  env "${report_to[@]}" nice -n 10 "$build/$target" "${budget[@]}" "${mode[@]}" -timeout=25 -rss_limit_mb=2048 \
        -max_len="$max_len" -print_final_stats=1 -artifact_prefix="$build/artifacts/$target-" \
-       "$corpus" "$seeds/$target" >"$log" 2>&1 ||
-     { ((${#mode[@]})) && ! libhdf5_ends "$target" "$marker"; }; then
+       "$corpus" "$seeds/$target" >"$log" 2>&1 && ended=1
+  # Fork mode exits with its last job's status, a libhdf5 crash as likely as not: there
+  # the run ended when the fuzzer says it exits, and libhdf5_ends judges the crashes.
+  ((${#mode[@]})) && grep -q '^INFO: exiting: ' "$log" && ended=1
+  if ((!ended)) || { ((${#mode[@]})) && ! libhdf5_ends "$target" "$marker" "$reports"; }; then
     echo "fuzz: $target FAILED (see $log and $build/artifacts/)" >&2
     tail -n 30 "$log" >&2
     status=1
