@@ -8,10 +8,9 @@
 // child: a fork per input costs most of an input's time, and only a copy of the reading
 // process rehearses its read faithfully. So libhdf5's own crashes end the fuzzing process.
 // scripts/fuzz.sh runs this target in libFuzzer's fork mode, which starts a new fuzzing
-// process after each such end, and then reads the stack of every input that ended one:
-// an end whose first frame past the sanitizer, libFuzzer and the C library lies in
-// libhdf5 is libhdf5's; any other end, or one that does not happen again alone, fails
-// the run.
+// process after each such end, with the sanitizers' reports written to a file per
+// process: the run passes only if every report lies in libhdf5 and every input that
+// ended a process has one (libhdf5_ends there says how a report is read).
 //
 // Only the file is in memory: the core driver reads the image whole where the program's
 // default driver reads by offset, so libhdf5 may fail differently on a damaged file;
