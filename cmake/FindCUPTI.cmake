@@ -4,6 +4,8 @@
 #   CUPTI_FOUND, CUPTI_INCLUDE_DIR, CUPTI_LIBRARY, CUPTI_API_VERSION
 #   CUPTI::cupti   imported target: libcupti and its headers, nothing else (no libcuda,
 #                  no cudart: the host API needs neither a GPU nor a driver)
+#   CUPTI::headers the headers alone, for code that opens libcupti at run time
+#   CUPTI_SONAME   the name the loader knows libcupti by (libcupti.so.13)
 #
 # Looks where CUDA usually lives: CUDAToolkit_ROOT, CUDA_HOME, CUDA_PATH, the toolkit
 # around the nvcc on PATH, /usr/local/cuda, then the system paths (Debian's packages).
@@ -56,6 +58,23 @@ find_package_handle_standard_args(CUPTI
   VERSION_VAR CUPTI_API_VERSION)
 mark_as_advanced(CUPTI_INCLUDE_DIR CUPTI_LIBRARY)
 
+if(CUPTI_FOUND)
+  set(CUPTI_SONAME "libcupti.so")
+  find_program(_cupti_readelf NAMES readelf NO_CACHE)
+  if(_cupti_readelf)
+    execute_process(COMMAND "${_cupti_readelf}" -d "${CUPTI_LIBRARY}"
+                    OUTPUT_VARIABLE _cupti_dynamic ERROR_QUIET)
+    if(_cupti_dynamic MATCHES "Library soname: \\[([A-Za-z0-9._+-]+)\\]")
+      set(CUPTI_SONAME "${CMAKE_MATCH_1}")
+    endif()
+  endif()
+endif()
+if(CUPTI_FOUND AND NOT TARGET CUPTI::headers)
+  add_library(CUPTI::headers INTERFACE IMPORTED)
+  set_target_properties(CUPTI::headers PROPERTIES
+    INTERFACE_SYSTEM_INCLUDE_DIRECTORIES "${CUPTI_INCLUDE_DIR}"
+    INTERFACE_INCLUDE_DIRECTORIES "${CUPTI_INCLUDE_DIR}")
+endif()
 if(CUPTI_FOUND AND NOT TARGET CUPTI::cupti)
   add_library(CUPTI::cupti UNKNOWN IMPORTED)
   # SYSTEM: the toolkit's headers are not ours to keep warning-free.

@@ -34,5 +34,13 @@ cmake -S "$root" -B "$build" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release \
       -DROOFTOP_DEVICE_TESTS=ON -DCMAKE_EXPORT_COMPILE_COMMANDS=ON \
       -DROOFTOP_WITH_MPI=OFF -DROOFTOP_HOST_ARCH=x86-64-v3 "$@"
 cmake --build "$build" --parallel "$(nproc)"
+# libcupti is opened when counting starts, never linked (counters/src/cupti_api.cpp):
+# Nsight Compute profiles `analyze --no-cupti` with a CUPTI of its own.
+for f in "$build/app/rooftop" "$build/connector/librooftop_kokkos_connector.so"; do
+  if readelf -d "$f" | grep -q 'NEEDED.*libcupti'; then
+    echo "check-cuda-build: $f links libcupti; it must open it only to count" >&2
+    exit 1
+  fi
+done
 "$root/scripts/check-ptx.sh" "$build"
 "$root/scripts/check-sass.sh" "$build"

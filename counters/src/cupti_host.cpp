@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <utility>
 
+#include "cupti_api.hpp"
 #include "rooftop/core/error.hpp"
 
 namespace rooftop::counters::cupti {
@@ -15,7 +16,7 @@ namespace {
 
 std::string result_name(CUptiResult r) {
   const char* s = nullptr;
-  if (cuptiGetResultString(r, &s) != CUPTI_SUCCESS || !s)
+  if (api().cuptiGetResultString(r, &s) != CUPTI_SUCCESS || !s)
     return "CUPTI error " + std::to_string(static_cast<int>(r));
   return s;
 }
@@ -76,7 +77,7 @@ std::string driver_too_old(int driver_version, int built_with) {
 
 std::uint32_t cupti_version() {
   std::uint32_t version = 0;
-  if (const CUptiResult r = cuptiGetVersion(&version); r != CUPTI_SUCCESS)
+  if (const CUptiResult r = api().cuptiGetVersion(&version); r != CUPTI_SUCCESS)
     fail("cuptiGetVersion", r);
   return version;
 }
@@ -84,7 +85,7 @@ std::uint32_t cupti_version() {
 std::vector<std::string> supported_chips() {
   CUpti_Profiler_Host_GetSupportedChips_Params p{};
   p.structSize = CUpti_Profiler_Host_GetSupportedChips_Params_STRUCT_SIZE;
-  if (const CUptiResult r = cuptiProfilerHostGetSupportedChips(&p); r != CUPTI_SUCCESS)
+  if (const CUptiResult r = api().cuptiProfilerHostGetSupportedChips(&p); r != CUPTI_SUCCESS)
     fail("cuptiProfilerHostGetSupportedChips", r);
   std::vector<std::string> chips;
   for (std::size_t i = 0; i < p.numChips; ++i)
@@ -98,8 +99,8 @@ std::size_t range_count(const std::vector<std::uint8_t>& counter_data) {
   p.structSize = CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE;
   p.pCounterDataImage = counter_data.data();
   p.counterDataImageSize = counter_data.size();
-  if (const CUptiResult r = cuptiRangeProfilerGetCounterDataInfo(&p); r != CUPTI_SUCCESS)
-    fail("cuptiRangeProfilerGetCounterDataInfo (counting the ranges of a counter-data image)", r);
+  if (const CUptiResult r = api().cuptiRangeProfilerGetCounterDataInfo(&p); r != CUPTI_SUCCESS)
+    fail("cuptiRangeProfilerGetCounterDataInfo(counting the ranges of a counter-data image)", r);
   return p.numTotalRanges;
 }
 
@@ -111,8 +112,8 @@ std::string range_name(const std::vector<std::uint8_t>& counter_data, std::size_
   p.counterDataImageSize = counter_data.size();
   p.rangeIndex = range;
   p.rangeDelimiter = "/";
-  if (const CUptiResult r = cuptiRangeProfilerCounterDataGetRangeInfo(&p); r != CUPTI_SUCCESS)
-    fail("cuptiRangeProfilerCounterDataGetRangeInfo (range " + std::to_string(range) + ")", r);
+  if (const CUptiResult r = api().cuptiRangeProfilerCounterDataGetRangeInfo(&p); r != CUPTI_SUCCESS)
+    fail("cuptiRangeProfilerCounterDataGetRangeInfo(range " + std::to_string(range) + ")", r);
   return p.rangeName ? p.rangeName : "";
 }
 
@@ -147,7 +148,7 @@ void ProfilerHost::open() {
   p.pChipName = chip_.c_str();
   p.pCounterAvailabilityImage =
       counter_availability_.empty() ? nullptr : counter_availability_.data();
-  if (const CUptiResult r = cuptiProfilerHostInitialize(&p); r != CUPTI_SUCCESS || !p.pHostObject) {
+  if (const CUptiResult r = api().cuptiProfilerHostInitialize(&p); r != CUPTI_SUCCESS || !p.pHostObject) {
     std::string known;
     try {
       known = " (this CUPTI knows " + join(supported_chips()) + ")";
@@ -163,7 +164,7 @@ void ProfilerHost::close() noexcept {
   CUpti_Profiler_Host_Deinitialize_Params p{};
   p.structSize = CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE;
   p.pHostObject = object_;
-  cuptiProfilerHostDeinitialize(&p);  // nothing to do about a failure here
+  api().cuptiProfilerHostDeinitialize(&p);  // nothing to do about a failure here
   object_ = nullptr;
 }
 
@@ -173,7 +174,7 @@ std::string ProfilerHost::check_metric(const std::string& name) const {
   p.structSize = CUpti_Profiler_Host_GetMetricProperties_Params_STRUCT_SIZE;
   p.pHostObject = object_;
   p.pMetricName = name.c_str();
-  const CUptiResult r = cuptiProfilerHostGetMetricProperties(&p);
+  const CUptiResult r = api().cuptiProfilerHostGetMetricProperties(&p);
   if (r == CUPTI_SUCCESS) return "";
   return "not a metric on " + chip_ + " (" + result_name(r) + ")";
 }
@@ -184,7 +185,7 @@ ProfilerHost::MetricDescription ProfilerHost::describe_metric(const std::string&
   p.structSize = CUpti_Profiler_Host_GetMetricProperties_Params_STRUCT_SIZE;
   p.pHostObject = object_;
   p.pMetricName = name.c_str();
-  if (const CUptiResult r = cuptiProfilerHostGetMetricProperties(&p); r != CUPTI_SUCCESS)
+  if (const CUptiResult r = api().cuptiProfilerHostGetMetricProperties(&p); r != CUPTI_SUCCESS)
     fail(name + " on " + chip_, r);
   return {p.pDescription ? p.pDescription : "", p.pDimUnit ? p.pDimUnit : ""};
 }
@@ -199,7 +200,7 @@ void ProfilerHost::add_batch(const std::vector<std::string>& names) {
   p.pHostObject = object_;
   p.ppMetricNames = pointers.data();
   p.numMetrics = pointers.size();
-  if (const CUptiResult r = cuptiProfilerHostConfigAddMetrics(&p); r != CUPTI_SUCCESS)
+  if (const CUptiResult r = api().cuptiProfilerHostConfigAddMetrics(&p); r != CUPTI_SUCCESS)
     fail("cuptiProfilerHostConfigAddMetrics on " + chip_ + " (" + join(names) + ")", r);
 }
 
@@ -249,7 +250,7 @@ std::vector<std::uint8_t> ProfilerHost::config_image() const {
   CUpti_Profiler_Host_GetConfigImageSize_Params sp{};
   sp.structSize = CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE;
   sp.pHostObject = object_;
-  if (const CUptiResult r = cuptiProfilerHostGetConfigImageSize(&sp); r != CUPTI_SUCCESS)
+  if (const CUptiResult r = api().cuptiProfilerHostGetConfigImageSize(&sp); r != CUPTI_SUCCESS)
     fail("cuptiProfilerHostGetConfigImageSize on " + chip_, r);
   std::vector<std::uint8_t> image(sp.configImageSize);
   CUpti_Profiler_Host_GetConfigImage_Params p{};
@@ -257,7 +258,7 @@ std::vector<std::uint8_t> ProfilerHost::config_image() const {
   p.pHostObject = object_;
   p.configImageSize = image.size();
   p.pConfigImage = image.data();
-  if (const CUptiResult r = cuptiProfilerHostGetConfigImage(&p); r != CUPTI_SUCCESS)
+  if (const CUptiResult r = api().cuptiProfilerHostGetConfigImage(&p); r != CUPTI_SUCCESS)
     fail("cuptiProfilerHostGetConfigImage on " + chip_, r);
   if (image.empty()) throw Error("CUPTI built an empty config image for " + chip_);
   return image;
@@ -270,7 +271,7 @@ std::size_t ProfilerHost::passes(const std::vector<std::uint8_t>& config_image) 
   p.structSize = CUpti_Profiler_Host_GetNumOfPasses_Params_STRUCT_SIZE;
   p.configImageSize = copy.size();
   p.pConfigImage = copy.data();
-  if (const CUptiResult r = cuptiProfilerHostGetNumOfPasses(&p); r != CUPTI_SUCCESS)
+  if (const CUptiResult r = api().cuptiProfilerHostGetNumOfPasses(&p); r != CUPTI_SUCCESS)
     fail("cuptiProfilerHostGetNumOfPasses", r);
   return p.numOfPasses;
 }
@@ -293,7 +294,7 @@ MetricValues ProfilerHost::evaluate(const std::vector<std::uint8_t>& counter_dat
   p.ppMetricNames = names.data();
   p.numMetrics = names.size();
   p.pMetricValues = out.data();
-  if (const CUptiResult r = cuptiProfilerHostEvaluateToGpuValues(&p); r != CUPTI_SUCCESS)
+  if (const CUptiResult r = api().cuptiProfilerHostEvaluateToGpuValues(&p); r != CUPTI_SUCCESS)
     fail("cuptiProfilerHostEvaluateToGpuValues on " + chip_ + " (range " + std::to_string(range) +
              ")",
          r);

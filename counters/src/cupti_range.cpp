@@ -9,6 +9,7 @@
 #include <optional>
 #include <utility>
 
+#include "cupti_api.hpp"
 #include "rooftop/core/error.hpp"
 
 namespace rooftop::counters::cupti {
@@ -80,7 +81,7 @@ struct RangeProfiler::State {
     if (profiler_initialized) {
       CUpti_Profiler_DeInitialize_Params p{};
       p.structSize = CUpti_Profiler_DeInitialize_Params_STRUCT_SIZE;
-      cuptiProfilerDeInitialize(&p);
+      api().cuptiProfilerDeInitialize(&p);
     }
   }
 
@@ -89,7 +90,7 @@ struct RangeProfiler::State {
     CUpti_RangeProfiler_Disable_Params p{};
     p.structSize = CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE;
     p.pRangeProfilerObject = object;
-    cuptiRangeProfilerDisable(&p);
+    api().cuptiRangeProfilerDisable(&p);
     object = nullptr;
   }
 
@@ -99,7 +100,7 @@ struct RangeProfiler::State {
     CUpti_RangeProfiler_Enable_Params e{};
     e.structSize = CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE;
     e.ctx = context;
-    check(cuptiRangeProfilerEnable(&e), "cuptiRangeProfilerEnable");
+    check(api().cuptiRangeProfilerEnable(&e), "cuptiRangeProfilerEnable");
     object = e.pRangeProfilerObject;
     try {
       std::vector<const char*> names;
@@ -111,7 +112,7 @@ struct RangeProfiler::State {
       s.numMetrics = names.size();
       s.maxNumOfRanges = options.max_ranges;
       s.maxNumRangeTreeNodes = static_cast<std::uint32_t>(options.max_ranges);
-      check(cuptiRangeProfilerGetCounterDataSize(&s), "cuptiRangeProfilerGetCounterDataSize");
+      check(api().cuptiRangeProfilerGetCounterDataSize(&s), "cuptiRangeProfilerGetCounterDataSize");
       counter_data.assign(s.counterDataSize, 0);
     } catch (...) {
       disable();
@@ -128,7 +129,7 @@ struct RangeProfiler::State {
     i.pRangeProfilerObject = object;
     i.counterDataSize = counter_data.size();
     i.pCounterData = counter_data.data();
-    check(cuptiRangeProfilerCounterDataImageInitialize(&i),
+    check(api().cuptiRangeProfilerCounterDataImageInitialize(&i),
           "cuptiRangeProfilerCounterDataImageInitialize");
 
     CUpti_RangeProfiler_SetConfig_Params c{};
@@ -145,7 +146,7 @@ struct RangeProfiler::State {
     c.minNestingLevel = 1;
     c.passIndex = 0;
     c.targetNestingLevel = 1;
-    check(cuptiRangeProfilerSetConfig(&c), "cuptiRangeProfilerSetConfig");
+    check(api().cuptiRangeProfilerSetConfig(&c), "cuptiRangeProfilerSetConfig");
   }
 
   void enable(CUpti_ProfilerRange range, CUpti_ProfilerReplayMode replay) {
@@ -162,14 +163,14 @@ struct RangeProfiler::State {
     CUpti_RangeProfiler_Start_Params p{};
     p.structSize = CUpti_RangeProfiler_Start_Params_STRUCT_SIZE;
     p.pRangeProfilerObject = object;
-    check(cuptiRangeProfilerStart(&p), "cuptiRangeProfilerStart");
+    check(api().cuptiRangeProfilerStart(&p), "cuptiRangeProfilerStart");
   }
 
   bool stop() {  // true once every pass is submitted
     CUpti_RangeProfiler_Stop_Params p{};
     p.structSize = CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE;
     p.pRangeProfilerObject = object;
-    check(cuptiRangeProfilerStop(&p), "cuptiRangeProfilerStop");
+    check(api().cuptiRangeProfilerStop(&p), "cuptiRangeProfilerStop");
     return p.isAllPassSubmitted != 0;
   }
 
@@ -178,7 +179,7 @@ struct RangeProfiler::State {
     CUpti_RangeProfiler_DecodeData_Params d{};
     d.structSize = CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE;
     d.pRangeProfilerObject = object;
-    check(cuptiRangeProfilerDecodeData(&d), "cuptiRangeProfilerDecodeData");
+    check(api().cuptiRangeProfilerDecodeData(&d), "cuptiRangeProfilerDecodeData");
     dropped = d.numOfRangeDropped;
     return range_count(counter_data);
   }
@@ -225,13 +226,13 @@ RangeProfiler::RangeProfiler(RangeProfilerOptions options) : state_(std::make_un
 
   CUpti_Profiler_Initialize_Params init{};
   init.structSize = CUpti_Profiler_Initialize_Params_STRUCT_SIZE;
-  check(cuptiProfilerInitialize(&init), "cuptiProfilerInitialize");
+  check(api().cuptiProfilerInitialize(&init), "cuptiProfilerInitialize");
   s.profiler_initialized = true;
 
   CUpti_Profiler_DeviceSupported_Params supported{};
   supported.structSize = CUpti_Profiler_DeviceSupported_Params_STRUCT_SIZE;
   supported.cuDevice = s.device;
-  check(cuptiProfilerDeviceSupported(&supported), "cuptiProfilerDeviceSupported");
+  check(api().cuptiProfilerDeviceSupported(&supported), "cuptiProfilerDeviceSupported");
   if (supported.isSupported != CUPTI_PROFILER_CONFIGURATION_SUPPORTED)
     throw Error("CUPTI cannot profile CUDA device " + std::to_string(s.device) + ": " +
                 support_problems(supported));
@@ -239,7 +240,7 @@ RangeProfiler::RangeProfiler(RangeProfilerOptions options) : state_(std::make_un
   CUpti_Device_GetChipName_Params chip{};
   chip.structSize = CUpti_Device_GetChipName_Params_STRUCT_SIZE;
   chip.deviceIndex = static_cast<std::size_t>(s.device);
-  check(cuptiDeviceGetChipName(&chip), "cuptiDeviceGetChipName");
+  check(api().cuptiDeviceGetChipName(&chip), "cuptiDeviceGetChipName");
   s.chip = chip.pChipName ? chip.pChipName : "";
 
   // Which counters this device can collect now; counters another process holds, or
@@ -247,10 +248,10 @@ RangeProfiler::RangeProfiler(RangeProfilerOptions options) : state_(std::make_un
   CUpti_Profiler_GetCounterAvailability_Params a{};
   a.structSize = CUpti_Profiler_GetCounterAvailability_Params_STRUCT_SIZE;
   a.ctx = s.context;
-  check(cuptiProfilerGetCounterAvailability(&a), "cuptiProfilerGetCounterAvailability");
+  check(api().cuptiProfilerGetCounterAvailability(&a), "cuptiProfilerGetCounterAvailability");
   std::vector<std::uint8_t> availability(a.counterAvailabilityImageSize);
   a.pCounterAvailabilityImage = availability.data();
-  check(cuptiProfilerGetCounterAvailability(&a), "cuptiProfilerGetCounterAvailability");
+  check(api().cuptiProfilerGetCounterAvailability(&a), "cuptiProfilerGetCounterAvailability");
 
   s.host.emplace(s.chip, std::move(availability));
   s.skipped = s.host->add_metrics(s.options.metrics);
@@ -290,14 +291,14 @@ Collection RangeProfiler::collect_user_range(const std::string& name,
       push.structSize = CUpti_RangeProfiler_PushRange_Params_STRUCT_SIZE;
       push.pRangeProfilerObject = s.object;
       push.pRangeName = name.c_str();
-      check(cuptiRangeProfilerPushRange(&push), "cuptiRangeProfilerPushRange");
+      check(api().cuptiRangeProfilerPushRange(&push), "cuptiRangeProfilerPushRange");
       pushed = true;
       run();
       CUpti_RangeProfiler_PopRange_Params pop{};
       pop.structSize = CUpti_RangeProfiler_PopRange_Params_STRUCT_SIZE;
       pop.pRangeProfilerObject = s.object;
       pushed = false;
-      check(cuptiRangeProfilerPopRange(&pop), "cuptiRangeProfilerPopRange");
+      check(api().cuptiRangeProfilerPopRange(&pop), "cuptiRangeProfilerPopRange");
       started = false;
       all_submitted = s.stop();
       ++passes;
@@ -309,13 +310,13 @@ Collection RangeProfiler::collect_user_range(const std::string& name,
       CUpti_RangeProfiler_PopRange_Params pop{};
       pop.structSize = CUpti_RangeProfiler_PopRange_Params_STRUCT_SIZE;
       pop.pRangeProfilerObject = s.object;
-      cuptiRangeProfilerPopRange(&pop);
+      api().cuptiRangeProfilerPopRange(&pop);
     }
     if (started) {
       CUpti_RangeProfiler_Stop_Params stop{};
       stop.structSize = CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE;
       stop.pRangeProfilerObject = s.object;
-      cuptiRangeProfilerStop(&stop);
+      api().cuptiRangeProfilerStop(&stop);
     }
     s.disable();
     throw;

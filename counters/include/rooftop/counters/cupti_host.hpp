@@ -30,6 +30,11 @@ std::string describe_result(int cupti_result);
 // The CUPTI API version of the loaded libcupti (cuptiGetVersion): 24 is CUDA 12.6, the
 // first with the host and Range Profiler APIs; from CUDA 13 it reads 130000 and up.
 std::uint32_t cupti_version();
+
+// Whether this process has libcupti loaded. rooftop opens it the first time a CUPTI
+// function is needed (counting, or cupti_version()), so a process that counts nothing,
+// such as `analyze --no-cupti` under Nsight Compute, never loads it.
+bool cupti_loaded();
 inline constexpr std::uint32_t kFirstRangeProfilerVersion = 24;
 
 // One line when a CUDA driver that supports CUDA `driver_version` (cuDriverGetVersion:
