@@ -20,6 +20,7 @@
 #include "rooftop/core/error.hpp"
 #include "rooftop/core/format.hpp"
 #include "rooftop/kernels/kernel.hpp"
+#include "rooftop/microbench/device.hpp"
 #include "rooftop/report/chart.hpp"
 
 namespace rooftop::app {
@@ -68,10 +69,10 @@ std::string gigabytes(double bytes) { return core::format_number("%.1f GB", byte
 
 int run_analyze(const AnalyzeOptions& options, const std::string& command_line) {
   const KernelReport report(options.ceilings, {options.out, options.plot, options.format});
-  // The default size suits the build: a CPU benchmark on the host, the classic size
-  // where kernels run on a GPU.
+  // The default size suits the build: a CPU benchmark on the host; on a GPU, one whose
+  // timing and counting fit a budget (the classic size counted on an H200 took minutes).
   const std::string size = !options.size.empty() ? options.size
-                           : ROOFTOP_HAS_DEVICE  ? "classic"
+                           : ROOFTOP_HAS_DEVICE  ? "medium"
                                                  : "small";
   kernels::KernelList kernels = kernels::make_kernels(split_list(options.kernels), size);
   const double needed = memory_needed(kernels);
@@ -85,8 +86,21 @@ int run_analyze(const AnalyzeOptions& options, const std::string& command_line) 
     std::fprintf(stderr, "rooftop: size %s: the largest kernel holds about %s of memory\n",
                  size.c_str(), gigabytes(needed).c_str());
 
+  std::vector<core::KernelRecord> declared;
+  for (const auto& k : kernels) declared.push_back(k->declared());
+  if (ROOFTOP_HAS_DEVICE) {  // before Kokkos starts: without a GPU it would abort, not say why
+    try {
+      microbench::check_device(0);
+    } catch (const Error& e) {
+      throw Error(std::string("this rooftop runs the kernels on a GPU: ") + e.what());
+    }
+  }
+
   KokkosRun run;
-  core::Sampling sampling = analyze::kKernelSampling;
+  core::Sampling sampling = options.once           ? analyze::kOnceSampling
+                            : ROOFTOP_HAS_DEVICE ? analyze::kDeviceKernelSampling
+                                                 : analyze::kKernelSampling;
+  sampling.budget_seconds = std::min(sampling.budget_seconds, options.kernel_budget);
   sampling.cancel = &interrupted();
   std::vector<std::string> notes;
   if (report.ceilings().machine.hostname != host_name())
@@ -96,10 +110,14 @@ int run_analyze(const AnalyzeOptions& options, const std::string& command_line) 
   // counts are the kernels' own declarations.
   std::unique_ptr<analyze::Backend> backend;
   if (ROOFTOP_HAS_DEVICE && !options.no_cupti && analyze::cupti_backend_available())
-    backend = analyze::make_cupti_backend(std::move(kernels), sampling, progress_printer());
+    backend = analyze::make_cupti_backend(std::move(kernels), sampling, progress_printer(),
+                                          options.kernel_budget);
   else
     backend =
         std::make_unique<analyze::HostBackend>(std::move(kernels), sampling, progress_printer());
+  const analyze::Estimate estimate =
+      analyze::estimate(declared, report.ceilings(), sampling, backend->counting());
+  std::fprintf(stderr, "rooftop: estimate: %s\n", estimate.text.c_str());
   std::vector<core::KernelRecord> records = backend->collect(notes);
   run.throw_if_interrupted();
   return report.place(std::move(records), notes, command_line);
@@ -108,7 +126,9 @@ int run_analyze(const AnalyzeOptions& options, const std::string& command_line) 
 int run_import(const ImportOptions& options, const std::string& command_line) {
   const KernelReport report(options.ceilings, {options.out, options.plot, options.format});
   analyze::ImportBackend backend(options.reports, options.timing);
-  return report.collect_and_place(backend, command_line);
+  std::string files;
+  for (const std::string& path : options.reports) files += (files.empty() ? "" : ", ") + path;
+  return report.collect_and_place(backend, "reading " + files, command_line);
 }
 
 int run_plot(const PlotOptions& options) {

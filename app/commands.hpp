@@ -56,10 +56,12 @@ int run_import_ceilings(const ImportCeilingsOptions& options, const std::string&
 struct AnalyzeOptions {
   std::string ceilings;
   std::string kernels = "gpp";
-  std::string size;  // empty: the build's default (small on a host, classic on a GPU)
+  std::string size;  // empty: the build's default (small on a host, medium on a GPU)
   std::string out, plot;
   OutputFormat format = OutputFormat::table;
   bool no_cupti = false;  // declared counts even in a CUDA build with CUPTI
+  bool once = false;      // each kernel run once (for a profiler outside the process)
+  double kernel_budget = 30.0;  // seconds of one kernel's timed runs and counting
 };
 int run_analyze(const AnalyzeOptions& options, const std::string& command_line);
 

@@ -109,11 +109,34 @@ void spread_host_threads() {
 
 const std::atomic<bool>& interrupted() { return g_interrupted; }
 
+// On a terminal, one line rewritten in place. Elsewhere (a log, a pipe) a line as each
+// step starts and one with its seconds as it ends, so that a run stopped from outside
+// (a time limit) shows the step it was in and what every step before it cost.
 core::Progress progress_printer() {
-  if (!isatty(fileno(stderr))) return {};
-  return [](std::size_t done, std::size_t total, const std::string& what) {
-    std::fprintf(stderr, "\r\033[K[%3zu/%zu] %s", done, total, core::terminal_text(what).c_str());
-    if (done == total) std::fprintf(stderr, "\r\033[K");
+  if (isatty(fileno(stderr)))
+    return [](std::size_t done, std::size_t total, const std::string& what) {
+      std::fprintf(stderr, "\r\033[K[%3zu/%zu] %s", done, total,
+                   core::terminal_text(what).c_str());
+      if (done == total) std::fprintf(stderr, "\r\033[K");
+      std::fflush(stderr);
+    };
+  struct Step {
+    std::string line;  // "[3/12] what", empty before the first step and after the last
+    std::chrono::steady_clock::time_point start;
+  };
+  auto step = std::make_shared<Step>();
+  return [step](std::size_t done, std::size_t total, const std::string& what) {
+    const auto now = std::chrono::steady_clock::now();
+    if (!step->line.empty())
+      std::fprintf(stderr, "rooftop: %s: %.2f s\n", step->line.c_str(),
+                   std::chrono::duration<double>(now - step->start).count());
+    step->line.clear();
+    if (done < total && !what.empty()) {
+      step->line = "[" + std::to_string(done + 1) + "/" + std::to_string(total) + "] " +
+                   core::terminal_text(what);
+      step->start = now;
+      std::fprintf(stderr, "rooftop: %s ...\n", step->line.c_str());
+    }
     std::fflush(stderr);
   };
 }

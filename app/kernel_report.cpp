@@ -2,6 +2,7 @@
 
 #include <iostream>
 
+#include "interrupt.hpp"
 #include "rooftop/ceilings/io.hpp"
 #include "rooftop/core/roofline.hpp"
 #include "rooftop/core/terminal.hpp"
@@ -17,11 +18,16 @@ KernelReport::KernelReport(std::string ceilings_path, Outputs outputs)
     if (!path.empty()) ceilings::check_writable(path);
 }
 
-int KernelReport::collect_and_place(analyze::Backend& backend,
+int KernelReport::collect_and_place(analyze::Backend& backend, const std::string& what,
                                     const std::string& command_line) const {
+  const core::Progress progress = progress_printer();
   std::vector<std::string> notes;
+  if (progress) progress(0, 2, what);
   std::vector<core::KernelRecord> records = backend.collect(notes);
-  return place(std::move(records), notes, command_line);
+  if (progress) progress(1, 2, "placing " + std::to_string(records.size()) + " kernels");
+  const int status = place(std::move(records), notes, command_line);
+  if (progress) progress(2, 2, "");
+  return status;
 }
 
 int KernelReport::place(std::vector<core::KernelRecord> records,

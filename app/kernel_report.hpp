@@ -28,7 +28,9 @@ class KernelReport {
   int place(std::vector<core::KernelRecord> records, const std::vector<std::string>& notes,
             const std::string& command_line) const;
   // The backend's kernels, collected and placed.
-  int collect_and_place(analyze::Backend& backend, const std::string& command_line) const;
+  // `what`: the collection, as the progress lines name it ("reading ncu.csv").
+  int collect_and_place(analyze::Backend& backend, const std::string& what,
+                        const std::string& command_line) const;
 
  private:
   std::string ceilings_path_;

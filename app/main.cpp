@@ -105,14 +105,21 @@ int main(int argc, char** argv) {
                 "comma-separated: " + listed(rooftop::kernels::kernel_names(), ", "));
   a->add_option("--size", analyze.size,
                 listed(rooftop::kernels::size_names(), " or ") +
-                    " (default: small on a CPU, classic on a GPU)")
+                    " (default: small on a CPU, medium on a GPU)")
       ->check(CLI::IsMember(rooftop::kernels::size_names()));
   a->add_option("--out", analyze.out, "file to write: the ceilings with the kernels (HDF5)");
   a->add_option("--plot", analyze.plot, "SVG chart to write (hierarchical roofline)");
   add_format_flags(a, analyze.format);
   a->add_flag("--no-cupti", analyze.no_cupti,
               "declared counts even where CUPTI is available (to run under Nsight Compute, "
-              "which cannot share the profiler)");
+              "which cannot share the profiler): CUPTI is then not loaded at all");
+  a->add_flag("--once", analyze.once,
+              "run each kernel once, its time that one run (for a profiler outside the "
+              "process, such as Nsight Compute, to see one run of every kernel)");
+  a->add_option("--kernel-budget", analyze.kernel_budget,
+                "seconds one kernel may take with its timed runs and counting (default 30); a "
+                "kernel whose counting would end past it keeps its declared counts")
+      ->check(CLI::PositiveNumber);
 
   rooftop::app::ImportOptions import;
   CLI::App* im = app.add_subcommand(

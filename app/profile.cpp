@@ -10,7 +10,8 @@ namespace rooftop::app {
 int run_profile(const ProfileOptions& options, const std::string& command_line) {
   const KernelReport report(options.ceilings, {options.out, options.plot, options.format});
   analyze::ProfileBackend backend(options.command, options.connector);
-  return report.collect_and_place(backend, command_line);
+  return report.collect_and_place(backend, "running " + (options.command.empty() ? std::string("the program") : options.command.front()) + " with the connector",
+                                  command_line);
 }
 
 }  // namespace rooftop::app

@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <optional>
 
 #include "rooftop/connector/kernel_tracker.hpp"
 #include "rooftop/core/error.hpp"
@@ -94,16 +95,26 @@ void require_gpu() {
       throw Error(why);
 }
 
+// The seconds since `start`.
+double since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
 class CuptiBackend final : public Backend {
  public:
-  CuptiBackend(kernels::KernelList kernels, core::Sampling sampling, core::Progress progress)
-      : kernels_(std::move(kernels)), sampling_(sampling), progress_(std::move(progress)) {}
+  CuptiBackend(kernels::KernelList kernels, core::Sampling sampling, core::Progress progress,
+               double kernel_budget_seconds)
+      : kernels_(std::move(kernels)),
+        sampling_(sampling),
+        progress_(std::move(progress)),
+        kernel_budget_(kernel_budget_seconds) {}
 
   std::string name() const override { return "cupti"; }
 
+  Counting counting() override { return {profiler().passes(), kCuptiSetupSeconds}; }
+
   std::vector<core::KernelRecord> collect(std::vector<std::string>& notes) override {
-    require_gpu();
-    counters::cupti::RangeProfiler profiler;
+    counters::cupti::RangeProfiler& profiler = this->profiler();
     std::string setup = "cupti: " + profiler.chip() + ", " +
                         std::to_string(profiler.metrics().size()) + " metrics in " +
                         std::to_string(profiler.passes()) +
@@ -113,15 +124,39 @@ class CuptiBackend final : public Backend {
       notes.push_back("cupti: " + m.name + " not collected: " + m.reason);
 
     std::vector<core::KernelRecord> out;
-    for (std::size_t i = 0; i < kernels_.size(); ++i) {
+    const std::size_t n = kernels_.size();
+    for (std::size_t i = 0; i < n; ++i) {
       kernels::Kernel& kernel = *kernels_[i];
       core::KernelRecord record = kernel.declared();
       const core::KernelRecord declared = record;
-      if (progress_) progress_(i, kernels_.size(), record.name);
+      const auto start = std::chrono::steady_clock::now();
+      if (progress_) progress_(i, n, record.name + ": timed runs");
       core::throw_if_cancelled(sampling_);
       kernel.prepare();
-
       const core::SampleSet runs = time_runs(kernel, sampling_);  // un-instrumented
+      set_times(record, runs, "wall clock, fenced, un-instrumented");
+
+      // Counting replays one run a pass: none that would end past the kernel's budget.
+      const double counting = static_cast<double>(profiler.passes()) * record.time_s;
+      if (since(start) + counting > kernel_budget_) {
+        const std::string why =
+            "over its " + number(kernel_budget_) + " s budget: one run takes " +
+            number(record.time_s) + " s, counting needs " + std::to_string(profiler.passes()) +
+            " replay passes (" + number(counting) + " s) after " + number(since(start)) +
+            " s of timed runs; not counted, the declared counts are kept";
+        if (progress_) progress_(i, n, record.name + ": " + why);
+        notes.push_back(record.name + ": " + why);
+        const std::string wrong = kernel.check();
+        kernel.release();
+        record.source = "declared";
+        record.note = why;
+        mark_check(record, wrong, notes);
+        out.push_back(std::move(record));
+        continue;
+      }
+      if (progress_)
+        progress_(i, n, record.name + ": counting, " + std::to_string(profiler.passes()) +
+                            " replay passes of one run");
 
       // One range per run, repeated once per pass; the labels are taken in the first.
       KernelTracker labels;
@@ -144,28 +179,41 @@ class CuptiBackend final : public Backend {
       const counters::cupti::Evaluation e = counters::cupti::evaluate(c.values);
       counters::cupti::apply_counts(e, record);
       if (record.precision.empty()) record.precision = declared.precision;
-      set_times(record, runs, "wall clock, fenced, un-instrumented");
       std::string extra = std::to_string(c.passes) + " replay passes";
       if (c.dropped_ranges > 0)
         extra += ", " + std::to_string(c.dropped_ranges) + " ranges dropped";
       extra += "; declared " + number(declared.flops()) + " FLOPs";
       if (captured) extra += "; Kokkos kernels per run: " + labels_text(labels);
       record.note = extra + (record.note.empty() ? "" : "; " + record.note);
-      record.check = wrong.empty() ? "passed" : "failed";
-      if (!wrong.empty()) {
-        record.note = "WRONG ANSWER: " + wrong + "; " + record.note;
-        notes.push_back(record.name + ": wrong answer: " + wrong);
-      }
+      mark_check(record, wrong, notes);
       out.push_back(std::move(record));
     }
-    if (progress_) progress_(kernels_.size(), kernels_.size(), "");
+    if (progress_) progress_(n, n, "");
     return out;
   }
 
  private:
+  counters::cupti::RangeProfiler& profiler() {
+    if (!profiler_) {
+      require_gpu();
+      profiler_.emplace();
+    }
+    return *profiler_;
+  }
+
+  static void mark_check(core::KernelRecord& record, const std::string& wrong,
+                         std::vector<std::string>& notes) {
+    record.check = wrong.empty() ? "passed" : "failed";
+    if (wrong.empty()) return;
+    record.note = "WRONG ANSWER: " + wrong + "; " + record.note;
+    notes.push_back(record.name + ": wrong answer: " + wrong);
+  }
+
   kernels::KernelList kernels_;
   core::Sampling sampling_;
   core::Progress progress_;
+  double kernel_budget_;
+  std::optional<counters::cupti::RangeProfiler> profiler_;
 };
 
 }  // namespace
@@ -173,8 +221,9 @@ class CuptiBackend final : public Backend {
 std::string cupti_backend_unavailable_reason() { return ""; }
 
 std::unique_ptr<Backend> make_cupti_backend(kernels::KernelList kernels, core::Sampling sampling,
-                                            core::Progress progress) {
-  return std::make_unique<CuptiBackend>(std::move(kernels), sampling, std::move(progress));
+                                            core::Progress progress, double kernel_budget_seconds) {
+  return std::make_unique<CuptiBackend>(std::move(kernels), sampling, std::move(progress),
+                                        kernel_budget_seconds);
 }
 
 }  // namespace rooftop::analyze

@@ -14,7 +14,8 @@ std::string cupti_backend_unavailable_reason() {
          "it (configure with a CUDA Toolkit and ROOFTOP_WITH_CUPTI=ON)";
 }
 
-std::unique_ptr<Backend> make_cupti_backend(kernels::KernelList, core::Sampling, core::Progress) {
+std::unique_ptr<Backend> make_cupti_backend(kernels::KernelList, core::Sampling, core::Progress,
+                                            double) {
   throw Error(cupti_backend_unavailable_reason());
 }
 

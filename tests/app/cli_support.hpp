@@ -87,8 +87,30 @@ inline RunResult run_rooftop(const std::vector<std::string>& args, const TempDir
   return r;
 }
 
-// True when `text` is exactly one non-empty line ending in a newline.
-inline bool is_one_line(const std::string& text) {
+// The log a long command writes to stderr when it is not a terminal: a line as each
+// step starts and ends ("rooftop: [1/2] reading a.csv ..."), and analyze's estimate.
+inline bool is_log_line(const std::string& line) {
+  return line.rfind("rooftop: [", 0) == 0 || line.rfind("rooftop: estimate: ", 0) == 0;
+}
+
+// `text` less its log lines.
+inline std::string without_log(const std::string& text) {
+  std::string out;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    const std::size_t end = text.find('\n', start);
+    const std::size_t next = end == std::string::npos ? text.size() : end + 1;
+    const std::string line = text.substr(start, next - start);
+    if (!is_log_line(line)) out += line;
+    start = next;
+  }
+  return out;
+}
+
+// True when `text`, less the log of the steps before, is exactly one non-empty line
+// ending in a newline.
+inline bool is_one_line(const std::string& raw) {
+  const std::string text = without_log(raw);
   return text.size() > 1 && text.back() == '\n' && text.find('\n') == text.size() - 1;
 }
 

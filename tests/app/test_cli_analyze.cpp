@@ -68,6 +68,51 @@ TEST(CliAnalyze, GppLadderAndReferenceKernelsAtTheTinySize) {
   EXPECT_EQ(count(svg, "class='step'"), 8u) << "9 GPP versions joined; reference kernels not";
 }
 
+// stderr to a file, as under a time limit in a script: the estimate first, then a line as
+// each kernel starts and one with its seconds as it ends, so a run cut short shows the
+// kernel it was in.
+TEST(CliAnalyze, ALogSaysEveryKernelAsItStartsAndEndsWithItsSeconds) {
+  TempDir logs, files;
+  const RunResult r = run_rooftop({"analyze", "--ceilings", ceilings_file(files), "--kernels",
+                                   "triad,gpp:v2", "--size", "tiny"},
+                                  logs);
+  ASSERT_EQ(r.status, 0) << r.err;
+  const std::size_t estimate = r.err.find("rooftop: estimate: 2 kernels, about ");
+  const std::size_t started = r.err.find("rooftop: [1/2] reference::triad ...\n");
+  const std::size_t ended = r.err.find("rooftop: [1/2] reference::triad: ");
+  const std::size_t second = r.err.find("rooftop: [2/2] gpp::v2_collapse_two ...\n");
+  const std::size_t last = r.err.find("rooftop: [2/2] gpp::v2_collapse_two: ");
+  ASSERT_NE(estimate, std::string::npos) << r.err;
+  ASSERT_NE(started, std::string::npos) << r.err;
+  ASSERT_NE(ended, std::string::npos) << r.err;
+  ASSERT_NE(second, std::string::npos) << r.err;
+  ASSERT_NE(last, std::string::npos) << r.err;
+  EXPECT_LT(estimate, started);
+  EXPECT_LT(started, ended);
+  EXPECT_LT(ended, second);
+  EXPECT_LT(second, last);
+  EXPECT_NE(r.err.find(" s\n", last), std::string::npos) << "the step's seconds: " << r.err;
+  EXPECT_NE(r.err.find("(timed runs) x its run time"), std::string::npos) << r.err;
+}
+
+// --once: one run of each kernel, its time that run (what a profiler outside sees).
+TEST(CliAnalyze, OnceRunsEveryKernelOnce) {
+  TempDir logs, files;
+  const RunResult r = run_rooftop({"analyze", "--ceilings", ceilings_file(files), "--kernels",
+                                   "triad,gpp:v4", "--size", "tiny", "--once", "--json"},
+                                  logs);
+  ASSERT_EQ(r.status, 0) << r.err;
+  const json j = json::parse(r.out);
+  ASSERT_EQ(j["kernels"].size(), 2u);
+  for (const json& k : j["kernels"]) {
+    SCOPED_TRACE(k["name"].get<std::string>());
+    EXPECT_EQ(k["check"], "passed");
+    EXPECT_EQ(k["samples"], 1);
+    EXPECT_NE(k["time_source"].get<std::string>().find("median of 1 run"), std::string::npos)
+        << k["time_source"];
+  }
+}
+
 TEST(CliAnalyze, TableNamesEveryVersion) {
   TempDir logs, files;
   const RunResult r = run_rooftop({"analyze", "--ceilings", ceilings_file(files), "--kernels",

@@ -73,6 +73,20 @@ TEST(Gpp, EveryVersionGivesTheAnalyticAnswerAtTheTinySize) {
   }
 }
 
+TEST(Gpp, AProfilersKernelNameSaysTheVersion) {
+  for (const gpp::Version& v : gpp::versions()) {
+    SCOPED_TRACE(v.id);
+    const std::string functor = gpp::functor_name(v.id);
+    EXPECT_NE(functor.find("rooftop::kernels::" + v.name), std::string::npos) << functor;
+  }
+  EXPECT_NE(gpp::functor_name("v4").find("Team<"), std::string::npos);
+}
+
+TEST(Gpp, TheGpuDefaultSizeIsEightTimesSmall) {
+  const gpp::Size medium = gpp::size("medium");
+  EXPECT_NEAR(medium.inner_iterations() / gpp::size("small").inner_iterations(), 8.0, 0.02);
+}
+
 TEST(Gpp, OneVersionByName) {
   const KernelList one = make_kernels({"gpp:v7"}, "tiny");
   ASSERT_EQ(one.size(), 1u);
@@ -112,7 +126,7 @@ TEST(ReferenceKernels, DeclaredIntensities) {
 TEST(Kernels, UnknownNamesAreErrors) {
   EXPECT_NE(error_of([] { make_kernels({"fft"}, "tiny"); }).find("unknown kernel 'fft'"),
             std::string::npos);
-  EXPECT_NE(error_of([] { make_kernels({"triad"}, "medium"); }).find("unknown GPP size"),
+  EXPECT_NE(error_of([] { make_kernels({"triad"}, "huge"); }).find("unknown GPP size"),
             std::string::npos);
 }
 

@@ -3,9 +3,13 @@
 
 #include "rooftop/kernels/gpp.hpp"
 
+#include <cxxabi.h>
+
 #include <Kokkos_Core.hpp>
 #include <cmath>
+#include <cstdlib>
 #include <functional>
+#include <typeinfo>
 
 #include "gpp_kernels.hpp"
 #include "rooftop/core/error.hpp"
@@ -18,6 +22,9 @@ const std::vector<Size>& sizes() {
   static const std::vector<Size> all = {
       {"tiny", 6, 2, 1030, 51, 3},  // G not a multiple of a vector chunk nor of a cache block
       {"small", 128, 2, 8192, 409, 3},
+      // A GPU's default: 8 x small's work (small took 6 to 23 ms a version on an H200,
+      // classic 0.35 to 1.15 s), so that timing and counting every version fits a budget.
+      {"medium", 256, 2, 16384, 819, 3},
       {"classic", 512, 2, 32768, 1638, 3},
       {"si214", 800, 2, 11075, 1385, 2},
   };
@@ -25,45 +32,28 @@ const std::vector<Size>& sizes() {
 }
 
 template <class Space>
-constexpr bool kOnHost =
-    Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Space::memory_space>::accessible;
-
-// Consecutive G one host work item handles as independent lanes once the body has no
-// branch and no complex division (v7 on), which is when a compiler vectorizes it: 16
-// (two AVX-512 registers per value, enough independent work to hide the latencies;
-// 8 and 32 measured slower). Before that, lanes only add spills, so one G at a time
-// is the best host code. On a GPU the team's threads are the lanes.
-template <class Space>
-constexpr int lanes(bool vectorizable) {
-  return kOnHost<Space> && vectorizable ? 16 : 1;
-}
-
-// Threads per team: one on a host (a team is one core's work), 128 on a GPU (4 warps,
-// enough to cover the loads of one G' row; the ladder's "team size" step).
-template <class Space>
-int team_size() {
-  return kOnHost<Space> ? 1 : 128;
-}
-
-template <class Space>
 using Launch = std::function<Sums(const Arrays<Space>&, const std::string&)>;
 
-template <class Space, class Functor>
-Sums reduce_range(const std::string& label, std::int64_t n, const Functor& f) {
+// v1, v2: range policies, their block size the backend's choice.
+template <class Space, template <class, class> class Functor, class Step>
+Sums launch_range(const Arrays<Space>& a, const std::string& label) {
+  const std::int64_t bands = Functor<Space, Step>::kBandsCollapsed ? a.number_bands : 1;
+  const std::int64_t items = bands * a.ngpown * a.ncouls;
   Sums s;
-  Kokkos::parallel_reduce(label, Kokkos::RangePolicy<Space, Kokkos::IndexType<std::int64_t>>(0, n),
-                          f, s);
+  Kokkos::parallel_reduce(label, Kokkos::RangePolicy<Space, Kokkos::IndexType<std::int64_t>>(0, items),
+                          Functor<Space, Step>{a}, s);
   return s;
 }
 
-template <class Space, bool kGp, bool kOne, bool kSel, bool kRec, bool kSq, bool kBlk>
+// v3 ... v9: one launch, or one per frequency from v4 on.
+template <class Space, class Step>
 Sums launch_team(const Arrays<Space>& a, const std::string& label) {
-  using K = TeamKernel<Space, lanes<Space>(kSel && kRec), kGp, kOne, kSel, kRec, kSq, kBlk>;
+  using K = Team<Space, Step>;
   Sums total;
-  for (int iw = 0; iw < (kOne ? a.nw : 1); ++iw) {
-    const K k{a, kOne ? iw : 0};
+  for (int iw = 0; iw < (K::k.one_frequency ? a.nw : 1); ++iw) {
+    const K kernel{a, iw};
     Sums s;
-    Kokkos::parallel_reduce(label, Kokkos::TeamPolicy<Space>(k.league(), team_size<Space>()), k, s);
+    Kokkos::parallel_reduce(label, typename K::Policy(kernel.league(), K::kThreads), kernel, s);
     total += s;  // each launch adds to its own frequencies only
   }
   return total;
@@ -71,71 +61,80 @@ Sums launch_team(const Arrays<Space>& a, const std::string& label) {
 
 struct Step {
   Version version;
-  bool g_prime_contiguous;   // storage order of I_eps and wtilde
   bool padded_rows = false;  // rows of aqsmtemp, aqsntemp padded against cache-set conflicts
 };
 
+// The case study's steps (V100, OpenACC), each in its Kokkos form. The record name of a
+// version is its type's name in gpp_kernels.hpp (the name a profiler shows).
 const std::vector<Step>& steps() {
   static const std::vector<Step> all = {
       {{"v1", "gpp::v1_collapse_all",
-        "bands, G' and G collapsed into one parallel reduction; complex divide, abs, branch"},
-       true},
+        "bands, G' and G collapsed into one parallel reduction; complex divide, abs, branch"}},
       {{"v2", "gpp::v2_collapse_two",
-        "G' and G collapsed, the band loop inside each work item (reuses wtilde, I_eps)"},
-       true},
-      {{"v3", "gpp::v3_team_vector",
-        "one team per G', its threads over G (GPU: 128 threads per team; host: one "
-        "thread per team, one G at a time: the branch and the complex division keep a "
-        "compiler from vectorizing the body)"},
-       true},
+        "G' and G collapsed, the band loop inside each work item (reuses wtilde, I_eps)"}},
+      {{"v3", "gpp::v3_thread_block",
+        "v2 in thread blocks of 512 (at most 128 registers a thread) instead of the "
+        "backend's choice (host: a team is one core's G' row, one G at a time)"}},
       {{"v4", "gpp::v4_frequency_outside",
         "the frequency loop outside the kernel: one launch per frequency, fewer live "
-        "accumulators (host: slower, each launch reads the arrays and forms the band "
-        "factors again)"},
-       true},
+        "accumulators and registers (each launch forms the band factors again)"}},
       {{"v5", "gpp::v5_index_swap",
-        "I_eps and wtilde stored G-contiguous, so neighbouring G are adjacent (GPU: "
-        "coalesced loads; host: contiguous loads, which pay off once the body vectorizes)"},
-       false},
+        "wx stored (n1, iw), the band contiguous, for the band loop inside"}},
       {{"v6", "gpp::v6_simplified_body",
-        "simplified body: a select instead of the branch, the band's scalar factor formed "
-        "once per band"},
-       false},
+        "simplified body: a select instead of the branch, what depends on (G', G) alone "
+        "formed before the band loop, |delw| < 500 as |wtilde| < 500 |wdiff|"}},
       {{"v7", "gpp::v7_reciprocal",
         "complex divide replaced by one reciprocal of |wdiff|^2 and multiplies (host: "
-        "the body vectorizes, 16 G per chunk as vector lanes)"},
-       false},
+        "the body vectorizes, 16 G per chunk as vector lanes)"}},
       {{"v8", "gpp::v8_squared_magnitudes",
-        "magnitudes compared squared instead of through abs (no sqrt)"},
-       false},
+        "magnitudes compared squared instead of through abs (no sqrt)"}},
       {{"v9", "gpp::v9_cache_blocking",
-        "G in blocks of 128: every G' of a block runs before the next block, so "
-        "aqsntemp(:, block) stays in cache (rows padded against cache-set conflicts)"},
-       false,
+        "blocking: GPU: a thread takes one G and 4 G' (one aqsntemp load serves four "
+        "terms), every G' of a block of G launched together; host: G in blocks of 128, "
+        "every G' of a block before the next, rows padded against cache-set conflicts"},
        true},
   };
   return all;
 }
 
+// A version's launch and what its step changes (the storage of wx, from v5).
 template <class Space>
-Launch<Space> launch_of(const std::string& id) {
-  if (id == "v1")
-    return [](const Arrays<Space>& a, const std::string& label) {
-      return reduce_range<Space>(label, std::int64_t{a.number_bands} * a.ngpown * a.ncouls,
-                                 CollapseAll<Space>{a});
-    };
-  if (id == "v2")
-    return [](const Arrays<Space>& a, const std::string& label) {
-      return reduce_range<Space>(label, std::int64_t{a.ngpown} * a.ncouls, CollapseTwo<Space>{a});
-    };
-  //                          G'-contig  1 freq  select recip  squared blocked
-  if (id == "v3") return launch_team<Space, true, false, false, false, false, false>;
-  if (id == "v4") return launch_team<Space, true, true, false, false, false, false>;
-  if (id == "v5") return launch_team<Space, false, true, false, false, false, false>;
-  if (id == "v6") return launch_team<Space, false, true, true, false, false, false>;
-  if (id == "v7") return launch_team<Space, false, true, true, true, false, false>;
-  if (id == "v8") return launch_team<Space, false, true, true, true, true, false>;
-  if (id == "v9") return launch_team<Space, false, true, true, true, true, true>;
+struct Implementation {
+  Launch<Space> launch;
+  Knobs knobs;
+  std::string functor;  // the functor's type, demangled: what a profiler names the kernel
+};
+
+template <class Functor>
+std::string demangled() {
+  int status = 0;
+  char* name = abi::__cxa_demangle(typeid(Functor).name(), nullptr, nullptr, &status);
+  std::string out = status == 0 && name ? name : typeid(Functor).name();
+  std::free(name);
+  return out;
+}
+
+template <class Space, template <class, class> class Functor, class Step>
+Implementation<Space> range_version() {
+  return {launch_range<Space, Functor, Step>, Step::knobs, demangled<Functor<Space, Step>>()};
+}
+
+template <class Space, class Step>
+Implementation<Space> team_version() {
+  return {launch_team<Space, Step>, Step::knobs, demangled<Team<Space, Step>>()};
+}
+
+template <class Space>
+Implementation<Space> implementation_of(const std::string& id) {
+  if (id == "v1") return range_version<Space, CollapseAll, v1_collapse_all>();
+  if (id == "v2") return range_version<Space, CollapseTwo, v2_collapse_two>();
+  if (id == "v3") return team_version<Space, v3_thread_block>();
+  if (id == "v4") return team_version<Space, v4_frequency_outside>();
+  if (id == "v5") return team_version<Space, v5_index_swap>();
+  if (id == "v6") return team_version<Space, v6_simplified_body>();
+  if (id == "v7") return team_version<Space, v7_reciprocal>();
+  if (id == "v8") return team_version<Space, v8_squared_magnitudes>();
+  if (id == "v9") return team_version<Space, v9_cache_blocking>();
   throw Error("no GPP version '" + id + "'");
 }
 
@@ -179,24 +178,23 @@ class GppKernel final : public Kernel {
     const int row = size_.ncouls + (step_.padded_rows ? 8 : 0);
     a.aqsmtemp = Matrix(alloc("aqsmtemp"), size_.number_bands, row);
     a.aqsntemp = Matrix(alloc("aqsntemp"), size_.number_bands, row);
-    if (step_.g_prime_contiguous) {
-      a.I_eps_array = Matrix(alloc("I_eps_array"), size_.ncouls, size_.ngpown);
-      a.wtilde_array = Matrix(alloc("wtilde_array"), size_.ncouls, size_.ngpown);
-    } else {
-      a.I_eps_array = Matrix(alloc("I_eps_array"), size_.ngpown, size_.ncouls);
-      a.wtilde_array = Matrix(alloc("wtilde_array"), size_.ngpown, size_.ncouls);
-    }
+    a.I_eps_array = Matrix(alloc("I_eps_array"), size_.ngpown, size_.ncouls);
+    a.wtilde_array = Matrix(alloc("wtilde_array"), size_.ngpown, size_.ncouls);
     a.vcoul = decltype(a.vcoul)(alloc("vcoul"), size_.ngpown);
-    a.wx_array = decltype(a.wx_array)(alloc("wx_array"), size_.number_bands, size_.nw);
+    a.wx = decltype(a.wx)(alloc("wx_array"), std::size_t(size_.number_bands) * size_.nw);
+    const Implementation<Space> version = implementation_of<Space>(step_.version.id);
+    const bool band_contiguous = version.knobs.band_contiguous_wx;
+    a.wx_band_stride = band_contiguous ? 1 : size_.nw;
+    a.wx_freq_stride = band_contiguous ? size_.number_bands : 1;
     const Complex half(0.5, 0.5);
     for (Matrix* m : {&a.aqsmtemp, &a.aqsntemp, &a.I_eps_array, &a.wtilde_array})
       Kokkos::deep_copy(*m, half);
     Kokkos::deep_copy(a.vcoul, 1.0);
-    auto wx = Kokkos::create_mirror_view(a.wx_array);
+    auto wx = Kokkos::create_mirror_view(a.wx);
     for (int n1 = 0; n1 < size_.number_bands; ++n1)
-      for (int iw = 0; iw < size_.nw; ++iw) wx(n1, iw) = 3.0 + iw;
-    Kokkos::deep_copy(a.wx_array, wx);
-    launch_ = launch_of<Space>(step_.version.id);
+      for (int iw = 0; iw < size_.nw; ++iw) wx(n1 * a.wx_band_stride + iw * a.wx_freq_stride) = 3.0 + iw;
+    Kokkos::deep_copy(a.wx, wx);
+    launch_ = version.launch;
     Space().fence();
   }
 
@@ -272,6 +270,10 @@ const std::vector<Version>& versions() {
     return v;
   }();
   return all;
+}
+
+std::string functor_name(const std::string& id) {
+  return implementation_of<Kokkos::DefaultExecutionSpace>(id).functor;
 }
 
 KernelList make_ladder(const Size& size, const std::string& only) {

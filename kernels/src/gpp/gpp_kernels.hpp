@@ -19,9 +19,24 @@
 // 16 of the 31 and 4 of the 8 FLOPs are FMA FLOPs.
 // Compulsory bytes: aqsmtemp, aqsntemp (bands x G), I_eps, wtilde (G' x G) as 16-byte
 // complex numbers, vcoul (G') and wx (bands x nw) as doubles, each read once.
+//
+// Storage follows the Fortran code: I_eps_array(ig,igp) and wtilde_array(ig,igp) with G
+// contiguous, aqsntemp(ig,n1) with G contiguous; wx_array(iw,n1) with the frequency
+// contiguous until v5 swaps it to (n1,iw).
 
 #include <Kokkos_Core.hpp>
 #include <cstdint>
+
+// The frequency loops run to kMaxFrequencies and stop at nw: unrolled, their accumulators
+// stay in registers on a GPU instead of local memory (the mini-app's "nw is very small,
+// will be unrolled").
+#if defined(__CUDACC__)
+#define ROOFTOP_GPP_UNROLL _Pragma("unroll")
+#elif defined(__GNUC__) && !defined(__clang__)
+#define ROOFTOP_GPP_UNROLL _Pragma("GCC unroll 4")
+#else
+#define ROOFTOP_GPP_UNROLL
+#endif
 
 namespace rooftop::kernels::gpp {
 
@@ -55,13 +70,18 @@ template <class Space>
 struct Arrays {
   using Memory = typename Space::memory_space;
   using Matrix = Kokkos::View<Complex**, Kokkos::LayoutRight, Memory>;
-  Matrix aqsmtemp, aqsntemp;  // (bands, G)
-  // (G', G) with G contiguous, or, in the Fortran code's order that versions 1-4 keep,
-  // stored as (G, G') with G' contiguous: indexed through at() either way.
-  Matrix I_eps_array, wtilde_array;
-  Kokkos::View<double*, Memory> vcoul;                           // (G')
-  Kokkos::View<double**, Kokkos::LayoutRight, Memory> wx_array;  // (bands, nw)
+  Matrix aqsmtemp, aqsntemp;        // (bands, G), G contiguous (rows may be padded)
+  Matrix I_eps_array, wtilde_array;  // (G', G), G contiguous
+  Kokkos::View<double*, Memory> vcoul;  // (G')
+  // wx(n1, iw) lies at n1 * wx_band_stride + iw * wx_freq_stride: the frequency
+  // contiguous (the Fortran code's wx_array(iw,n1)) or, from v5, the band.
+  Kokkos::View<double*, Memory> wx;
+  int wx_band_stride = 0, wx_freq_stride = 0;
   int number_bands = 0, ngpown = 0, ncouls = 0, nw = 0;
+
+  KOKKOS_INLINE_FUNCTION double wx_at(int n1, int iw) const {
+    return wx(n1 * wx_band_stride + iw * wx_freq_stride);
+  }
 };
 
 // |z| as compilers inline a complex ABS (a square root of the squared magnitude), which
@@ -71,51 +91,87 @@ KOKKOS_INLINE_FUNCTION double magnitude(const Complex& z) {
   return sqrt(z.real() * z.real() + z.imag() * z.imag());
 }
 
-// How the term of one (n1, igp, ig, iw) is evaluated: what the ladder's later steps
-// change. `kReciprocal`: delw = wtilde conj(wdiff) / |wdiff|^2 with one reciprocal
-// instead of a complex division; `kSquared`: magnitudes compared squared, no sqrt;
-// `kSelect`: the branch becomes a select of the computed value or zero.
-template <bool kReciprocal, bool kSquared, bool kSelect>
-KOKKOS_INLINE_FUNCTION Complex sch_term(const Complex& wtilde, const Complex& I_eps, double wx) {
+// sch of one (n1, igp, ig, iw) as the mini-app writes it (v1 to v5): a complex division,
+// magnitudes through abs, a branch.
+KOKKOS_INLINE_FUNCTION Complex sch_plain(const Complex& wtilde, const Complex& I_eps, double wx) {
   const Complex wdiff = wx - wtilde;
-  Complex delw;
-  double wdiff_r2 = 0.0;
+  const Complex delw = wtilde / wdiff;
+  if (magnitude(wdiff) > kLimitWdiff && magnitude(delw) < kLimitDelw) return delw * I_eps;
+  return Complex(0.0, 0.0);
+}
+
+// From v6 on, what depends on (G', G) alone is formed once, before the band loop.
+struct Pair {
+  double wt_re = 0.0, wt_im = 0.0;  // wtilde
+  Complex wI;                       // 0.5 vcoul(G') wtilde I_eps: sch x 0.5 vcoul = wI / wdiff
+  double wt_size = 0.0;             // |wtilde|, or |wtilde|^2 where magnitudes are squared
+
+  template <bool kSquared>
+  KOKKOS_INLINE_FUNCTION static Pair of(const Complex& wtilde, const Complex& I_eps,
+                                        double half_vcoul) {
+    Pair p;
+    p.wt_re = wtilde.real();
+    p.wt_im = wtilde.imag();
+    p.wI = wtilde * I_eps * half_vcoul;
+    const double size2 = p.wt_re * p.wt_re + p.wt_im * p.wt_im;
+    p.wt_size = kSquared ? size2 : sqrt(size2);
+    return p;
+  }
+};
+
+// sch x 0.5 vcoul of one term in the simplified body (v6 on): a select instead of the
+// branch, and |delw| < 500 as |wtilde| < 500 |wdiff| (delw = wtilde / wdiff), so that the
+// one division left is sch's. `kReciprocal` (v7): that division becomes one reciprocal of
+// |wdiff|^2 and multiplies; `kSquared` (v8): magnitudes compared squared, no sqrt.
+template <bool kReciprocal, bool kSquared>
+KOKKOS_INLINE_FUNCTION Complex sch_simplified(const Pair& p, double wx) {
+  const double wd_re = wx - p.wt_re, wd_im = -p.wt_im;  // wdiff = wx - wtilde
+  const double wd2 = wd_re * wd_re + wd_im * wd_im;
+  Complex sch;
   if constexpr (kReciprocal) {
-    wdiff_r2 = wdiff.real() * wdiff.real() + wdiff.imag() * wdiff.imag();
-    const double r = 1.0 / wdiff_r2;
-    delw = wtilde * Kokkos::conj(wdiff) * r;
+    const double r = 1.0 / wd2;
+    sch = p.wI * Complex(wd_re * r, -wd_im * r);  // wI conj(wdiff) / |wdiff|^2
   } else {
-    delw = wtilde / wdiff;
+    sch = p.wI / Complex(wd_re, wd_im);
   }
   bool keep;
   if constexpr (kSquared) {
-    if constexpr (!kReciprocal)
-      wdiff_r2 = wdiff.real() * wdiff.real() + wdiff.imag() * wdiff.imag();
-    const double delw_r2 = delw.real() * delw.real() + delw.imag() * delw.imag();
-    keep = wdiff_r2 > kLimitWdiff * kLimitWdiff && delw_r2 < kLimitDelw * kLimitDelw;
+    keep = wd2 > kLimitWdiff * kLimitWdiff && p.wt_size < kLimitDelw * kLimitDelw * wd2;
   } else {
-    keep = magnitude(wdiff) > kLimitWdiff && magnitude(delw) < kLimitDelw;
+    const double wd = sqrt(wd2);
+    keep = wd > kLimitWdiff && p.wt_size < kLimitDelw * wd;
   }
-  if constexpr (kSelect) {
-    const Complex sch = delw * I_eps;
-    return keep ? sch : Complex(0.0, 0.0);
-  } else {
-    if (keep) return delw * I_eps;
-    return Complex(0.0, 0.0);
-  }
+  return keep ? sch : Complex(0.0, 0.0);
 }
 
-// Element (igp, ig) of a G' x G matrix in either storage order.
-template <bool kGPrimeContiguous, class Matrix>
-KOKKOS_INLINE_FUNCTION const Complex& at(const Matrix& m, int igp, int ig) {
-  if constexpr (kGPrimeContiguous) return m(ig, igp);
-  return m(igp, ig);
-}
+// What each step of the ladder changes. Every version is a type named as its kernel's
+// label, so that a profiler's demangled kernel name says which version ran
+// (rooftop::kernels::gpp::Team<Kokkos::Cuda, rooftop::kernels::gpp::v7_reciprocal>).
+struct Knobs {
+  bool band_contiguous_wx = false;  // v5: wx stored (n1, iw) with the band contiguous
+  bool one_frequency = false;       // v4: the frequency loop outside the kernel
+  bool simplified = false;          // v6: select, (G', G) invariants hoisted
+  bool reciprocal = false;          // v7
+  bool squared = false;             // v8
+  bool blocked = false;             // v9
+};
+// clang-format off
+struct v1_collapse_all       { static constexpr Knobs knobs{}; };
+struct v2_collapse_two       { static constexpr Knobs knobs{}; };
+struct v3_thread_block       { static constexpr Knobs knobs{}; };
+struct v4_frequency_outside  { static constexpr Knobs knobs{false, true}; };
+struct v5_index_swap         { static constexpr Knobs knobs{true, true}; };
+struct v6_simplified_body    { static constexpr Knobs knobs{true, true, true}; };
+struct v7_reciprocal         { static constexpr Knobs knobs{true, true, true, true}; };
+struct v8_squared_magnitudes { static constexpr Knobs knobs{true, true, true, true, true}; };
+struct v9_cache_blocking     { static constexpr Knobs knobs{true, true, true, true, true, true}; };
+// clang-format on
 
-// v1: one parallel reduction over bands x G' x G, all collapsed into one index.
-// Versions 1-4 keep the Fortran code's storage order (G' contiguous).
-template <class Space>
+// v1: one parallel reduction over bands x G' x G, all collapsed into one index (G
+// fastest, so neighbouring work items read neighbouring G).
+template <class Space, class Step>
 struct CollapseAll {
+  static constexpr bool kBandsCollapsed = true;
   Arrays<Space> a;
   KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t i, Sums& sums) const {
     const int ig = static_cast<int>(i % a.ncouls);
@@ -123,11 +179,11 @@ struct CollapseAll {
     const int igp = static_cast<int>(rest % a.ngpown);
     const int n1 = static_cast<int>(rest / a.ngpown);
     const Complex band = Kokkos::conj(a.aqsmtemp(n1, igp)) * a.aqsntemp(n1, ig);
-    const Complex wtilde = at<true>(a.wtilde_array, igp, ig);
-    const Complex I_eps = at<true>(a.I_eps_array, igp, ig);
-    for (int iw = 0; iw < a.nw; ++iw) {
-      const Complex term = band * sch_term<false, false, false>(wtilde, I_eps, a.wx_array(n1, iw)) *
-                           (0.5 * a.vcoul(igp));
+    const Complex wtilde = a.wtilde_array(igp, ig);
+    const Complex I_eps = a.I_eps_array(igp, ig);
+    ROOFTOP_GPP_UNROLL for (int iw = 0; iw < kMaxFrequencies; ++iw) {
+      if (iw >= a.nw) break;
+      const Complex term = band * sch_plain(wtilde, I_eps, a.wx_at(n1, iw)) * (0.5 * a.vcoul(igp));
       sums.re[iw] += term.real();
       sums.im[iw] += term.imag();
     }
@@ -135,20 +191,21 @@ struct CollapseAll {
 };
 
 // v2: G' x G collapsed; each work item runs the band loop itself.
-template <class Space>
+template <class Space, class Step>
 struct CollapseTwo {
+  static constexpr bool kBandsCollapsed = false;
   Arrays<Space> a;
   KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t i, Sums& sums) const {
     const int ig = static_cast<int>(i % a.ncouls);
     const int igp = static_cast<int>(i / a.ncouls);
-    const Complex wtilde = at<true>(a.wtilde_array, igp, ig);
-    const Complex I_eps = at<true>(a.I_eps_array, igp, ig);
+    const Complex wtilde = a.wtilde_array(igp, ig);
+    const Complex I_eps = a.I_eps_array(igp, ig);
     const double half_vcoul = 0.5 * a.vcoul(igp);
     for (int n1 = 0; n1 < a.number_bands; ++n1) {
       const Complex band = Kokkos::conj(a.aqsmtemp(n1, igp)) * a.aqsntemp(n1, ig);
-      for (int iw = 0; iw < a.nw; ++iw) {
-        const Complex term =
-            band * sch_term<false, false, false>(wtilde, I_eps, a.wx_array(n1, iw)) * half_vcoul;
+      ROOFTOP_GPP_UNROLL for (int iw = 0; iw < kMaxFrequencies; ++iw) {
+        if (iw >= a.nw) break;
+        const Complex term = band * sch_plain(wtilde, I_eps, a.wx_at(n1, iw)) * half_vcoul;
         sums.re[iw] += term.real();
         sums.im[iw] += term.imag();
       }
@@ -156,78 +213,114 @@ struct CollapseTwo {
   }
 };
 
-// v3 ... v9: one team per G' (per block of G and G' with blocking), its threads over G
-// in chunks of kLanes consecutive G (independent accumulators a host compiler turns into
-// vector lanes; one lane on a GPU, where the threads of a team are the lanes), the band
-// loop inside each chunk so that wtilde and I_eps are loaded once per chunk.
-//   kGPrimeContiguous  false from v5 on: G contiguous, so a chunk's G are adjacent
-//   kOneFrequency      v4: the frequency loop is outside the kernel (one launch each)
-//   kSelect            v6: simplified body (a select for the branch, the band's scalar
-//                      factor formed once per band instead of once per term)
-//   kReciprocal, kSquared, kBlocked: v7, v8, v9
-template <class Space, int kLanes, bool kGPrimeContiguous, bool kOneFrequency, bool kSelect,
-          bool kReciprocal, bool kSquared, bool kBlocked>
-struct TeamKernel {
-  using Member = typename Kokkos::TeamPolicy<Space>::member_type;
-  // G per cache block: aqsntemp(:, block), 256 KiB at 128 bands, stays in a 1 MiB L2.
-  static constexpr int kBlock = 128;
+// v3 ... v9: teams of threads, each thread with the band loop inside (as v2).
+//   v3 to v8 on a GPU: teams of 512 threads (the published step: a thread block of 512
+//     instead of the compiler's 128, at most 128 registers a thread), one (G', G) a
+//     thread, the teams in the collapsed loops' order (G' outer, G inner);
+//   v9 on a GPU: teams of 128 threads, each thread one G and 4 G', so that one load of
+//     aqsntemp(n1, G) serves four terms, and the teams of one block of G (every G' of
+//     it) launched together, so that aqsntemp(:, block) is read from cache;
+//   on a host a team is one core's work: one G' row (v3 to v8) or one G' of a block of
+//     128 G (v9), in chunks of 16 consecutive G as vector lanes once the body
+//     vectorizes (v7 on: no branch, no complex division), else one G at a time.
+template <class Space, class Step>
+struct Team {
+  static constexpr Knobs k = Step::knobs;
+  static constexpr bool kOnHost =
+      Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Space::memory_space>::accessible;
+  static constexpr int kLanes = kOnHost && k.simplified && k.reciprocal ? 16 : 1;
+  static constexpr int kGPrimes = !kOnHost && k.blocked ? 4 : 1;
+  static constexpr int kThreads = kOnHost ? 1 : k.blocked ? 128 : 512;
+  static constexpr int kHostBlock = 128;  // G of a host cache block: aqsntemp(:, block) fits an L2
+  static constexpr int kFrequencies = k.one_frequency ? 1 : kMaxFrequencies;
+  static_assert(kGPrimes == 1 || k.simplified, "several G' a thread need the hoisted invariants");
+  // At most 128 registers a thread for 512 threads a team (the published step), and for
+  // four teams of 128 on one SM (v9).
+  using Policy = Kokkos::TeamPolicy<
+      Space, Kokkos::LaunchBounds<kOnHost ? 0 : kThreads, kOnHost ? 0 : k.blocked ? 4 : 1>>;
+  using Member = typename Policy::member_type;
+
   Arrays<Space> a;
-  int iw_first = 0;  // with kOneFrequency, the launch's frequency
+  int iw_first = 0;  // with one frequency a launch, the launch's
 
-  int blocks() const { return kBlocked ? (a.ncouls + kBlock - 1) / kBlock : 1; }
-  int league() const { return blocks() * a.ngpown; }
+  KOKKOS_INLINE_FUNCTION int g_per_team() const {
+    return !kOnHost ? kThreads : k.blocked ? kHostBlock : a.ncouls;
+  }
+  KOKKOS_INLINE_FUNCTION int g_blocks() const { return (a.ncouls + g_per_team() - 1) / g_per_team(); }
+  KOKKOS_INLINE_FUNCTION int g_prime_groups() const { return (a.ngpown + kGPrimes - 1) / kGPrimes; }
+  KOKKOS_INLINE_FUNCTION int league() const { return g_blocks() * g_prime_groups(); }
+  KOKKOS_INLINE_FUNCTION int frequencies() const { return k.one_frequency ? 1 : a.nw; }
 
+  // kWidth consecutive G from ig0 against the kGPrimes G' from igp0 (a G' past the last
+  // repeats it with weight zero, so every G' group has the same shape).
   template <int kWidth>
-  KOKKOS_INLINE_FUNCTION void chunk(const int igp, const int ig0, const double half_vcoul,
-                                    Sums& sums) const {
-    Complex wtilde[kWidth], I_eps[kWidth];
-    for (int l = 0; l < kWidth; ++l) {
-      wtilde[l] = at<kGPrimeContiguous>(a.wtilde_array, igp, ig0 + l);
-      I_eps[l] = at<kGPrimeContiguous>(a.I_eps_array, igp, ig0 + l);
+  KOKKOS_INLINE_FUNCTION void chunk(const int igp0, const int ig0, Sums& sums) const {
+    int igp[kGPrimes];
+    double half_vcoul[kGPrimes];
+    for (int p = 0; p < kGPrimes; ++p) {
+      igp[p] = igp0 + p < a.ngpown ? igp0 + p : a.ngpown - 1;
+      half_vcoul[p] = igp0 + p < a.ngpown ? 0.5 * a.vcoul(igp[p]) : 0.0;
     }
-    double re[kMaxFrequencies][kWidth] = {}, im[kMaxFrequencies][kWidth] = {};
-    for (int n1 = 0; n1 < a.number_bands; ++n1) {
-      // With the simplified body the band's scalar factor is formed once per band.
-      const Complex scalar = Kokkos::conj(a.aqsmtemp(n1, igp)) * half_vcoul;
-      for (int k = 0; k < (kOneFrequency ? 1 : a.nw); ++k) {
-        const int iw = iw_first + k;
-        const double wx = a.wx_array(n1, iw);
-        for (int l = 0; l < kWidth; ++l) {
-          const Complex band =
-              kSelect ? scalar * a.aqsntemp(n1, ig0 + l)
-                      : Kokkos::conj(a.aqsmtemp(n1, igp)) * a.aqsntemp(n1, ig0 + l) * half_vcoul;
-          const Complex term =
-              band * sch_term<kReciprocal, kSquared, kSelect>(wtilde[l], I_eps[l], wx);
-          re[k][l] += term.real();
-          im[k][l] += term.imag();
+    Complex wtilde[kGPrimes][kWidth], I_eps[kGPrimes][kWidth];
+    Pair pair[kGPrimes][kWidth];
+    for (int p = 0; p < kGPrimes; ++p)
+      for (int l = 0; l < kWidth; ++l) {
+        if constexpr (k.simplified) {
+          pair[p][l] = Pair::of<k.squared>(a.wtilde_array(igp[p], ig0 + l),
+                                           a.I_eps_array(igp[p], ig0 + l), half_vcoul[p]);
+        } else {
+          wtilde[p][l] = a.wtilde_array(igp[p], ig0 + l);
+          I_eps[p][l] = a.I_eps_array(igp[p], ig0 + l);
         }
       }
-    }
-    for (int k = 0; k < (kOneFrequency ? 1 : a.nw); ++k)
-      for (int l = 0; l < kWidth; ++l) {
-        sums.re[iw_first + k] += re[k][l];
-        sums.im[iw_first + k] += im[k][l];
+    double re[kFrequencies][kGPrimes][kWidth] = {}, im[kFrequencies][kGPrimes][kWidth] = {};
+    for (int n1 = 0; n1 < a.number_bands; ++n1) {
+      Complex aqsm[kGPrimes], aqsn[kWidth];
+      for (int p = 0; p < kGPrimes; ++p) aqsm[p] = Kokkos::conj(a.aqsmtemp(n1, igp[p]));
+      for (int l = 0; l < kWidth; ++l) aqsn[l] = a.aqsntemp(n1, ig0 + l);
+      ROOFTOP_GPP_UNROLL for (int f = 0; f < kFrequencies; ++f) {
+        if (f >= frequencies()) break;
+        const double wx = a.wx_at(n1, iw_first + f);
+        for (int p = 0; p < kGPrimes; ++p)
+          for (int l = 0; l < kWidth; ++l) {
+            Complex term;
+            if constexpr (k.simplified)
+              term = aqsm[p] * aqsn[l] * sch_simplified<k.reciprocal, k.squared>(pair[p][l], wx);
+            else
+              term = aqsm[p] * aqsn[l] * sch_plain(wtilde[p][l], I_eps[p][l], wx) * half_vcoul[p];
+            re[f][p][l] += term.real();
+            im[f][p][l] += term.imag();
+          }
       }
+    }
+    ROOFTOP_GPP_UNROLL for (int f = 0; f < kFrequencies; ++f) {
+      if (f >= frequencies()) break;
+      for (int p = 0; p < kGPrimes; ++p)
+        for (int l = 0; l < kWidth; ++l) {
+          sums.re[iw_first + f] += re[f][p][l];
+          sums.im[iw_first + f] += im[f][p][l];
+        }
+    }
   }
 
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team, Sums& sums) const {
     const int rank = team.league_rank();
-    const int igp = rank % a.ngpown;
-    const int block = rank / a.ngpown;
-    const int ig_begin = kBlocked ? block * kBlock : 0;
-    const int ig_end =
-        kBlocked ? (ig_begin + kBlock < a.ncouls ? ig_begin + kBlock : a.ncouls) : a.ncouls;
+    // v9 launches every G' group of one block of G together; the others G' outer.
+    const int group = k.blocked ? rank % g_prime_groups() : rank / g_blocks();
+    const int block = k.blocked ? rank / g_prime_groups() : rank % g_blocks();
+    const int igp0 = group * kGPrimes;
+    const int ig_begin = block * g_per_team();
+    const int ig_end = ig_begin + g_per_team() < a.ncouls ? ig_begin + g_per_team() : a.ncouls;
     const int full = (ig_end - ig_begin) / kLanes;
-    const double half_vcoul = 0.5 * a.vcoul(igp);
+    const int chunks = full + (ig_begin + full * kLanes < ig_end ? 1 : 0);
     Sums team_sums;
     Kokkos::parallel_reduce(
-        Kokkos::TeamThreadRange(team, full + 1),
+        Kokkos::TeamThreadRange(team, chunks),
         [&](const int c, Sums& s) {
           if (c < full) {
-            chunk<kLanes>(igp, ig_begin + c * kLanes, half_vcoul, s);
+            chunk<kLanes>(igp0, ig_begin + c * kLanes, s);
           } else {  // the G that do not fill a chunk
-            for (int ig = ig_begin + full * kLanes; ig < ig_end; ++ig)
-              chunk<1>(igp, ig, half_vcoul, s);
+            for (int ig = ig_begin + full * kLanes; ig < ig_end; ++ig) chunk<1>(igp0, ig, s);
           }
         },
         team_sums);

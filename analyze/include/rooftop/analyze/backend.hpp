@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "rooftop/analyze/cost_model.hpp"
 #include "rooftop/core/model.hpp"
 
 namespace rooftop::analyze {
@@ -23,6 +24,10 @@ class Backend {
   // know about the counts (a metric missing, how a time was derived) goes to `notes`,
   // one line each.
   virtual std::vector<core::KernelRecord> collect(std::vector<std::string>& notes) = 0;
+
+  // What counting costs each kernel, for the estimate said before collect() (a backend
+  // that counts may set itself up to know it); nothing where the backend counts nothing.
+  virtual Counting counting() { return {}; }
 };
 
 }  // namespace rooftop::analyze

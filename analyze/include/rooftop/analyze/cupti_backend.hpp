@@ -28,7 +28,11 @@ inline bool cupti_backend_available() { return cupti_backend_unavailable_reason(
 // Throws rooftop::Error with the reason when this build has no cupti backend. Errors of
 // the machine (no GPU, a driver older than CUDA 12.6, counters not permitted) are
 // thrown by collect(), each with what to do about it.
+// A kernel whose counting would end past `kernel_budget_seconds` of its own (its timed
+// runs, then one run a replay pass) is not counted: its record keeps the declared
+// counts, and a progress line and a note say why; the others still run.
 std::unique_ptr<Backend> make_cupti_backend(kernels::KernelList kernels, core::Sampling sampling,
-                                            core::Progress progress = {});
+                                            core::Progress progress = {},
+                                            double kernel_budget_seconds = 30.0);
 
 }  // namespace rooftop::analyze

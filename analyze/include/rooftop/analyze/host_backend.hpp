@@ -20,6 +20,14 @@ namespace rooftop::analyze {
 // cold caches cost nothing against seconds of work.
 constexpr core::Sampling kKernelSampling{
     .samples = 5, .min_sample_seconds = 0.05, .budget_seconds = 6.0};
+// On a GPU the same within 1.5 s of a kernel: its runs take milliseconds, the
+// samples agree within a percent, and counting replays it again (cost_model.hpp).
+constexpr core::Sampling kDeviceKernelSampling{
+    .samples = 5, .min_sample_seconds = 0.05, .budget_seconds = 1.5};
+// `analyze --once`: each kernel runs once, and that run is its time, so that a profiler
+// outside the process (Nsight Compute) sees exactly one run of every kernel.
+constexpr core::Sampling kOnceSampling{
+    .samples = 1, .min_sample_seconds = 0.0, .budget_seconds = 0.0};
 
 // The samples of a prepared kernel, one sample being `reps` runs back to back.
 core::SampleSet time_runs(kernels::Kernel& kernel, const core::Sampling& sampling);

@@ -26,8 +26,9 @@ struct Size {
   }
 };
 
-// tiny (tests), small (a CPU benchmark whose arrays exceed a last-level cache), classic
-// (512 2 32768 20), si214 (800 bands, 1385 x 11075, 2 frequencies).
+// tiny (tests), small (a CPU benchmark whose arrays exceed a last-level cache), medium
+// (a GPU's default: 8 x small), classic (512 2 32768 20), si214 (800 bands, 1385 x 11075,
+// 2 frequencies).
 Size size(const std::string& name);
 std::vector<std::string> size_names();
 
@@ -48,6 +49,11 @@ struct Version {
   std::string description;
 };
 const std::vector<Version>& versions();
+
+// The type of version `id`'s functor for the default execution space, demangled: what a
+// profiler names the kernel (inside Kokkos's launch wrapper). It holds the version's
+// name ("gpp::v7_reciprocal"), so a profiler's kernels join rooftop's by name.
+std::string functor_name(const std::string& id);
 
 // The ladder, in order, for the default execution space; `only` picks one version ("v8").
 KernelList make_ladder(const Size& size, const std::string& only = "");
