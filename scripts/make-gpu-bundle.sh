@@ -2,7 +2,9 @@
 # Packs the CUDA build into a self-contained bundle for a GPU machine without network
 # that has the NVIDIA driver and nothing else: the rooftop program, the Kokkos Tools
 # connector, the device tests (test_device, and test_counts_device where the build has
-# CUPTI), connector_app, scripts/run-gpu.sh, and every shared
+# CUPTI), connector_app, scripts/run-gpu.sh, the reference ceilings run-gpu.sh's probes
+# place kernels on before it has measured any (share/reference-ceilings.h5, from data/),
+# and every shared
 # library they load that is not the driver's or the C library's: the CUDA runtime,
 # CUPTI and the nvperf libraries CUPTI loads (from the CUDA Toolkit that built them),
 # HDF5 and its dependencies, the C++ and OpenMP runtimes. Never the driver's own
@@ -46,12 +48,15 @@ fi
 [[ -n "$build" ]] || build="$(realpath -m "${ROOFTOP_CUDA_BUILD_DIR:-$root/build-cuda}")"
 output="$(realpath -m "${1:-$build/rooftop-gpu-bundle.tar.gz}")"
 limit=$((64 * 1024 * 1024))
+# The ceilings of a real GPU of the kind the bundle is built for (sm_90).
+reference="$root/data/h200-2026-11-27-ceilings-1.h5"
 
 # --- Everything the packing needs, before the (long) build ---------------------------
 for tool in ldd tar gzip strip awk; do
   command -v "$tool" >/dev/null || die "'$tool' not found"
 done
 [[ -f "$root/scripts/run-gpu.sh" ]] || die "$root/scripts/run-gpu.sh is missing"
+[[ -f "$reference" ]] || die "$reference is missing"
 output_dir="$(dirname "$output")"
 mkdir -p "$output_dir" 2>/dev/null || die "cannot create $output_dir"
 [[ -w "$output_dir" ]] || die "$output_dir is not writable"
@@ -124,7 +129,7 @@ done
 stage="$(mktemp -d)"
 trap 'rm -rf "$stage"' EXIT
 dir="$stage/rooftop-gpu"
-mkdir -p "$dir/bin" "$dir/lib"
+mkdir -p "$dir/bin" "$dir/lib" "$dir/share"
 for f in "${programs[@]}"; do cp "$build/$f" "$dir/bin/"; done
 if [[ -n "$peers" ]]; then
   mkdir -p "$dir/peers"
@@ -132,6 +137,7 @@ if [[ -n "$peers" ]]; then
 fi
 cp "$build/$connector" "$dir/lib/"
 cp "$root/scripts/run-gpu.sh" "$dir/"
+cp "$reference" "$dir/share/reference-ceilings.h5"
 cuda_arch="$(sed -n 's/^Kokkos_ROOT:[A-Z]*=.*cuda-sm\([0-9]*\).*/\1/p' "$build/CMakeCache.txt" 2>/dev/null |
              head -1)"
 # rooftop --version needs the driver (libcuda.so.1), which a build machine may lack.
@@ -142,6 +148,7 @@ version="$("$build/app/rooftop" --version 2>/dev/null)" ||
   echo "rooftop $version, CUDA build, packed $(date -u +%Y-%m-%d)"
   echo "cuda_toolkit ${toolkit_version}"
   echo "cuda_arch ${cuda_arch:-unknown}"
+  echo "reference_ceilings data/$(basename "$reference")"
 } > "$dir/VERSION"
 
 for lib in "${!from_toolkit[@]}"; do

@@ -2,9 +2,13 @@
 # On a GPU machine (the NVIDIA driver; ncu for the Nsight Compute step; no network or
 # CUDA Toolkit needed), from an unpacked bundle of scripts/make-gpu-bundle.sh: first
 # what the machine is (driver, the CUDA version it supports against the bundle's, GPU,
-# clocks, MIG, counter permission, what every shipped binary loads), then the device
-# tests, `measure --space device`, `analyze` of the reference kernels with CUPTI counts,
-# the same kernels under Nsight Compute and imported, `profile` of a Kokkos program
+# clocks, MIG, counter permission, what every shipped binary loads), then probes of at
+# most 60 s in all (each kernel alone at a tiny size under CUPTI, a tiny triad under
+# ncu, one GPP version at the default size without counters, on the reference ceilings
+# the bundle carries), so that a run whose long steps fail still says what costs what;
+# then the device tests, `measure --space device`, `analyze` of the GPP ladder and the
+# reference kernels with CUPTI counts, the same kernels run once each under Nsight
+# Compute, imported and their counts set beside CUPTI's, `profile` of a Kokkos program
 # through the connector, then `measure` twice more where time is left (the spread
 # between runs is part of the result). Every step has its own time limit, and a step
 # starts only if its limit fits in what is left of the run's budget (--budget, 540 s:
@@ -44,24 +48,36 @@ summary="$out/summary.txt"
 : > "$summary"
 
 # Time limits in seconds, one per step (a step that runs past its limit gets SIGTERM,
-# SIGKILL 5 s later). measure is all or nothing (a measure stopped writes no file), and
-# everything after it needs its ceilings: the first gets twice the expected time (the
-# device ceilings, then the costs, access, transfer, launch and tensor sweeps); the
-# repeats get 1.5 x the first's time + 10 s, at most the same. The first run through
-# (the machine checks, then each step to its limit) is 510 s plus the checks: inside
-# the 540 s budget, 60 s under 10 minutes; the repeats run in the time the others leave.
+# SIGKILL 5 s later). The probes share one stage of 60 s: a probe starts only if it fits
+# in what is left of it. measure is all or nothing (a measure stopped writes no file),
+# and everything after it needs its ceilings: the first gets about five times what the
+# first GPU needed (25 s on an H200: the device ceilings, then the costs, access,
+# transfer, launch and tensor sweeps); the repeats get 1.5 x the first's time + 10 s, at
+# most the same. analyze at the GPU build's default size is meant to take at most 60 s
+# with CUPTI on an H100 or H200. The tests and profile took 2-4 s there. The first run
+# through (the machine checks, then the probes and each step to its limit, with the 5 s
+# of every kill) is 505 s plus the checks: inside the 540 s budget, 60 s under 10
+# minutes; the repeats run in the time the others leave.
 declare -A limit=(
-  [device-tests]=60
-  [counts-device]=40
+  [probe-triad]=8       # the probes: 56 s in all
+  [probe-polynomial]=8
+  [probe-stencil]=8
+  [probe-gpp-v1]=8
+  [probe-ncu-triad]=12
+  [probe-gpp-v9]=12
+  [device-tests]=30
+  [counts-device]=20
   [measure]=120
   [compare]=10
-  [analyze-cupti]=85
-  [ncu]=110
+  [analyze-cupti]=90
+  [ncu]=90
   [ncu-import]=10
-  [profile]=40
+  [counts]=15
+  [profile]=30
   [show]=10
   [peer]=90             # each of the peers (--peers)
 )
+probe_stage=60
 kill_after=5
 
 # The bundle's libraries first: its CUDA runtime, CUPTI, and the nvperf libraries that
@@ -78,19 +94,40 @@ field() { printf '%-12s %s' "$1" "$2"; }
 # left: seconds of the budget still unspent.
 left() { echo $((budget - SECONDS)); }
 
+# skipped NAME LIMIT WHY: the summary line of a step that was not started.
+skipped() {
+  note "$(printf '%-16s %5s %6s %6s  SKIPPED: %s' "$1" - - "$2" "$3")"
+}
+# count N ONE MANY: "1 launch", "24 launches".
+count() {
+  if (( $1 == 1 )); then echo "$1 $2"; else echo "$1 $3"; fi
+}
+# indented LINE: a line under the last step's, in the table's last column.
+indented() {
+  note "$(printf '%-16s %s' "" "$1")"
+}
+
 # step NAME COMMAND...: runs COMMAND under its time limit (limit[NAME], or
 # limit[NAME without -N]) with stdout and stderr in $out/NAME.log; records the exit
 # status, the time and the limit in the summary, as each step ends (a run cut short keeps
-# the steps it finished). A step whose limit does not fit in what is left of the budget
-# is not started (status 3, SKIPPED). step_secs: how long the last step ran.
+# the steps it finished). A step whose limit does not fit in what is left of the budget,
+# or of the stage that ends at second stage_end (the probes), is not started (status 3,
+# SKIPPED). step_secs: how long the last step ran.
 step_secs=0
+stage_end=""
 step() {
   local name="$1"; shift
   local secs="${limit[$name]:-${limit[${name%-[0-9]}]:-60}}"
   step_secs=0
-  if (( secs + kill_after > $(left) )); then
-    note "$(printf '%-16s %5s %6s %6d  SKIPPED: %ds of the %ds budget left' "$name" - - "$secs" \
-                   "$(left)" "$budget")"
+  local room
+  room=$(left)
+  local of="${budget}s budget"
+  if [[ -n "$stage_end" ]] && (( stage_end - SECONDS < room )); then
+    room=$((stage_end - SECONDS))
+    of="${probe_stage}s probe stage"
+  fi
+  if (( secs + kill_after > room )); then
+    skipped "$name" "$secs" "${room}s of the $of left"
     return 3
   fi
   local t0=$SECONDS
@@ -231,8 +268,95 @@ fi
 if [[ -n "$ncu" ]]; then
   note "$(field ncu: "$ncu, $(timeout 20 "$ncu" --version 2>/dev/null | tail -1)")"
 else
-  note "$(field ncu: "not found (the Nsight Compute step is skipped)")"
+  note "$(field ncu: "not found (the Nsight Compute probe and steps are skipped)")"
 fi
+
+# What this rooftop offers the later steps (an older binary lacks them; the steps that
+# need them are skipped and say so): analyze --once runs each kernel exactly once, so
+# ncu profiles one run of each, not every timed repetition; compare-counts sets CUPTI's
+# counts beside ncu's.
+once=0
+[[ "$(timeout 20 "$rooftop" analyze --help 2>&1)" == *--once* ]] && once=1
+compare_counts=0
+timeout 20 "$rooftop" compare-counts --help > /dev/null 2>&1 && compare_counts=1
+yes_no() { (( $1 )) && echo yes || echo "no ($2)"; }
+note "$(field rooftop: "analyze --once: $(yes_no "$once" "ncu skipped"); compare-counts: $(
+        yes_no "$compare_counts" "the counts step skipped")")"
+# The probes place kernels on ceilings the bundle carries (measure has not run yet;
+# another GPU's ceilings do not matter for a probe).
+reference="$here/share/reference-ceilings.h5"
+reference_of="$(awk '$1 == "reference_ceilings" {print $2}' "$here/VERSION" 2>/dev/null)"
+if [[ -f "$reference" ]]; then
+  note "$(field reference: "share/reference-ceilings.h5 (${reference_of:-origin unknown}), for the probes")"
+else
+  note "$(field reference: "none in this bundle: the probes are skipped")"
+fi
+
+# Nsight Compute's options, shared by the ncu probe and the ncu step: the roofline
+# metrics, every rooftop kernel and nothing else, at the clocks the GPU chose.
+if [[ -n "$ncu" ]]; then
+  metrics="gpu__time_duration.sum,dram__bytes.sum,lts__t_bytes.sum,l1tex__t_bytes.sum"
+  for p in d f h; do
+    for op in add mul fma; do
+      metrics+=",sm__sass_thread_inst_executed_op_${p}${op}_pred_on.sum"
+    done
+  done
+  # With the default --kernel-name-base function every Kokkos kernel is named
+  # cuda_parallel_launch_local_memory, so names are matched demangled, where they carry
+  # the functor or the lambda's enclosing function, all in namespace rooftop::kernels
+  # (gpp::CollapseAll, gpp::TeamKernel<...>, <unnamed>::Triad::run()::[lambda ...]);
+  # Kokkos's own fills and copies carry none of it. The value of --kernel-name is a name
+  # or regex:<expression>; only --kernel-id splits its value at ':'. The dots stand for
+  # the colons all the same, so the expression reads the same whichever way ncu splits it
+  # (this pattern matched all 12 kernels on an H200). Every launch that matches is
+  # profiled: analyze --once runs each kernel once, and GPP versions that launch one
+  # kernel per frequency (v4-v9) show several launches; the summary counts them.
+  # --rename-kernels off (where this ncu has it) matches the full demangled names, not
+  # the simplified ones ncu would otherwise match against (Nsight Compute CLI, "Kernel
+  # Renaming").
+  # --clock-control none: ncu would otherwise lock the clocks (to base, or boost in
+  # newer releases), changing the GPU's settings and giving locked-clock times against
+  # ceilings measured at the clocks the GPU chose.
+  # --cache-control none: ncu would otherwise flush the caches before every replay
+  # pass; rooftop's CUPTI replay does not, so both count the same way.
+  rename=()
+  [[ "$(timeout 20 "$ncu" --help 2>/dev/null)" == *"--rename-kernels "* ]] &&
+    rename=(--rename-kernels off)
+  ncu_args=(--csv --page raw --metrics "$metrics" --clock-control none --cache-control none
+            --kernel-name-base demangled "${rename[@]}" --kernel-name "regex:rooftop..kernels")
+fi
+# ncu_step NAME ANALYZE-ARGS...: `rooftop analyze ANALYZE-ARGS --no-cupti --once` under
+# ncu as step NAME (declared counts inside rooftop: ncu and CUPTI's profiler cannot share
+# a process), ncu's CSV in $out/NAME.csv; then, under the step's line, how many launches
+# of how many kernels it profiled and ncu's own ==ERROR== and ==WARNING== lines (from
+# the CSV, where --log-file sends them, and the log, where an early one goes), so that a
+# failed profile says why in the summary. ncu_launches: how many it profiled.
+ncu_launches=0
+ncu_step() {
+  local name="$1"; shift
+  ncu_launches=0
+  if [[ -z "$ncu" ]]; then skipped "$name" "${limit[$name]}" "no ncu"; return 3; fi
+  if (( ! once )); then skipped "$name" "${limit[$name]}" "this rooftop's analyze has no --once"; return 3; fi
+  step "$name" "$ncu" "${ncu_args[@]}" --log-file "$out/$name.csv" \
+       "$rooftop" analyze "$@" --no-cupti --once
+  local rc=$?
+  (( rc == 3 )) && return 3
+  local kernels
+  ncu_launches="$(grep -c '^"[0-9]' "$out/$name.csv" 2>/dev/null)"
+  ncu_launches="${ncu_launches:-0}"
+  # The fifth column, Kernel Name: quoted fields, so split at '","' (names hold commas).
+  kernels="$(awk -F'","' '/^"[0-9]/ {print $5}' "$out/$name.csv" 2>/dev/null | sort -u | wc -l)"
+  indented "(ncu profiled $(count "$ncu_launches" launch launches) of $(count "$kernels" kernel kernels))"
+  local said
+  said="$(cat "$out/$name.csv" "$out/$name.log" 2>/dev/null |
+          awk '/^==(ERROR|WARNING)==/ && !seen[$0]++')"
+  if [[ -n "$said" ]]; then
+    while IFS= read -r line; do indented "$line"; done < <(head -10 <<< "$said")
+    local more=$(( $(wc -l <<< "$said") - 10 ))
+    (( more > 0 )) && indented "(and $more more lines of ncu's in $name.csv and $name.log)"
+  fi
+  return $rc
+}
 
 # --- The steps: one line each in the summary -------------------------------------------
 note ""
@@ -240,7 +364,7 @@ note "$(field budget: "${budget}s; the checks took ${SECONDS}s")"
 note "$(printf '%-16s %5s %6s %6s' step exit secs limit)"
 if (( peers )); then
   # As many peers as fit beside one measure in the budget: four at their limits, more
-  # when they end sooner.
+  # when they end sooner. No probes: this call is for the peers.
   limit[measure-peers]=${limit[measure]}
   step measure-peers "$rooftop" measure --space device "${quick[@]}" --out "$out/gpu-peers.h5" \
        --plot "$out/gpu-peers.svg" && shown "$out/gpu-peers.h5" >> "$summary" 2>&1
@@ -255,6 +379,19 @@ if (( peers )); then
   note "total ${SECONDS}s"
   echo "results in $out" >&2
   exit 0
+fi
+# 0. Probes, at most 60 s in all, before anything long: each reference kernel and GPP v1
+#    alone at the tiny size under CUPTI, the tiny triad under ncu, and GPP v9 at the
+#    default size timed without counters. Their lines say what each part costs, even
+#    where a later step times out.
+if [[ -f "$reference" ]]; then
+  stage_end=$((SECONDS + probe_stage))
+  for k in triad polynomial stencil gpp:v1; do
+    step "probe-${k/:/-}" "$rooftop" analyze --ceilings "$reference" --kernels "$k" --size tiny
+  done
+  ncu_step probe-ncu-triad --ceilings "$reference" --kernels triad --size tiny
+  step probe-gpp-v9 "$rooftop" analyze --ceilings "$reference" --kernels gpp:v9 --no-cupti
+  stage_end=""
 fi
 # 1. Device tests (gtest: every device kernel with its check, the fusion probe, the
 #    clock probe, device properties), then the counts tests.
@@ -287,57 +424,26 @@ while (( measured < 3 )); do
   (( rc == 124 || rc == 137 || rc == 3 )) && break
 done
 if [[ -n "$ceilings" ]]; then
-  # 3. Reference kernels counted by CUPTI.
-  kernels=(--kernels "gpp,triad,polynomial,stencil" --size classic)
+  # 3. The GPP ladder and the reference kernels counted by CUPTI, at the GPU build's
+  #    default size (the classic size took 39 s on an H200 without any counter).
+  kernels=(--kernels "gpp,triad,polynomial,stencil")
   step analyze-cupti "$rooftop" analyze --ceilings "$ceilings" "${kernels[@]}" \
        --out "$out/analyze-cupti.h5" --plot "$out/analyze-cupti.svg" --json
-  # 4. The same kernels under Nsight Compute (declared counts inside rooftop, since ncu
-  #    and CUPTI's profiler cannot share a process), then imported onto the ceilings.
-  if [[ -n "$ncu" ]]; then
-    metrics="gpu__time_duration.sum,dram__bytes.sum,lts__t_bytes.sum,l1tex__t_bytes.sum"
-    for p in d f h; do
-      for op in add mul fma; do
-        metrics+=",sm__sass_thread_inst_executed_op_${p}${op}_pred_on.sum"
-      done
-    done
-    # One launch of each of the analyzer's kernels, in one process. With the default
-    # --kernel-name-base function every Kokkos kernel is named
-    # cuda_parallel_launch_local_memory, so names are matched demangled, where they carry
-    # the functor: rooftop::kernels::gpp::CollapseAll (v1), CollapseTwo (v2), TeamKernel<...>
-    # (v3-v9, one instantiation each), and the KOKKOS_LAMBDAs of the reference kernels,
-    # whose demangled names hold their enclosing function (...::Triad::run,
-    # Polynomial<16>::run, Stencil::run). Kokkos's own fills and copies carry none of
-    # these names. The invocation number of --kernel-id counts launches per distinct
-    # kernel (name, grid, block and shared memory), so :1 is the first launch of each:
-    # 12 for gpp (9 versions), triad, polynomial and stencil.
-    # The regex has no "::", since ':' separates the fields of --kernel-id; and
-    # --rename-kernels off (where this ncu has it) matches the full demangled names, not
-    # the simplified ones ncu would otherwise match against (Nsight Compute CLI, "Kernel
-    # Renaming").
-    # --clock-control none: ncu would otherwise lock the clocks (to base, or boost in
-    # newer releases), changing the GPU's settings and giving locked-clock times against
-    # ceilings measured at the clocks the GPU chose.
-    # --cache-control none: ncu would otherwise flush the caches before every replay
-    # pass; rooftop's CUPTI replay does not, so both count the same way (every working
-    # set here is several times the L2, so DRAM bytes differ little either way).
-    functors="CollapseAll|CollapseTwo|TeamKernel|Triad|Polynomial|Stencil"
-    expected_kernels=12
-    under_ncu=("$rooftop" analyze --ceilings "$ceilings" "${kernels[@]}" --no-cupti
-               --out "$out/analyze-under-ncu.h5")
-    rename=()
-    [[ "$(timeout 20 "$ncu" --help 2>/dev/null)" == *"--rename-kernels "* ]] &&
-      rename=(--rename-kernels off)
-    step ncu "$ncu" --csv --page raw --metrics "$metrics" \
-         --clock-control none --cache-control none --kernel-name-base demangled "${rename[@]}" \
-         --kernel-id "::regex:rooftop..kernels...*($functors):1" \
-         --log-file "$out/ncu.csv" "${under_ncu[@]}"
-    if [[ -s "$out/ncu.csv" ]]; then
-      profiled="$(grep -c '^"[0-9]' "$out/ncu.csv" 2>/dev/null)"
-      note "$(printf '%-16s (%s profiled %s launches, %s expected)' "" ncu "${profiled:-0}" \
-                                                                     "$expected_kernels")"
-      step ncu-import "$rooftop" import "$out/ncu.csv" --ceilings "$ceilings" \
-           --out "$out/ncu-import.h5" --plot "$out/ncu-import.svg" --json
+  # 4. The same kernels, each run once, under Nsight Compute, imported onto the
+  #    ceilings, and ncu's counts beside CUPTI's for the same kernels.
+  ncu_step ncu --ceilings "$ceilings" "${kernels[@]}" --out "$out/analyze-under-ncu.h5"
+  if (( ncu_launches > 0 )); then
+    step ncu-import "$rooftop" import "$out/ncu.csv" --ceilings "$ceilings" \
+         --out "$out/ncu-import.h5" --plot "$out/ncu-import.svg" --json
+    if (( ! compare_counts )); then
+      skipped counts "${limit[counts]}" "this rooftop has no compare-counts"
+    elif [[ ! -f "$out/analyze-cupti.h5" ]]; then
+      skipped counts "${limit[counts]}" "no analyze-cupti.h5 to compare"
+    else
+      step counts "$rooftop" compare-counts "$out/analyze-cupti.h5" "$out/ncu.csv"
     fi
+  elif [[ -n "$ncu" ]] && (( once )); then
+    skipped ncu-import "${limit[ncu-import]}" "ncu profiled no launch: nothing to import or compare"
   fi
   # 5. An unmodified Kokkos program through the connector.
   step profile "$rooftop" profile --ceilings "$ceilings" --out "$out/profile.h5" \
