@@ -76,16 +76,6 @@ int run_analyze(const AnalyzeOptions& options, const std::string& command_line) 
                                                  : "small";
   kernels::KernelList kernels = kernels::make_kernels(split_list(options.kernels), size);
   const double needed = memory_needed(kernels);
-  if (!ROOFTOP_HAS_DEVICE) {
-    const double available = memory_available();
-    if (available > 0.0 && needed > available)
-      throw Error("size " + size + " needs about " + gigabytes(needed) + " of memory; " +
-                  gigabytes(available) + " is available (try --size small)");
-  }
-  if (needed >= 1e8)  // said before a run that takes minutes, not after
-    std::fprintf(stderr, "rooftop: size %s: the largest kernel holds about %s of memory\n",
-                 size.c_str(), gigabytes(needed).c_str());
-
   std::vector<core::KernelRecord> declared;
   for (const auto& k : kernels) declared.push_back(k->declared());
   if (ROOFTOP_HAS_DEVICE) {  // before Kokkos starts: without a GPU it would abort, not say why
@@ -95,6 +85,17 @@ int run_analyze(const AnalyzeOptions& options, const std::string& command_line) 
       throw Error(std::string("this rooftop runs the kernels on a GPU: ") + e.what());
     }
   }
+  // The kernels' arrays live in the GPU's memory in the CUDA build, in the host's here.
+  const double available = ROOFTOP_HAS_DEVICE
+                               ? static_cast<double>(microbench::device_free_bytes())
+                               : memory_available();
+  if (available > 0.0 && needed > available)
+    throw Error("size " + size + " needs about " + gigabytes(needed) + " of " +
+                (ROOFTOP_HAS_DEVICE ? "GPU memory; " : "memory; ") + gigabytes(available) +
+                " is free (try --size small)");
+  if (needed >= 1e8)  // said before a run that takes minutes, not after
+    std::fprintf(stderr, "rooftop: size %s: the largest kernel holds about %s of memory\n",
+                 size.c_str(), gigabytes(needed).c_str());
 
   KokkosRun run;
   core::Sampling sampling = options.once           ? analyze::kOnceSampling

@@ -3,7 +3,8 @@
 # without running it, so no kernel is written that only the host compiler accepts: the
 # device tests included (ROOFTOP_DEVICE_TESTS), register spills in the device kernels as
 # errors (microbench/CMakeLists.txt), and then the PTX of the device-ceiling kernels
-# checked (scripts/check-ptx.sh) and the tensor kernels' code (scripts/check-sass.sh).
+# checked (scripts/check-ptx.sh), the GPP ladder's steps in its PTX
+# (scripts/check-gpp-ptx.sh), and the tensor kernels' code (scripts/check-sass.sh).
 # Configured as scripts/make-gpu-bundle.sh packs it, so one build serves CI and the
 # bundle: without MPI (-DROOFTOP_WITH_MPI=OFF: no MPI library has to travel; the host
 # build compiles the fleet mode) and host code for x86-64-v3 (-DROOFTOP_HOST_ARCH, so
@@ -43,4 +44,5 @@ for f in "$build/app/rooftop" "$build/connector/librooftop_kokkos_connector.so";
   fi
 done
 "$root/scripts/check-ptx.sh" "$build"
+"$root/scripts/check-gpp-ptx.sh" "$build"
 "$root/scripts/check-sass.sh" "$build"
