@@ -3,11 +3,11 @@
 # of a CUDA build: compiles that source once more with the build's own command plus
 # --keep and ptxas's report (-Xptxas=-v), then fails when
 #   - a TensorKernel<Space, Unit, accumulators> lacks its unit's mma.sync in the PTX (units
-#     newer than the build's GPU arch excepted: FP8 needs sm_89, the others sm_80), or
-#     one of the 8 units x {1, 2, 4, 8} accumulators has no kernel;
+#     newer than the build's GPU arch excepted: FP64 m16n8k16 needs sm_90, FP8 sm_89, the
+#     others sm_80), or one of the 9 units x {1, 2, 4, 8} accumulators has no kernel;
 #   - ptxas reports spill stores or loads for any of them;
 #   - with cuobjdump (CUDA Toolkit; skipped with a note where it is not installed): the
-#     SASS of a kernel lacks its tensor-core instruction (DMMA for FP64, HMMA for TF32,
+#     SASS of a kernel lacks its tensor-core instruction (DMMA for FP64's two, HMMA for TF32,
 #     BF16 and FP16, IMMA for INT8, HMMA or QMMA for FP8) or holds local loads or
 #     stores (LDL, STL), or the object holds no device code (cuobjdump --list-elf).
 # In a build for sm_90 it then compiles microbench/src/device_wgmma.cpp the same way, with
@@ -101,6 +101,7 @@ arch = int(open(f"{work}/arch").read()) * 10  # as __CUDA_ARCH__: 90 -> 900
 # Each unit by its mangled name (length-prefixed), its PTX instruction and its SASS one.
 units = {
     "6MmaF64E": (r"mma\.sync\.aligned\.m8n8k4\.row\.col\.f64\.f64\.f64\.f64", r"\bDMMA\b"),
+    "9MmaF64K16E": (r"mma\.sync\.aligned\.m16n8k16\.row\.col\.f64\.f64\.f64\.f64", r"\bDMMA\b"),
     "7MmaTf32E": (r"mma\.sync\.aligned\.m16n8k8\.row\.col\.f32\.tf32\.tf32\.f32", r"\bHMMA\b"),
     "7MmaBf16E": (r"mma\.sync\.aligned\.m16n8k16\.row\.col\.f32\.bf16\.bf16\.f32", r"\bHMMA\b"),
     "6MmaF16E": (r"mma\.sync\.aligned\.m16n8k16\.row\.col\.f32\.f16\.f16\.f32", r"\bHMMA\b"),
@@ -109,11 +110,12 @@ units = {
     "7MmaE5m2E": (r"mma\.sync\.aligned\.m16n8k32\.row\.col\.f32\.e5m2\.e5m2\.f32", r"\b[HQ]MMA\b"),
     "5MmaS8E": (r"mma\.sync\.aligned\.m16n8k32\.row\.col\.s32\.s8\.s8\.s32", r"\bIMMA\b"),
 }
-# Built for an older GPU than a unit's first (FP8: 8.9, the others: 8.0), its kernels
-# hold no mma and report the unit absent: nothing to look for.
-first_arch = {u: 890 if "MmaE" in u else 800 for u in units}
+# Built for an older GPU than a unit's first (FP64 m16n8k16: 9.0, FP8: 8.9, the others:
+# 8.0), its kernels hold no mma and report the unit absent: nothing to look for.
+first_arch = {u: 900 if "K16" in u else 890 if "MmaE" in u else 800 for u in units}
+total = len(units)
 units = {u: v for u, v in units.items() if arch >= first_arch[u]}
-print(f"check-sass: sm_{arch // 10}: {len(units)} of 8 tensor units built")
+print(f"check-sass: sm_{arch // 10}: {len(units)} of {total} tensor units built")
 failures, checked = [], 0
 
 def kernel_of(name):

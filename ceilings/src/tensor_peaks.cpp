@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <string_view>
 
 #include "rooftop/core/vocabulary.hpp"
@@ -40,7 +41,9 @@ constexpr PeakRow kPeaks[] = {
     {"8.9", "tc_int8", 2048.0},
     // NVIDIA H100 Tensor Core GPU Architecture whitepaper (H100 SXM5: 132 SMs; 1.98 GHz
     // for FP64, 1.83 GHz for the others): FP64 66.9, TF32 494.7, BF16/FP16 989.4,
-    // FP8 1978.9 TFLOPS, INT8 1978.9 TOPS dense.
+    // FP8 1978.9 TFLOPS, INT8 1978.9 TOPS dense. The FP64 rate is that of sm_90's FP64
+    // mma shapes (m16n8k4, m16n8k8, m16n8k16; the sweep issues m16n8k16); Ampere's
+    // m8n8k4 issues at half of it on 9.0.
     {"9.0", "tc_fp64", 256.0},
     {"9.0", "tc_tf32", 2048.0},
     {"9.0", "tc_bf16", 4096.0},
@@ -50,6 +53,17 @@ constexpr PeakRow kPeaks[] = {
     {"9.0", "tc_fp8_e5m2", 8192.0},
     {"9.0", "tc_int8", 8192.0},
 };
+
+// The lowest N of the sm_N a build lists ("sm_90" -> 90, "sm_80,sm_90" -> 80); 0 for none.
+long lowest_sm(const std::string& device_arch) {
+  long lowest = 0;
+  for (std::size_t at = device_arch.find("sm_"); at != std::string::npos;
+       at = device_arch.find("sm_", at + 3)) {
+    const long n = std::strtol(device_arch.c_str() + at + 3, nullptr, 10);
+    if (n > 0 && (lowest == 0 || n < lowest)) lowest = n;
+  }
+  return lowest;
+}
 
 bool is_tensor_figure(std::string_view name) {
   const core::Figure* f = core::find_figure(name);
@@ -65,8 +79,10 @@ std::optional<double> tensor_peak_per_sm_per_clock(const std::string& cc,
   return std::nullopt;
 }
 
-std::string tensor_instruction(const std::string& figure) {
-  if (figure == "tc_fp64") return "mma.sync.m8n8k4";
+std::string tensor_instruction(const std::string& figure, const std::string& device_arch) {
+  // PTX ISA: mma.sync's .f64 m16n8k4/k8/k16 need sm_90; m8n8k4 is sm_80's.
+  if (figure == "tc_fp64")
+    return lowest_sm(device_arch) >= 90 ? "mma.sync.m16n8k16" : "mma.sync.m8n8k4";
   if (figure == "tc_tf32") return "mma.sync.m16n8k8";
   if (figure == "tc_bf16" || figure == "tc_fp16" || figure == "tc_fp16_acc16")
     return "mma.sync.m16n8k16";
@@ -99,8 +115,8 @@ std::vector<core::Ceiling> tensor_figures(const std::vector<core::SweepPoint>& p
     core::Ceiling c = detail::figure_from(name, *best);
     // The instruction that made the figure: the best point's, of either sweep.
     const bool wgmma = best->sweep != name;
-    c.pattern =
-        wgmma ? wgmma_instruction(name, static_cast<int>(best->x)) : tensor_instruction(name);
+    c.pattern = wgmma ? wgmma_instruction(name, static_cast<int>(best->x))
+                      : tensor_instruction(name, machine.device_arch);
     char buf[256];
     if (wgmma)
       std::snprintf(buf, sizeof buf, "best of the sweeps: %s (N = %g)", c.pattern.c_str(), best->x);
@@ -109,9 +125,16 @@ std::vector<core::Ceiling> tensor_figures(const std::vector<core::SweepPoint>& p
                     c.pattern.c_str(), best->x);
     c.note = buf;
     // Hopper's full dense rate needs wgmma (warpgroup operands in shared memory); the
-    // warp-wide mma.sync issues well below it there.
-    if (!wgmma && machine.compute_capability == "9.0")
-      c.note += "; mma.sync, not wgmma: below the dense peak on compute capability 9.0";
+    // warp-wide mma.sync issues well below it there. FP64 has no wgmma: its mma.sync
+    // m16n8k16 is the unit's instruction on 9.0, and Ampere's m8n8k4 issues at half rate.
+    if (!wgmma && machine.compute_capability == "9.0") {
+      if (name != "tc_fp64")
+        c.note += "; mma.sync, not wgmma: below the dense peak on compute capability 9.0";
+      else if (c.pattern == "mma.sync.m8n8k4")
+        c.note +=
+            "; Ampere's m8n8k4 (a build before sm_90): below the dense peak on compute "
+            "capability 9.0";
+    }
     // The highest clock of the point's samples keeps the peak an upper bound.
     const double clock = best->clock_ghz.empty()
                              ? 0.0

@@ -27,9 +27,13 @@ namespace rooftop::microbench {
 // ---------------------------------------------------------------------------------------
 // Shapes, operands and answers (plain C++: the tests check them on the host).
 
-TensorShape tensor_shape(const std::string& figure) {
+TensorShape tensor_shape(const std::string& figure, const std::string& device_arch) {
   // m, n, k, a, b, c0, A/B/C registers, accumulator values, first architecture.
-  if (figure == "tc_fp64") return {8, 8, 4, 1.0, 0.5, 1.0, 1, 1, 2, 2, 800};
+  if (figure == "tc_fp64") {
+    if (ceilings::tensor_instruction(figure, device_arch) == "mma.sync.m16n8k16")
+      return {16, 8, 16, 1.0, 0.5, 1.0, 8, 4, 4, 4, 900};  // sm_90's FP64 shapes
+    return {8, 8, 4, 1.0, 0.5, 1.0, 1, 1, 2, 2, 800};
+  }
   if (figure == "tc_tf32") return {16, 8, 8, 1.0, 0.5, 1.0, 4, 2, 4, 4, 800};
   if (figure == "tc_bf16" || figure == "tc_fp16")
     return {16, 8, 16, 1.0, 0.5, 1.0, 4, 2, 4, 4, 800};
@@ -40,14 +44,14 @@ TensorShape tensor_shape(const std::string& figure) {
   throw Error("no tensor-core figure named " + figure);
 }
 
-double tensor_ops_per_mma(const std::string& figure) {
-  const TensorShape s = tensor_shape(figure);
+double tensor_ops_per_mma(const std::string& figure, const std::string& device_arch) {
+  const TensorShape s = tensor_shape(figure, device_arch);
   return 2.0 * s.m * s.n * s.k;
 }
 
-double tensor_expected_accumulator(const std::string& figure, std::int64_t plus,
-                                   std::int64_t minus) {
-  const TensorShape s = tensor_shape(figure);
+double tensor_expected_accumulator(const std::string& figure, std::int64_t plus, std::int64_t minus,
+                                   const std::string& device_arch) {
+  const TensorShape s = tensor_shape(figure, device_arch);
   return s.c0 + static_cast<double>(plus - minus) * s.k * s.a * s.b;
 }
 
@@ -118,10 +122,12 @@ std::vector<double> tensor_accumulator_values(const std::string& figure, std::ui
 namespace device {
 
 inline constexpr int kTensorSteps = 16;  // even: +a and -a alternate, and cancel
+inline constexpr const char* kBuildArch = ROOFTOP_DEVICE_ARCH;  // the shapes' build
 
 // Up to 64 registers per thread, 1024 threads per SM (kBlocks = 4): 8 accumulators of 4
-// registers and the operands fit without spills; FP8 on 9.0 needs more (kBlocks = 2: 128
-// registers, 512 threads per SM).
+// registers and the operands fit without spills; FP8 on 9.0 and FP64 m16n8k16 (8 x 4
+// doubles of accumulators alone) need more (kBlocks = 2: 128 registers, 512 threads per
+// SM).
 template <class Space, class Unit>
 using TensorPolicy = Kokkos::RangePolicy<Space, Kokkos::LaunchBounds<256, Unit::kBlocks>, Index>;
 
@@ -136,6 +142,27 @@ struct MmaF64 {
     asm volatile("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0,%1}, {%2}, {%3}, {%0,%1};"
                  : "+d"(c[0]), "+d"(c[1])
                  : "d"(a), "d"(b));
+#else
+    (void)c, (void)a, (void)b;
+#endif
+  }
+};
+
+// sm_90's FP64 m16n8k16: 8 A, 4 B and 4 C/D doubles per thread, 4096 FLOPs per warp, at
+// the FP64 tensor rate of 9.0 (m8n8k4 issues at half of it there). Compiled only for
+// sm_90 on; with_tensor_unit runs it in place of MmaF64 in such a build.
+struct MmaF64K16 {
+  using Operand = double;
+  using Acc = double;
+  static constexpr int kC = 4, kMinArch = 900, kBlocks = 2;
+  KOKKOS_INLINE_FUNCTION static void mma(Acc* c, Operand a, Operand b) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile(
+        "mma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64 {%0,%1,%2,%3}, "
+        "{%4,%5,%6,%7,%8,%9,%10,%11}, {%12,%13,%14,%15}, {%0,%1,%2,%3};"
+        : "+d"(c[0]), "+d"(c[1]), "+d"(c[2]), "+d"(c[3])
+        : "d"(a), "d"(a), "d"(a), "d"(a), "d"(a), "d"(a), "d"(a), "d"(a), "d"(b), "d"(b), "d"(b),
+          "d"(b));
 #else
     (void)c, (void)a, (void)b;
 #endif
@@ -246,8 +273,8 @@ template <class Unit>
 void set_operands(const std::string& figure, typename Unit::Operand& plus,
                   typename Unit::Operand& minus, typename Unit::Operand& b,
                   typename Unit::Acc& c0) {
-  const TensorShape s = tensor_shape(figure);
-  if constexpr (std::is_same_v<Unit, MmaF64>) {
+  const TensorShape s = tensor_shape(figure, kBuildArch);
+  if constexpr (std::is_same_v<Unit, MmaF64> || std::is_same_v<Unit, MmaF64K16>) {
     plus = s.a, minus = -s.a, b = s.b, c0 = s.c0;
   } else {
     plus = tensor_operand_word(figure, s.a);
@@ -267,7 +294,7 @@ void check_tensor(const std::string& label, const std::string& figure,
                   std::int64_t inner) {
   auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);
   const std::int64_t half = inner * kTensorSteps / 2;
-  const double want = tensor_expected_accumulator(figure, half + 1, half);
+  const double want = tensor_expected_accumulator(figure, half + 1, half, kBuildArch);
   for (std::size_t i = 0; i < host.extent(0); ++i)
     for (double got : tensor_accumulator_values(figure, host(i)))
       if (got != want)
@@ -281,6 +308,10 @@ core::SweepPoint run_tensor(const std::string& figure, std::int64_t threads, std
   using Kernel = TensorKernel<Space, Unit, kAcc>;
   using Memory = typename Space::memory_space;
   const std::string label = "rooftop::tensor<" + figure + "," + std::to_string(kAcc) + ">";
+  const TensorShape shape = tensor_shape(figure, kBuildArch);
+  if (shape.c_regs != Unit::kC || shape.min_arch != Unit::kMinArch)
+    throw Error(label + ": the unit is not the shape of " +
+                ceilings::tensor_instruction(figure, kBuildArch));
   Kernel kernel;
   kernel.out = Kokkos::View<std::uint64_t*, Memory>(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("rooftop::tensor_out")),
@@ -298,7 +329,7 @@ core::SweepPoint run_tensor(const std::string& figure, std::int64_t threads, std
   int absent = 0;
   Kokkos::deep_copy(absent, kernel.absent);
   if (absent)
-    throw Error("no " + ceilings::tensor_instruction(figure) +
+    throw Error("no " + ceilings::tensor_instruction(figure, kBuildArch) +
                 " in the code built for this GPU (" ROOFTOP_DEVICE_ARCH ")");
   check_tensor<Space>(label, figure, kernel.out, 1);
 
@@ -311,14 +342,19 @@ core::SweepPoint run_tensor(const std::string& figure, std::int64_t threads, std
   check_tensor<Space>(label, figure, kernel.out, inner);  // after timing
 
   const double ops = static_cast<double>(threads / 32) * kAcc *
-                     static_cast<double>(inner * kTensorSteps + 1) * tensor_ops_per_mma(figure);
+                     static_cast<double>(inner * kTensorSteps + 1) *
+                     tensor_ops_per_mma(figure, kBuildArch);
   return tensor_point(figure, kAcc, ops, s);
 }
 
-// Calls f(Unit{}) with the unit of `figure`.
+// Calls f(Unit{}) with the unit of `figure` in this build: tc_fp64's is sm_90's m16n8k16
+// in a build for sm_90 (the figure's instruction, tensor_shape), m8n8k4 otherwise.
 template <class F>
 auto with_tensor_unit(const std::string& figure, F&& f) {
-  if (figure == "tc_fp64") return f(MmaF64{});
+  if (figure == "tc_fp64") {
+    if (tensor_shape(figure, kBuildArch).min_arch == MmaF64K16::kMinArch) return f(MmaF64K16{});
+    return f(MmaF64{});
+  }
   if (figure == "tc_tf32") return f(MmaTf32{});
   if (figure == "tc_bf16") return f(MmaBf16{});
   if (figure == "tc_fp16") return f(MmaF16{});

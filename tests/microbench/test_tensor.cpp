@@ -87,6 +87,56 @@ TEST(Tensor, ExpectedAccumulatorIsExactInEveryPrecision) {
   EXPECT_THROW(tensor_shape("tc_fp4"), Error);
 }
 
+// tc_fp64 is sm_90's m16n8k16 in a build for sm_90 (Hopper's FP64 tensor rate; m8n8k4
+// issues at half of it there), Ampere's m8n8k4 in any other; every other figure has one
+// shape. The shape is the instruction the figure names.
+TEST(Tensor, Fp64IsM16n8k16InABuildForSm90) {
+  const TensorShape k16 = tensor_shape("tc_fp64", "sm_90");
+  EXPECT_EQ(k16.m, 16);
+  EXPECT_EQ(k16.n, 8);
+  EXPECT_EQ(k16.k, 16);
+  // Per thread: 8 A, 4 B and 4 C/D doubles (16 x 16 / 32, 16 x 8 / 32, 16 x 8 / 32).
+  EXPECT_EQ(k16.a_regs, 8);
+  EXPECT_EQ(k16.b_regs, 4);
+  EXPECT_EQ(k16.c_regs, 4);
+  EXPECT_EQ(k16.c_values, 4);
+  EXPECT_EQ(k16.a_regs * 32, k16.m * k16.k);
+  EXPECT_EQ(k16.b_regs * 32, k16.k * k16.n);
+  EXPECT_EQ(k16.c_values * 32, k16.m * k16.n);
+  EXPECT_EQ(k16.min_arch, 900);
+  EXPECT_EQ(tensor_ops_per_mma("tc_fp64", "sm_90"), 4096.0);  // 2 x 16 x 8 x 16
+  // 1 + 16 x 1 x 0.5 after one more +a step than -a, back to 1 after as many of each.
+  EXPECT_EQ(tensor_expected_accumulator("tc_fp64", 1, 0, "sm_90"), 9.0);
+  EXPECT_EQ(tensor_expected_accumulator("tc_fp64", 1000001, 1000000, "sm_90"), 9.0);
+  EXPECT_EQ(tensor_expected_accumulator("tc_fp64", 8, 8, "sm_90"), 1.0);
+  EXPECT_EQ(tensor_accumulator_values("tc_fp64", 0x4022000000000000u), std::vector<double>{9.0});
+  EXPECT_EQ(ceilings::tensor_instruction("tc_fp64", "sm_90"), "mma.sync.m16n8k16");
+  EXPECT_EQ(tensor_shape("tc_fp64", "sm_100").k, 16);  // sm_90 on
+  // Before sm_90 (or a build listing an older arch too, or none): m8n8k4, 1 + 4 x 0.5.
+  for (const char* arch : {"", "sm_80", "sm_86", "sm_89", "sm_80,sm_90"}) {
+    const TensorShape s = tensor_shape("tc_fp64", arch);
+    EXPECT_EQ(s.m * 100 + s.n * 10 + s.k, 884) << arch;
+    EXPECT_EQ(s.c_regs, 2) << arch;
+    EXPECT_EQ(s.min_arch, 800) << arch;
+    EXPECT_EQ(tensor_ops_per_mma("tc_fp64", arch), 512.0) << arch;
+    EXPECT_EQ(tensor_expected_accumulator("tc_fp64", 3, 2, arch), 3.0) << arch;
+    EXPECT_EQ(ceilings::tensor_instruction("tc_fp64", arch), "mma.sync.m8n8k4") << arch;
+  }
+  for (const char* name : kTensorFigures)
+    for (const char* arch : {"", "sm_80", "sm_89", "sm_90"}) {
+      const TensorShape s = tensor_shape(name, arch);
+      EXPECT_EQ(ceilings::tensor_instruction(name, arch), "mma.sync.m" + std::to_string(s.m) + "n" +
+                                                              std::to_string(s.n) + "k" +
+                                                              std::to_string(s.k))
+          << name << " " << arch;
+      EXPECT_EQ(tensor_expected_accumulator(name, 1, 0, arch), s.c0 + s.k * s.a * s.b);
+      if (std::string(name) != "tc_fp64") {
+        EXPECT_EQ(s.k, tensor_shape(name).k) << name << " " << arch;
+        EXPECT_EQ(s.min_arch, tensor_shape(name).min_arch) << name << " " << arch;
+      }
+    }
+}
+
 // PTX ISA, "Matrix Descriptor Format" (asynchronous warpgroup-level matrix shared memory
 // layout): start address in bits 0-13, leading-dimension byte offset in 16-29, stride-
 // dimension byte offset in 32-45, each (bytes & 0x3FFFF) >> 4; swizzle mode in 62-63.
@@ -182,6 +232,37 @@ TEST(Tensor, TheFigureNamesTheInstructionOfItsBestPoint) {
   ASSERT_EQ(figures.size(), 1u);
   EXPECT_EQ(figures[0].pattern, "mma.sync.m16n8k16");
   EXPECT_EQ(figures[0].value, 6e5);
+}
+
+TEST(Tensor, TheFp64FigureNamesItsBuildsShape) {
+  core::Machine h100;
+  h100.compute_capability = "9.0";
+  h100.cores = 132;
+  h100.device_arch = "sm_90";
+  auto figures = ceilings::tensor_figures({rate_point("tc_fp64", 4, 6.5e4)}, h100);
+  ASSERT_EQ(figures.size(), 1u);
+  EXPECT_EQ(figures[0].pattern, "mma.sync.m16n8k16");
+  EXPECT_NE(figures[0].note.find("mma.sync.m16n8k16 at 4 accumulators"), std::string::npos)
+      << figures[0].note;
+  EXPECT_EQ(figures[0].note.find("below the dense peak"), std::string::npos) << figures[0].note;
+  EXPECT_EQ(figures[0].note.find("wgmma"), std::string::npos) << figures[0].note;  // none for FP64
+  ASSERT_TRUE(figures[0].theoretical);
+  EXPECT_NEAR(*figures[0].theoretical, 256.0 * 132 * 1.755, 1e-6);
+  // A build for sm_80 on the same GPU: m8n8k4, below the dense peak.
+  h100.device_arch = "sm_80";
+  figures = ceilings::tensor_figures({rate_point("tc_fp64", 4, 3.3e4)}, h100);
+  ASSERT_EQ(figures.size(), 1u);
+  EXPECT_EQ(figures[0].pattern, "mma.sync.m8n8k4");
+  EXPECT_NE(figures[0].note.find("below the dense peak"), std::string::npos) << figures[0].note;
+  // Compute capability 8.0 (A100): m8n8k4 and no Hopper remark.
+  core::Machine a100;
+  a100.compute_capability = "8.0";
+  a100.cores = 108;
+  a100.device_arch = "sm_80";
+  figures = ceilings::tensor_figures({rate_point("tc_fp64", 2, 1.9e4)}, a100);
+  ASSERT_EQ(figures.size(), 1u);
+  EXPECT_EQ(figures[0].pattern, "mma.sync.m8n8k4");
+  EXPECT_EQ(figures[0].note.find("below"), std::string::npos) << figures[0].note;
 }
 
 #if !ROOFTOP_TEST_ON_DEVICE

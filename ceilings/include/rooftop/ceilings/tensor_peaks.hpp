@@ -18,9 +18,12 @@ namespace rooftop::ceilings {
 std::optional<double> tensor_peak_per_sm_per_clock(const std::string& cc,
                                                    const std::string& figure);
 
-// The instruction the tensor sweeps use for `figure` ("mma.sync.m16n8k16", ...; "" for
-// a name that is not a tensor-core figure): the figure's pattern.
-std::string tensor_instruction(const std::string& figure);
+// The instruction the mma.sync sweeps use for `figure` ("mma.sync.m16n8k16", ...; "" for
+// a name that is not a tensor-core figure) in a build for `device_arch`
+// (core::Machine::device_arch, "sm_90"; "" where unknown): one per figure, but tc_fp64's is
+// sm_90's FP64 m16n8k16 in a build for sm_90 or later (every arch it lists) and Ampere's
+// m8n8k4 otherwise. The figure's pattern where its best point is mma.sync's.
+std::string tensor_instruction(const std::string& figure, const std::string& device_arch = "");
 
 // The wgmma instruction of `figure` at m64nNk, N = `n` ("wgmma.mma_async.m64n256k16");
 // "" for tc_fp64 (no wgmma), a name that is not a tensor-core figure, or n <= 0.

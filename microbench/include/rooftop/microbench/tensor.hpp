@@ -38,8 +38,12 @@ struct TensorShape {
   int c_values = 0;  // accumulator values per thread (2 per register for FP16 accumulate)
   int min_arch = 0;  // __CUDA_ARCH__ of the first GPUs with the instruction
 };
-// Throws rooftop::Error for a name that is not one of kTensorFigures.
-TensorShape tensor_shape(const std::string& figure);
+// The shape of `figure`'s mma.sync in a build for `device_arch` (ROOFTOP_DEVICE_ARCH,
+// core::Machine::device_arch: "sm_90"; "" for a build without CUDA): one per figure, but
+// tc_fp64's is sm_90's m16n8k16 (8 A, 4 B and 4 C/D doubles per thread) in a build for
+// sm_90 and Ampere's m8n8k4 otherwise, the instruction ceilings::tensor_instruction
+// names. Throws rooftop::Error for a name that is not one of kTensorFigures.
+TensorShape tensor_shape(const std::string& figure, const std::string& device_arch = "");
 
 // A 32-bit operand register holding `value` in every element of the figure's input
 // format (2 x FP16/BF16, 1 x TF32, 4 x FP8 or INT8); `value` must be exact in it (a
@@ -51,12 +55,13 @@ std::uint32_t tensor_operand_word(const std::string& figure, double value);
 // widened to 64): 1 value (FP32, INT32, FP64) or 2 (FP16 accumulate, low half first).
 std::vector<double> tensor_accumulator_values(const std::string& figure, std::uint64_t bits);
 
-// Every accumulator element after `plus` steps with +a and `minus` with -a.
-double tensor_expected_accumulator(const std::string& figure, std::int64_t plus,
-                                   std::int64_t minus);
+// Every accumulator element after `plus` steps with +a and `minus` with -a (the shape of
+// a build for `device_arch`, as tensor_shape).
+double tensor_expected_accumulator(const std::string& figure, std::int64_t plus, std::int64_t minus,
+                                   const std::string& device_arch = "");
 
-// Operations of one warp's mma (2 x m x n x k).
-double tensor_ops_per_mma(const std::string& figure);
+// Operations of one warp's mma (2 x m x n x k; the shape of a build for `device_arch`).
+double tensor_ops_per_mma(const std::string& figure, const std::string& device_arch = "");
 
 // Hopper's warpgroup instruction, wgmma.mma_async (sm_90a): A (64 x k) and B (k x N)
 // from shared memory through matrix descriptors, a 64 x N accumulator tile spread over
