@@ -125,9 +125,10 @@ inline constexpr int kTensorSteps = 16;  // even: +a and -a alternate, and cance
 inline constexpr const char* kBuildArch = ROOFTOP_DEVICE_ARCH;  // the shapes' build
 
 // Up to 64 registers per thread, 1024 threads per SM (kBlocks = 4): 8 accumulators of 4
-// registers and the operands fit without spills; FP8 on 9.0 and FP64 m16n8k16 (8 x 4
-// doubles of accumulators alone) need more (kBlocks = 2: 128 registers, 512 threads per
-// SM).
+// registers and the operands fit without spills; FP8 on 9.0 needs more (kBlocks = 2: 128
+// registers, 512 threads per SM), FP64 m16n8k16 more still (kBlocks = 1: its operands
+// are 8 A and 4 B doubles in consecutive registers, +a's and -a's, and with 8 accumulators
+// of 4 doubles it spills within 128 registers).
 template <class Space, class Unit>
 using TensorPolicy = Kokkos::RangePolicy<Space, Kokkos::LaunchBounds<256, Unit::kBlocks>, Index>;
 
@@ -154,7 +155,7 @@ struct MmaF64 {
 struct MmaF64K16 {
   using Operand = double;
   using Acc = double;
-  static constexpr int kC = 4, kMinArch = 900, kBlocks = 2;
+  static constexpr int kC = 4, kMinArch = 900, kBlocks = 1;
   KOKKOS_INLINE_FUNCTION static void mma(Acc* c, Operand a, Operand b) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
     asm volatile(
