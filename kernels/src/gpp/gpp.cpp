@@ -45,23 +45,8 @@ Sums launch_range(const Arrays<Space>& a, const std::string& label) {
   return s;
 }
 
-// v3 ... v9: one launch, or one per frequency from v4 on.
-template <class Space, class Step>
-Sums launch_team(const Arrays<Space>& a, const std::string& label) {
-  using K = Team<Space, Step>;
-  Sums total;
-  for (int iw = 0; iw < (K::k.one_frequency ? a.nw : 1); ++iw) {
-    const K kernel{a, iw};
-    Sums s;
-    Kokkos::parallel_reduce(label, typename K::Policy(kernel.league(), K::kThreads), kernel, s);
-    total += s;  // each launch adds to its own frequencies only
-  }
-  return total;
-}
-
 struct Step {
   Version version;
-  bool padded_rows = false;  // rows of aqsmtemp, aqsntemp padded against cache-set conflicts
 };
 
 // The case study's steps (V100, OpenACC), each in its Kokkos form. The record name of a
@@ -91,8 +76,7 @@ const std::vector<Step>& steps() {
       {{"v9", "gpp::v9_cache_blocking",
         "blocking: GPU: a thread takes one G and 4 G' (one aqsntemp load serves four "
         "terms), every G' of a block of G launched together; host: G in blocks of 128, "
-        "every G' of a block before the next, rows padded against cache-set conflicts"},
-       true},
+        "every G' of a block before the next, rows padded against cache-set conflicts"}},
   };
   return all;
 }
@@ -163,37 +147,8 @@ class GppKernel final : public Kernel {
   }
 
   void prepare() override {
-    using Arrays = gpp::Arrays<Space>;
-    using Matrix = typename Arrays::Matrix;
-    Arrays& a = arrays_;
-    a.number_bands = size_.number_bands;
-    a.ngpown = size_.ngpown;
-    a.ncouls = size_.ncouls;
-    a.nw = size_.nw;
-    const auto alloc = [](const char* label) {
-      return Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("rooftop::gpp::") + label);
-    };
-    // Cache blocking pads the rows of the band arrays by two cache lines: with G a power
-    // of two, the rows of one block would otherwise all fall into the same cache sets.
-    const int row = size_.ncouls + (step_.padded_rows ? 8 : 0);
-    a.aqsmtemp = Matrix(alloc("aqsmtemp"), size_.number_bands, row);
-    a.aqsntemp = Matrix(alloc("aqsntemp"), size_.number_bands, row);
-    a.I_eps_array = Matrix(alloc("I_eps_array"), size_.ngpown, size_.ncouls);
-    a.wtilde_array = Matrix(alloc("wtilde_array"), size_.ngpown, size_.ncouls);
-    a.vcoul = decltype(a.vcoul)(alloc("vcoul"), size_.ngpown);
-    a.wx = decltype(a.wx)(alloc("wx_array"), std::size_t(size_.number_bands) * size_.nw);
     const Implementation<Space> version = implementation_of<Space>(step_.version.id);
-    const bool band_contiguous = version.knobs.band_contiguous_wx;
-    a.wx_band_stride = band_contiguous ? 1 : size_.nw;
-    a.wx_freq_stride = band_contiguous ? size_.number_bands : 1;
-    const Complex half(0.5, 0.5);
-    for (Matrix* m : {&a.aqsmtemp, &a.aqsntemp, &a.I_eps_array, &a.wtilde_array})
-      Kokkos::deep_copy(*m, half);
-    Kokkos::deep_copy(a.vcoul, 1.0);
-    auto wx = Kokkos::create_mirror_view(a.wx);
-    for (int n1 = 0; n1 < size_.number_bands; ++n1)
-      for (int iw = 0; iw < size_.nw; ++iw) wx(n1 * a.wx_band_stride + iw * a.wx_freq_stride) = 3.0 + iw;
-    Kokkos::deep_copy(a.wx, wx);
+    arrays_ = synthetic_arrays<Space>(size_, version.knobs);
     launch_ = version.launch;
     Space().fence();
   }

@@ -26,6 +26,9 @@
 
 #include <Kokkos_Core.hpp>
 #include <cstdint>
+#include <string>
+
+#include "rooftop/kernels/gpp.hpp"
 
 // The frequency loops run to kMaxFrequencies and stop at nw: unrolled, their accumulators
 // stay in registers on a GPU instead of local memory (the mini-app's "nw is very small,
@@ -223,28 +226,39 @@ struct CollapseTwo {
 //   on a host a team is one core's work: one G' row (v3 to v8) or one G' of a block of
 //     128 G (v9), in chunks of 16 consecutive G as vector lanes once the body
 //     vectorizes (v7 on: no branch, no complex division), else one G at a time.
+// Shape: how a version's work is cut into teams and threads (the step's launch shape).
 template <class Space, class Step>
-struct Team {
+struct LaunchShape {
   static constexpr Knobs k = Step::knobs;
   static constexpr bool kOnHost =
       Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Space::memory_space>::accessible;
-  static constexpr int kLanes = kOnHost && k.simplified && k.reciprocal ? 16 : 1;
-  static constexpr int kGPrimes = !kOnHost && k.blocked ? 4 : 1;
-  static constexpr int kThreads = kOnHost ? 1 : k.blocked ? 128 : 512;
-  static constexpr int kHostBlock = 128;  // G of a host cache block: aqsntemp(:, block) fits an L2
+  static constexpr int kLanes = kOnHost && k.simplified && k.reciprocal ? 16 : 1;  // G an item
+  static constexpr int kGPrimes = !kOnHost && k.blocked ? 4 : 1;  // G' an item
+  static constexpr int kThreads = kOnHost ? 1 : k.blocked ? 128 : 512;  // a team
+  // G a team: a GPU thread's one, a host cache block (aqsntemp(:, block) fits an L2), or
+  // the whole row (0).
+  static constexpr int kGPerTeam = !kOnHost ? kThreads : k.blocked ? 128 : 0;
+  // At most 128 registers a thread for 512 threads a team (the published step), and for
+  // four teams of 128 on one SM (v9); a host has no launch bounds.
+  using Bounds = Kokkos::LaunchBounds<kOnHost ? 0 : kThreads, kOnHost ? 0 : k.blocked ? 4 : 1>;
+};
+
+template <class Space, class Step, class Shape = LaunchShape<Space, Step>>
+struct Team {
+  static constexpr Knobs k = Step::knobs;
+  static constexpr int kLanes = Shape::kLanes;
+  static constexpr int kGPrimes = Shape::kGPrimes;
+  static constexpr int kThreads = Shape::kThreads;
   static constexpr int kFrequencies = k.one_frequency ? 1 : kMaxFrequencies;
   static_assert(kGPrimes == 1 || k.simplified, "several G' a thread need the hoisted invariants");
-  // At most 128 registers a thread for 512 threads a team (the published step), and for
-  // four teams of 128 on one SM (v9).
-  using Policy = Kokkos::TeamPolicy<
-      Space, Kokkos::LaunchBounds<kOnHost ? 0 : kThreads, kOnHost ? 0 : k.blocked ? 4 : 1>>;
+  using Policy = Kokkos::TeamPolicy<Space, typename Shape::Bounds>;
   using Member = typename Policy::member_type;
 
   Arrays<Space> a;
   int iw_first = 0;  // with one frequency a launch, the launch's
 
   KOKKOS_INLINE_FUNCTION int g_per_team() const {
-    return !kOnHost ? kThreads : k.blocked ? kHostBlock : a.ncouls;
+    return Shape::kGPerTeam > 0 ? Shape::kGPerTeam : a.ncouls;
   }
   KOKKOS_INLINE_FUNCTION int g_blocks() const { return (a.ncouls + g_per_team() - 1) / g_per_team(); }
   KOKKOS_INLINE_FUNCTION int g_prime_groups() const { return (a.ngpown + kGPrimes - 1) / kGPrimes; }
@@ -327,5 +341,55 @@ struct Team {
     Kokkos::single(Kokkos::PerTeam(team), [&]() { sums += team_sums; });
   }
 };
+
+// The mini-apps' synthetic inputs in Space's memory (every complex element 0.5 + 0.5i,
+// vcoul = 1, wx = 3, 4, 5), wx stored as the version stores it. Cache blocking (v9) pads
+// the rows of the band arrays by two cache lines: with G a power of two, the rows of one
+// block would otherwise all fall into the same cache sets.
+template <class Space>
+Arrays<Space> synthetic_arrays(const Size& size, const Knobs& knobs) {
+  using Matrix = typename Arrays<Space>::Matrix;
+  Arrays<Space> a;
+  a.number_bands = size.number_bands;
+  a.ngpown = size.ngpown;
+  a.ncouls = size.ncouls;
+  a.nw = size.nw;
+  const auto alloc = [](const char* label) {
+    return Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("rooftop::gpp::") + label);
+  };
+  const int row = size.ncouls + (knobs.blocked ? 8 : 0);
+  a.aqsmtemp = Matrix(alloc("aqsmtemp"), size.number_bands, row);
+  a.aqsntemp = Matrix(alloc("aqsntemp"), size.number_bands, row);
+  a.I_eps_array = Matrix(alloc("I_eps_array"), size.ngpown, size.ncouls);
+  a.wtilde_array = Matrix(alloc("wtilde_array"), size.ngpown, size.ncouls);
+  a.vcoul = decltype(a.vcoul)(alloc("vcoul"), size.ngpown);
+  a.wx = decltype(a.wx)(alloc("wx_array"), std::size_t(size.number_bands) * size.nw);
+  a.wx_band_stride = knobs.band_contiguous_wx ? 1 : size.nw;
+  a.wx_freq_stride = knobs.band_contiguous_wx ? size.number_bands : 1;
+  const Complex half(0.5, 0.5);
+  for (Matrix* m : {&a.aqsmtemp, &a.aqsntemp, &a.I_eps_array, &a.wtilde_array})
+    Kokkos::deep_copy(*m, half);
+  Kokkos::deep_copy(a.vcoul, 1.0);
+  auto wx = Kokkos::create_mirror_view(a.wx);
+  for (int n1 = 0; n1 < size.number_bands; ++n1)
+    for (int iw = 0; iw < size.nw; ++iw)
+      wx(n1 * a.wx_band_stride + iw * a.wx_freq_stride) = 3.0 + iw;
+  Kokkos::deep_copy(a.wx, wx);
+  return a;
+}
+
+// v3 ... v9: one launch, or one per frequency from v4 on.
+template <class Space, class Step, class Shape = LaunchShape<Space, Step>>
+Sums launch_team(const Arrays<Space>& a, const std::string& label) {
+  using K = Team<Space, Step, Shape>;
+  Sums total;
+  for (int iw = 0; iw < (K::k.one_frequency ? a.nw : 1); ++iw) {
+    const K kernel{a, iw};
+    Sums s;
+    Kokkos::parallel_reduce(label, typename K::Policy(kernel.league(), K::kThreads), kernel, s);
+    total += s;  // each launch adds to its own frequencies only
+  }
+  return total;
+}
 
 }  // namespace rooftop::kernels::gpp
