@@ -86,7 +86,7 @@ revision() { git -C "$1" describe --tags --always --dirty 2>/dev/null || echo "u
 
 # bounded NAME SECONDS: DIR/NAME runs DIR/libexec/NAME with its arguments, stopped after
 # SECONDS (well inside run-gpu.sh's 90 s a peer), and then exits 0 with a line that
-# scripts/peers-table.py reads.
+# scripts/peers-table.py reads, on a line of its own (the program may stop in mid-row).
 bounded() {
   cat > "$out/$1" <<EOF
 #!/bin/sh
@@ -94,7 +94,7 @@ bounded() {
 # what it printed by then stays in the log.
 timeout -k 5 $2 "\$(dirname "\$0")/libexec/$1" "\$@"
 rc=\$?
-if [ "\$rc" -eq 124 ]; then echo "[bounded: stopped after $2 s]"; exit 0; fi
+if [ "\$rc" -eq 124 ]; then printf '\\n[bounded: stopped after $2 s]\\n'; exit 0; fi
 exit "\$rc"
 EOF
   chmod +x "$out/$1"

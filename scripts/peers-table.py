@@ -35,7 +35,7 @@ RATE_UNITS = {"MB/s": 1e-3, "GB/s": 1.0, "TB/s": 1e3,
               "MiB/s": MIB / 1e9, "GiB/s": GIB / 1e9, "TiB/s": 1024 * GIB / 1e9}
 
 # A line written by build-gpu-peers.sh's wrapper when it stopped a long sweep.
-BOUNDED = re.compile(r"^\[bounded: stopped after (\d+) s\]", re.M)
+BOUNDED = re.compile(r"\[bounded: stopped after (\d+) s\]")
 
 
 class Figure:
