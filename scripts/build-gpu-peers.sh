@@ -22,7 +22,8 @@
 # scripts/gpu-peers/nvml.h, link against a stand-in libnvidia-ml.so.1 built from
 # scripts/gpu-peers/nvml-stub.c, and load the driver's libnvidia-ml at run time (the
 # stand-in never leaves the build). Default DIR: build-peers/ (an ignored path). nvcc: on
-# PATH, else /usr/local/cuda/bin/nvcc. Exits non-zero if any peer named failed to build.
+# PATH, else /usr/local/cuda/bin/nvcc. DIR/BUILT.txt says what each program was built
+# from. Exits non-zero if any peer named failed to build (the others are built).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 die() { echo "build-gpu-peers: $*" >&2; exit 1; }
@@ -81,8 +82,12 @@ cc -std=c11 -O2 -Wall -Wextra -Werror -shared -fPIC -Wl,-soname,libnvidia-ml.so.
    -I"$root/scripts/gpu-peers" -o "$work/nvml/libnvidia-ml.so" "$root/scripts/gpu-peers/nvml-stub.c"
 nvml=(-I"$root/scripts/gpu-peers" -L"$work/nvml" -lnvidia-ml)
 
-# revision SRC: the checkout's commit, where it is a git work tree.
-revision() { git -C "$1" describe --tags --always --dirty 2>/dev/null || echo "unknown revision"; }
+# revision SRC: the checkout's commit, where SRC is the top of a git work tree (not a
+# folder inside another repository).
+revision() {
+  [[ "$(git -C "$1" rev-parse --show-toplevel 2>/dev/null)" == "$1" ]] &&
+    git -C "$1" describe --tags --always --dirty 2>/dev/null || echo "unknown revision"
+}
 
 # bounded NAME SECONDS: DIR/NAME runs DIR/libexec/NAME with its arguments, stopped after
 # SECONDS (well inside run-gpu.sh's 90 s a peer), and then exits 0 with a line that
@@ -144,7 +149,13 @@ for peer in mixbench babelstream gpu-cache gpu-l2-cache gpu-stream; do
   # A failed build must not leave an older program of the same name to be packed.
   rm -f "$out/$peer" "$out/libexec/$peer"
   echo "build-gpu-peers: $peer for $arch" >&2
-  if "build_${peer//-/_}" > "$work/$peer.log" 2>&1; then
+  # In a subshell of its own with -e, so that its first failing step fails it (in an if
+  # or || condition bash would ignore -e inside the function).
+  set +e
+  ( set -e; "build_${peer//-/_}" ) > "$work/$peer.log" 2>&1
+  rc=$?
+  set -e
+  if (( rc == 0 )); then
     built+=("$peer")
   else
     failed+=("$peer")
@@ -154,12 +165,11 @@ for peer in mixbench babelstream gpu-cache gpu-l2-cache gpu-stream; do
 done
 rmdir "$out/libexec" 2>/dev/null || true
 
-# What was built from what, beside the programs (not executable: it does not travel).
-{
-  echo "built $(date -u +%Y-%m-%d) for $arch with nvcc $nvcc_version"
-  for peer in "${built[@]}"; do
-    echo "$peer ${from[$peer]} $(revision "${src[${from[$peer]}]}")"
-  done
-} > "$out/BUILT.txt"
+# What was built from what, one line a peer added to those of earlier runs (the last of a
+# peer's lines is its program's), beside the programs (not executable: it does not travel).
+for peer in "${built[@]}"; do
+  echo "$(date -u +%Y-%m-%d) $peer for $arch with nvcc $nvcc_version from ${from[$peer]}" \
+       "$(revision "${src[${from[$peer]}]}")"
+done >> "$out/BUILT.txt"
 echo "build-gpu-peers: built ${built[*]:-nothing} in $out${failed[*]:+; FAILED: ${failed[*]}}" >&2
 (( ${#failed[@]} == 0 ))
