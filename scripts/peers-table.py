@@ -5,13 +5,14 @@
 
 CEILINGS.json is the output of `rooftop show --json FILE` ('-' reads it from standard
 input); each LOG is a peer's output as run-gpu.sh --peers writes it (peer-NAME.log), and a
-folder stands for the peer-*.log files in it. Which peer wrote a log is read from the log itself:
-mixbench-cuda, BabelStream, and gpu-benches' gpu-cache, gpu-l2-cache and gpu-stream. One
-table, one row per comparison: FP64 and FP32 FMA against mixbench's double and single
-precision peaks, L1 against gpu-cache, L2 against gpu-l2-cache (its best, at rooftop's L2
-working set and at the L2's size), DRAM against gpu-l2-cache's working sets of three L2s
-and more, BabelStream's best kernel and gpu-stream's best; each with the ratio
-rooftop/peer. A peer without a log or a figure keeps its row, saying so.
+folder stands for the peer-*.log files in it. Which peer wrote a log is read from the log
+itself: mixbench-cuda, BabelStream, and gpu-benches' gpu-cache, gpu-l2-cache and
+gpu-stream. One table, one row per comparison, each with the ratio rooftop/peer: FP64 and
+FP32 FMA against mixbench's double and single precision peaks; L1 against gpu-cache; L2
+against gpu-l2-cache's best, its rate at rooftop's L2 working set and at the L2's size;
+DRAM against gpu-l2-cache's best of working sets of three L2s and more and its rate at
+rooftop's DRAM working set, BabelStream's best kernel and gpu-stream's best. A peer
+without a log or a figure keeps its rows, saying so.
 Python 3 standard library only: it runs on the GPU machine beside run-gpu.sh.
 """
 
@@ -27,7 +28,7 @@ MIB = 1024 * KIB
 GIB = 1024 * MIB
 
 # Working sets of at least this many L2s stand for DRAM in gpu-l2-cache's sweep: below it
-# part of the data still hits in the L2 (on an H200 the rate falls until about three L2s).
+# part of the data still hits in the L2 (on an H200 the rate levels off from about two).
 DRAM_L2_MULTIPLE = 3
 
 # BabelStream's rate units, in GB/s (decimal by default; --mibibytes and the like switch).
