@@ -13,8 +13,10 @@
 #   scripts/make-gpu-bundle.sh [--build DIR] [--peers DIR] [OUTPUT.tar.gz]
 #
 # --peers DIR: the executables in DIR travel too, in peers/, for run-gpu.sh --peers to
-# run beside rooftop on the same GPU (other tools' benchmarks, built outside this
-# repository for the GPU's arch; see the README). Their libraries are packed like ours.
+# run beside rooftop on the same GPU (other tools' benchmarks, built for the GPU's arch by
+# scripts/build-gpu-peers.sh; see the README), with the programs in DIR/libexec/ that
+# some of them run (run-gpu.sh runs only DIR's own), and scripts/peers-table.py, which
+# sets their figures beside rooftop's. Their libraries are packed like ours.
 #
 # Without --build it runs scripts/check-cuda-build.sh (the CUDA build in build-cuda/,
 # or $ROOFTOP_CUDA_BUILD_DIR: no MPI, so no MPI library has to travel, host code for
@@ -44,6 +46,9 @@ if [[ -n "$peers" ]]; then
   peer_files=()
   for f in "$peers"/*; do [[ -f "$f" && -x "$f" ]] && peer_files+=("$f"); done
   (( ${#peer_files[@]} )) || die "--peers $peers holds no executable"
+  peer_helpers=()
+  for f in "$peers"/libexec/*; do [[ -f "$f" && -x "$f" ]] && peer_helpers+=("$f"); done
+  [[ -f "$root/scripts/peers-table.py" ]] || die "$root/scripts/peers-table.py is missing"
 fi
 [[ -n "$build" ]] || build="$(realpath -m "${ROOFTOP_CUDA_BUILD_DIR:-$root/build-cuda}")"
 output="$(realpath -m "${1:-$build/rooftop-gpu-bundle.tar.gz}")"
@@ -134,6 +139,11 @@ for f in "${programs[@]}"; do cp "$build/$f" "$dir/bin/"; done
 if [[ -n "$peers" ]]; then
   mkdir -p "$dir/peers"
   cp "${peer_files[@]}" "$dir/peers/"
+  if (( ${#peer_helpers[@]} )); then
+    mkdir -p "$dir/peers/libexec"
+    cp "${peer_helpers[@]}" "$dir/peers/libexec/"
+  fi
+  cp "$root/scripts/peers-table.py" "$dir/"
 fi
 cp "$build/$connector" "$dir/lib/"
 cp "$root/scripts/run-gpu.sh" "$dir/"
@@ -154,14 +164,17 @@ version="$("$build/app/rooftop" --version 2>/dev/null)" ||
 for lib in "${!from_toolkit[@]}"; do
   cp -L "${from_toolkit[$lib]}" "$dir/lib/$lib"
 done
+# elf FILE: whether FILE is an ELF program or library (a peer may be a shell script that
+# runs one, and ldd fails on a script).
+elf() { [[ -f "$1" && "$(head -c 4 "$1" | od -An -c | tr -d ' ')" == 177ELF ]]; }
 # Every library the programs and those toolkit libraries load (resolved against the
 # toolkit's folders, where libcupti lives apart from the runtime), less what the GPU
 # machine must bring itself: the C library (libc, libm, libdl, libpthread, librt,
 # libresolv, libutil: stubs or parts of libc that must match it) and loader, and the
 # driver (libcuda, libnvidia-*).
 keep_out='^(linux-vdso|ld-linux|libc\.so|libm\.so|libdl\.so|libpthread\.so|librt\.so|libresolv\.so|libutil\.so|libcuda\.so|libnvidia)'
-for program in "$dir"/bin/* "$dir"/lib/*.so* "$dir"/peers/*; do
-  [[ -f "$program" ]] || continue
+for program in "$dir"/bin/* "$dir"/lib/*.so* "$dir"/peers/* "$dir"/peers/libexec/*; do
+  elf "$program" || continue
   LD_LIBRARY_PATH="$toolkit_path${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" ldd "$program" |
     awk '$2 == "=>" && $3 ~ /^\// {print $1, $3}'
 done | sort -u > "$stage/needed"
@@ -185,8 +198,8 @@ for f in "$dir"/lib/*.so*; do
 done
 
 # With only the bundle's lib/ on the library path, nothing may be missing but the driver.
-missing="$(for f in "$dir"/bin/* "$dir"/lib/*.so* "$dir"/peers/*; do
-             [[ -f "$f" ]] || continue
+missing="$(for f in "$dir"/bin/* "$dir"/lib/*.so* "$dir"/peers/* "$dir"/peers/libexec/*; do
+             elf "$f" || continue
              LD_LIBRARY_PATH="$dir/lib" ldd "$f" 2>/dev/null |
                awk -v f="${f#"$dir"/}" '/not found/ && $1 !~ /^lib(cuda|nvidia-ml)\.so/ {print f ": " $1}'
            done)"
@@ -199,7 +212,7 @@ if (( size > limit )); then
 fi
 libs=("$dir"/lib/*)
 peer_count=0
-[[ -d "$dir/peers" ]] && peer_count=$(find "$dir/peers" -type f | wc -l)
+[[ -d "$dir/peers" ]] && peer_count=$(find "$dir/peers" -maxdepth 1 -type f | wc -l)
 echo "make-gpu-bundle: wrote $output ($((size / 1024)) KiB; ${#libs[@]} libraries;" \
      "$peer_count peers; CUDA $toolkit_version)" >&2
 echo "$output"

@@ -22,7 +22,9 @@
 # --peers runs, in a second call, the other tools' benchmarks the bundle carries in
 # peers/ (make-gpu-bundle.sh --peers), each with no arguments under its own time limit,
 # right after one `measure --space device`, so that rooftop and its peers meet the GPU in
-# the same state; their output is in peer-NAME.log beside the ceilings.
+# the same state; their output is in peer-NAME.log beside the ceilings, and the table of
+# peers-table.py (each ceiling beside the peers' best figures, with the ratio) closes the
+# summary and is printed (peers-table.txt).
 #   ./run-gpu.sh [--quick] [--peers] [--budget SECONDS]
 set -uo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -377,6 +379,20 @@ if (( peers )); then
   done
   (( ran )) || note "no peers in $here/peers (make-gpu-bundle.sh --peers DIR)"
   note "total ${SECONDS}s"
+  # The table: this call's ceilings beside each peer's best figure of the same kind.
+  logs=("$out"/peer-*.log)
+  if [[ ! -f "$out/gpu-peers.h5" || ! -f "${logs[0]}" ]]; then
+    note "no peers table: it needs gpu-peers.h5 and the peers' logs"
+  elif ! command -v python3 > /dev/null || [[ ! -f "$here/peers-table.py" ]]; then
+    note "no peers table: no python3 here (peers-table.py gpu-peers.json peer-*.log elsewhere)"
+  elif shown "$out/gpu-peers.h5" --json > "$out/gpu-peers.json" 2>> "$out/measure-peers.log"; then
+    note ""
+    timeout -k 2 20 python3 "$here/peers-table.py" "$out/gpu-peers.json" "${logs[@]}" \
+      > "$out/peers-table.txt" 2>&1
+    tee -a "$summary" < "$out/peers-table.txt"
+  else
+    note "no peers table: rooftop show --json gpu-peers.h5 failed (measure-peers.log)"
+  fi
   echo "results in $out" >&2
   exit 0
 fi
