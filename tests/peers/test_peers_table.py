@@ -88,19 +88,6 @@ class Parsers(unittest.TestCase):
         self.assertEqual(best.at, "triad; block 48, smBlocks 6336, threads 1, occ% 2.3%")
         self.assertEqual(best.note, "cut in mid-row, 3 rows")
 
-    def test_gpu_stream_other_layout_and_the_wrappers_line(self):
-        # The layout of another gpu-stream version ("3 %" apart), made-up rates, and the
-        # line build-gpu-peers.sh's wrapper writes when it stops a sweep.
-        text = ("blockSize   threads       %occ  |                init       read       scale"
-                "     triad       3pt        5pt\n"
-                "       32        4224      3 %  |  GB/s:   297   123   240   334   222   218\n"
-                "     1024      135168  100.0 %  |  GB/s:  3884  2756  3165  3534  3128  3110\n"
-                "[bounded: stopped after 80 s]\n")
-        best = peers_table.parse_gpu_stream(text)["best"]
-        self.assertEqual(best.value, 3884)
-        self.assertEqual(best.at, "init; blockSize 1024, threads 135168, %occ 100.0%")
-        self.assertEqual(best.note, "sweep stopped after 80 s, 2 rows")
-
     def test_each_log_is_known_by_its_content(self):
         with tempfile.TemporaryDirectory() as tmp:
             for name in ("mixbench", "babelstream", "gpu-cache", "gpu-l2-cache", "gpu-stream"):
