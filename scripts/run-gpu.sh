@@ -304,10 +304,9 @@ if [[ -n "$ceilings" ]]; then
     # --kernel-name-base function every Kokkos kernel is named
     # cuda_parallel_launch_local_memory, so names are matched demangled, where they carry
     # the functor: rooftop::kernels::gpp::CollapseAll (v1), CollapseTwo (v2), TeamKernel<...>
-    # (v3-v9, one instantiation each), and the KOKKOS_LAMBDAs of the reference kernels,
-    # whose demangled names hold their enclosing function (...::Triad::run,
-    # Polynomial<16>::run, Stencil::run). Kokkos's own fills and copies carry none of
-    # these names. The invocation number of --kernel-id counts launches per distinct
+    # (v3-v9, one instantiation each), and the reference kernels' functors, named as
+    # their records (rooftop::kernels::reference::triad, ::polynomial16, ::stencil7).
+    # Kokkos's own fills and copies carry none of these names. The invocation number of --kernel-id counts launches per distinct
     # kernel (name, grid, block and shared memory), so :1 is the first launch of each:
     # 12 for gpp (9 versions), triad, polynomial and stencil.
     # The regex has no "::", since ':' separates the fields of --kernel-id; and
@@ -320,7 +319,7 @@ if [[ -n "$ceilings" ]]; then
     # --cache-control none: ncu would otherwise flush the caches before every replay
     # pass; rooftop's CUPTI replay does not, so both count the same way (every working
     # set here is several times the L2, so DRAM bytes differ little either way).
-    functors="CollapseAll|CollapseTwo|TeamKernel|Triad|Polynomial|Stencil"
+    functors="CollapseAll|CollapseTwo|TeamKernel|reference..(triad|polynomial16|stencil7)"
     expected_kernels=12
     under_ncu=("$rooftop" analyze --ceilings "$ceilings" "${kernels[@]}" --no-cupti
                --out "$out/analyze-under-ncu.h5")

@@ -293,6 +293,9 @@ Reading ncu_reading(const NcuReport& report, const std::string& file, const std:
   for (std::size_t i = 0; i < report.kernels.size(); ++i)
     result.kernels.push_back(ncu_record(report.kernels[i], i, report, book));
   if (!report.kernels.empty()) ncu_file_notes(report, file, result.notes);
+  result.flops_short = flops_short(
+      [&](const Precision& p, const char* op) { return file_has_sm(report, flop_metric(p.sass, op)); },
+      [](const Precision&) { return false; });
   book.append_to(result.notes);
   if (timing) {
     result.notes.insert(result.notes.end(), times.notes.begin(), times.notes.end());

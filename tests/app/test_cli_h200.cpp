@@ -1,8 +1,9 @@
 // The outputs of rooftop's first run on an NVIDIA H200 (fixtures/README.md), through the
 // program as a user runs it: the ceilings file (schema 1.7, with the tensor cores'
 // figures) shown, an Nsight Compute log of a PyTorch program placed on it against the
-// tensor figures, the connector's CUPTI profile shown and drawn, and the ncu log of a
-// failed profile refused in one line.
+// tensor figures, the connector's CUPTI profile shown and drawn, the ncu log of a failed
+// profile refused in one line, and rooftop's CUPTI counts of the GPP ladder beside Nsight
+// Compute's (compare-counts).
 
 #include <gtest/gtest.h>
 
@@ -140,6 +141,61 @@ TEST(CliH200, AnNcuLogWithErrorsAndNoKernelIsOneLine) {
                        "\"cuda_parallel_launch_local_me...\" in process 1183"),
             std::string::npos)
       << r.err;
+}
+
+TEST(CliH200, CompareCountsPutsRooftopsCuptiCountsBesideNsightComputes) {
+  TempDir logs;
+  const std::vector<std::string> files = {kH5 + "h200-gpp-small-cupti.h5",
+                                          kImport + "ncu-raw-h200-gpp-small.csv"};
+  const RunResult r = run_rooftop({"compare-counts", files[0], files[1]}, logs);
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+  for (const std::string& line :
+       {"  A: " + files[0] + ": rooftop kernels file (cupti), 9 kernels",
+        "  B: " + files[1] + ": Nsight Compute CSV (ncu-wide), 12 kernels",
+        std::string("paired by order: no kernel name of either file contains one of the other's"),
+        std::string("unpaired: B k10, k11, k12"),
+        std::string("v1 / k1       fp64 FLOPs      1.76274e+11   1.45815e+11    -17.3%  B "
+                    "without dadd, dmul"),
+        std::string("v4 / k4       per launch: A's counts cover 3, B's 1"),
+        std::string("  l1 bytes     within 2% in all 9 pairs (B - A 0%)"),
+        std::string("  dram bytes   within 2% in 1 of 9 pairs; off target: v2 -3.55%, v3 -17.7%"),
+        std::string("  fp32 FLOPs   not compared: B does not count them"),
+        std::string("B k12     void Kokkos::Impl::cuda_parallel_launch_local_memory<")})
+    EXPECT_NE(r.out.find(line), std::string::npos) << line << "\n" << r.out;
+
+  const json j = run_json({"compare-counts", files[0], files[1], "--json"});
+  for (const char* key : {"a", "b", "targets", "paired_by", "pairs", "unpaired", "verdicts"})
+    EXPECT_TRUE(j.contains(key)) << key;
+  EXPECT_EQ(j["paired_by"], "order");
+  EXPECT_EQ(j["targets"]["bytes"], "within 2%");
+  ASSERT_EQ(j["pairs"].size(), 9u);
+  const json& v4 = j["pairs"][3];
+  EXPECT_EQ(v4["label"], "v4");
+  EXPECT_EQ(v4["launches"]["a"], 3);
+  EXPECT_EQ(v4["launches"]["b"], 1);
+  EXPECT_EQ(v4["per_launch"], true);
+  for (const json& q : v4["quantities"])
+    if (q["name"] == "fp32 FLOPs") {
+      EXPECT_TRUE(q["b"].is_null()) << "not counted is no value, not 0";
+      EXPECT_EQ(q["b_short"], "not counted");
+    }
+  EXPECT_EQ(j["unpaired"]["b"].size(), 3u);
+}
+
+TEST(CliH200, CompareCountsOfAFileWithoutKernelsOrErrorsAloneIsOneLine) {
+  TempDir logs;
+  const std::string kernels = kH5 + "h200-gpp-small-cupti.h5";
+  for (const std::string& other :
+       {kH5 + "h200-ceilings.h5", kImport + "ncu-errors-only-h200.log", kH5 + "missing.h5"}) {
+    const RunResult r = run_rooftop({"compare-counts", kernels, other}, logs);
+    expect_one_line_failure(r);
+    EXPECT_EQ(r.status, 1);
+    EXPECT_NE(r.err.find(other), std::string::npos) << r.err;
+  }
+  const RunResult one = run_rooftop({"compare-counts", kernels}, logs);
+  expect_one_line_failure(one);
+  EXPECT_EQ(one.status, 2) << "two files are required";
 }
 
 }  // namespace
