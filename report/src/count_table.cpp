@@ -2,6 +2,8 @@
 
 #include <cmath>
 #include <sstream>
+#include <tuple>
+#include <utility>
 
 #include "rooftop/ceilings/fields.hpp"
 #include "rooftop/core/format.hpp"
