@@ -89,6 +89,12 @@ struct PlotOptions {
 };
 int run_plot(const PlotOptions& options);
 
+struct CompareCountsOptions {
+  std::string a, b;  // kernels files (HDF5) or reports import reads
+  OutputFormat format = OutputFormat::table;
+};
+int run_compare_counts(const CompareCountsOptions& options);
+
 struct ReportOptions {
   std::vector<std::string> files;  // ceilings or kernels files; several are overlaid
   std::string out;                 // the HTML page

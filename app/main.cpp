@@ -155,6 +155,18 @@ int main(int argc, char** argv) {
   p->add_option("files", plot.files, "ceilings or kernels files (HDF5)")->required();
   p->add_option("--out", plot.out, "SVG chart to write")->required();
 
+  rooftop::app::CompareCountsOptions counts;
+  CLI::App* cc = app.add_subcommand(
+      "compare-counts",
+      "counts side by side: two files' FLOPs, bytes and time of the same kernels (rooftop's "
+      "CUPTI counts beside Nsight Compute's), against the targets FLOPs equal, bytes within 2%");
+  cc->add_option("a", counts.a,
+                 "kernels file (HDF5: analyze, import or profile --out) or any report import "
+                 "reads")
+      ->required();
+  cc->add_option("b", counts.b, "the same for the other counts")->required();
+  add_format_flags(cc, counts.format);
+
   rooftop::app::ReportOptions report;
   CLI::App* r = app.add_subcommand(
       "report", "write one self-contained interactive HTML page of one or more rooftop files");
@@ -190,6 +202,7 @@ int main(int argc, char** argv) {
     if (im->parsed()) return rooftop::app::run_import(import, command_line);
     if (p->parsed()) return rooftop::app::run_plot(plot);
     if (r->parsed()) return rooftop::app::run_report(report);
+    if (cc->parsed()) return rooftop::app::run_compare_counts(counts);
     if (pr->parsed()) return rooftop::app::run_profile(profile, command_line);
   } catch (const rooftop::Interrupted&) {
     // On a terminal the progress line is still open; end it first. Elsewhere the

@@ -10,7 +10,8 @@
 
 namespace rooftop::core {
 struct CeilingsFile;
-}
+struct CountComparison;
+}  // namespace rooftop::core
 namespace rooftop::ceilings {
 struct Comparison;
 struct FleetFile;
@@ -39,6 +40,8 @@ class Writer {
   virtual void kernels(std::ostream& out, const core::CeilingsFile& file,
                        const std::string& ceilings_path, const std::vector<std::string>& notes,
                        const std::vector<std::string>& written) const = 0;
+  // compare-counts: two files' counts of the same kernels side by side.
+  virtual void counts(std::ostream& out, const core::CountComparison& comparison) const = 0;
 };
 
 const Writer& table_writer();

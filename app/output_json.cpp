@@ -6,6 +6,7 @@
 #include "output.hpp"
 #include "rooftop/report/ceilings_table.hpp"
 #include "rooftop/report/comparison_table.hpp"
+#include "rooftop/report/count_table.hpp"
 #include "rooftop/report/fleet_table.hpp"
 #include "rooftop/report/kernel_table.hpp"
 
@@ -44,6 +45,10 @@ class JsonWriter final : public Writer {
                const std::vector<std::string>& notes,
                const std::vector<std::string>&) const override {
     print(out, report::kernels_json(file, ceilings_path, notes));
+  }
+
+  void counts(std::ostream& out, const core::CountComparison& comparison) const override {
+    print(out, report::count_comparison_json(comparison));
   }
 };
 

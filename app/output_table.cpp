@@ -5,6 +5,7 @@
 #include "rooftop/core/terminal.hpp"
 #include "rooftop/report/ceilings_table.hpp"
 #include "rooftop/report/comparison_table.hpp"
+#include "rooftop/report/count_table.hpp"
 #include "rooftop/report/fleet_table.hpp"
 #include "rooftop/report/kernel_table.hpp"
 
@@ -46,6 +47,10 @@ class TableWriter final : public Writer {
                const std::vector<std::string>& notes,
                const std::vector<std::string>& written) const override {
     out << core::terminal_text(report::kernels_table(file, notes)) << wrote(written);
+  }
+
+  void counts(std::ostream& out, const core::CountComparison& comparison) const override {
+    out << core::terminal_text(report::count_comparison_table(comparison));
   }
 };
 

@@ -183,7 +183,7 @@ class CuptiBackend final : public Backend {
       if (c.dropped_ranges > 0)
         extra += ", " + std::to_string(c.dropped_ranges) + " ranges dropped";
       extra += "; declared " + number(declared.flops()) + " FLOPs";
-      if (captured) extra += "; Kokkos kernels per run: " + labels_text(labels);
+      if (captured) extra += "; " + std::string(kKernelsPerRunNote) + labels_text(labels);
       record.note = extra + (record.note.empty() ? "" : "; " + record.note);
       mark_check(record, wrong, notes);
       out.push_back(std::move(record));

@@ -36,6 +36,8 @@ std::vector<core::KernelRecord> ImportBackend::collect(std::vector<std::string>&
           ? counters::parse_report(files[0].text, files[0].name, timing.text, timing.name)
           : counters::parse_reports(files, timing_path_.empty() ? nullptr : &timing);
   format_ = result.format;
+  family_ = result.family;
+  flops_short_ = result.flops_short;
   std::string names;
   for (const std::string& path : report_paths_) names += (names.empty() ? "" : ", ") + path;
   if (result.kernels.empty()) throw Error(names + ": no kernel found");

@@ -17,6 +17,7 @@ ImportResult result_of(importing::Reading reading, const std::string& name) {
   result.family = reading.family;
   result.kernels = std::move(reading.kernels);
   result.notes = std::move(reading.notes);
+  result.flops_short = std::move(reading.flops_short);
   if (result.kernels.empty())
     result.notes.push_back(name + ": no kernels in the " + result.format + " report");
   return result;
@@ -72,6 +73,7 @@ ImportResult parse_reports(const std::vector<ReportFile>& files, const ReportFil
       all.kernels.push_back(std::move(k));
     }
     all.notes.insert(all.notes.end(), r.notes.begin(), r.notes.end());
+    all.flops_short.insert(r.flops_short.begin(), r.flops_short.end());  // the first file's first
   }
   return all;
 }

@@ -85,6 +85,7 @@ Reading read(const Input& report, const Timing* timing) {
   const std::vector<csv::Table> tables = profiler_tables(report.text, report.name);
   const csv::Table& first = counts_table(tables, report.name);
   NcuReport ncu;
+  ncu.errors = ncu_errors(report.text);
   for (const csv::Table& t : tables) {
     if (t.kind == kNcuLong) read_ncu_long(t, report.name, ncu);
     if (t.kind == kNcuWide) read_ncu_wide(t, report.name, ncu);

@@ -5,6 +5,7 @@
 #include <string_view>
 
 #include "records.hpp"
+#include "rooftop/core/error.hpp"
 #include "rooftop/counters/evaluate.hpp"
 #include "units.hpp"
 
@@ -50,6 +51,17 @@ const std::map<std::string, Quantity>& ncu_metrics() {
 }
 
 }  // namespace
+
+std::vector<std::string> ncu_errors(std::string_view text) {
+  std::vector<std::string> errors;
+  for (std::size_t pos = 0; pos < text.size();) {
+    const std::size_t end = std::min(text.find('\n', pos), text.size());
+    const std::string line = trim(text.substr(pos, end - pos));
+    pos = end + 1;
+    if (line.rfind("==ERROR==", 0) == 0) errors.push_back(line);
+  }
+  return errors;
+}
 
 bool ncu_metric_wanted(const std::string& metric) { return ncu_metrics().count(metric) > 0; }
 
@@ -250,18 +262,40 @@ void ncu_file_notes(const NcuReport& report, const std::string& file,
                     "are counted)";
 }
 
+// The first of Nsight Compute's error lines as it printed them, one message: "==ERROR==
+// Failed to profile ...; ==ERROR== An error occurred ...".
+std::string said(const std::vector<std::string>& errors) {
+  constexpr std::size_t kShown = 3, kLength = 200;
+  std::string out;
+  for (std::size_t i = 0; i < errors.size() && i < kShown; ++i) {
+    const std::string& e = errors[i];
+    out += (i ? "; " : "") + (e.size() > kLength ? e.substr(0, kLength) + "..." : e);
+  }
+  if (errors.size() > kShown)
+    out += " (and " + std::to_string(errors.size() - kShown) + " more ==ERROR== lines)";
+  return out;
+}
+
 }  // namespace
 
 Reading ncu_reading(const NcuReport& report, const std::string& file, const std::string& format,
                     const Timing* timing) {
+  if (report.kernels.empty() && !report.errors.empty())
+    throw Error(file + ": Nsight Compute profiled no kernel: " + said(report.errors));
   Reading result;
   result.format = format;
+  if (!report.errors.empty())
+    result.notes.push_back(file + ": Nsight Compute reported errors (" + said(report.errors) +
+                           "): a launch it could not profile is missing from the report");
   Timing times;  // a copy: matching marks its entries
   if (timing) times = *timing;
   NoteBook book(file, report.kernels.size());
   for (std::size_t i = 0; i < report.kernels.size(); ++i)
     result.kernels.push_back(ncu_record(report.kernels[i], i, report, book));
   if (!report.kernels.empty()) ncu_file_notes(report, file, result.notes);
+  result.flops_short = flops_short(
+      [&](const Precision& p, const char* op) { return file_has_sm(report, flop_metric(p.sass, op)); },
+      [](const Precision&) { return false; });
   book.append_to(result.notes);
   if (timing) {
     result.notes.insert(result.notes.end(), times.notes.begin(), times.notes.end());

@@ -8,6 +8,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "reader.hpp"
@@ -28,6 +29,7 @@ struct NcuReport {
   std::vector<NcuKernel> kernels;
   std::map<std::string, std::size_t> by_name;
   std::set<std::string> metrics;  // wanted metrics that occur in the file
+  std::vector<std::string> errors;  // Nsight Compute's "==ERROR==" lines, as printed
 
   Launch& new_launch(const std::string& kernel) {
     auto it = by_name.find(kernel);
@@ -38,6 +40,10 @@ struct NcuReport {
     return kernels[it->second].launches.emplace_back();
   }
 };
+
+// Nsight Compute's "==ERROR==" lines in `text`, trimmed, in order: a launch it failed to
+// profile, counters it may not read. They come before or among its tables, CSV or text.
+std::vector<std::string> ncu_errors(std::string_view text);
 
 // Whether the roofline reads `metric`.
 bool ncu_metric_wanted(const std::string& metric);

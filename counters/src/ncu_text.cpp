@@ -131,7 +131,8 @@ bool detect(std::string_view text) {
     const std::string_view line = text.substr(pos, end - pos);
     pos = end + 1;
     const std::string_view t = trimmed(line);
-    if (t.substr(0, 9) == "==PROF== ") return true;
+    // Its progress lines, or an error before any (counters not permitted).
+    if (t.substr(0, 9) == "==PROF== " || t.substr(0, 10) == "==ERROR== ") return true;
     if (header && t.substr(0, 9) == "Section: ") return true;
     if (line.size() < 65536 && !kernel_header(line).empty()) header = true;
   }
@@ -200,6 +201,7 @@ Reading read(const Input& file, const Timing* timing) {
     const std::string kernel = kernel_header(line);
     if (!kernel.empty()) launch = &report.new_launch(kernel);
   }
+  report.errors = ncu_errors(text);
   return ncu_reading(report, file.name, "ncu-text", timing);
 }
 

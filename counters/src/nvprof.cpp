@@ -287,6 +287,12 @@ Reading read(const Input& file, const Timing* given) {
     result.kernels.push_back(
         nvprof_record(report.kernels[i], i, have_timing ? &timing : nullptr, matches[i], book));
   if (!report.kernels.empty()) nvprof_file_notes(report, result.kernels, file.name, result.notes);
+  const auto stem = [](const Precision& p) { return "flop_count_" + std::string(p.nvprof); };
+  result.flops_short = flops_short(
+      [&](const Precision& p, const char* op) {
+        return report.metrics.count(stem(p) + "_" + op) > 0;
+      },
+      [&](const Precision& p) { return report.metrics.count(stem(p)) > 0; });
   book.append_to(result.notes);
   return result;
 }

@@ -7,6 +7,7 @@
 // and no counts is listed, not placed). A format that gives kernel times can also serve as
 // the timing file of another report (`times`). Private to rooftop_counters.
 
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -28,6 +29,7 @@ struct Reading {
   std::string family;                       // the reader's family (set by read_report)
   std::vector<core::KernelRecord> kernels;  // ids k1, k2, ... in order of first appearance
   std::vector<std::string> notes;           // one line each, naming the file
+  std::map<std::string, std::string> flops_short;  // as ImportResult's
 };
 
 struct Reader {

@@ -78,6 +78,30 @@ bool note_missing_flop_metrics(const std::string& file, const char* all_metrics,
   return false;
 }
 
+// Where a report's FLOP metrics fall short, by precision (ImportResult::flops_short):
+// `has(p, op)` whether the report has the metric of `op` ("add", "mul", "fma") of precision
+// `p`, `total(p)` whether it has the precision's FLOP total (nvprof's flop_count_dp).
+template <class Has, class Total>
+std::map<std::string, std::string> flops_short(Has has, Total total) {
+  std::map<std::string, std::string> out;
+  for (const Precision& p : kPrecisions) {
+    if (total(p)) continue;
+    std::string lacking;
+    int parts = 0;
+    for (const char* op : kOps) {
+      if (has(p, op))
+        ++parts;
+      else
+        lacking += (lacking.empty() ? "" : ", ") + std::string(1, p.sass) + op;
+    }
+    if (parts == 0)
+      out[std::string(p.name)] = "not counted";
+    else if (!lacking.empty())
+      out[std::string(p.name)] = "without " + lacking;
+  }
+  return out;
+}
+
 // A new record: name, id "k<index+1>", group "import", order and source.
 KernelRecord new_record(const std::string& name, std::size_t index, const char* source);
 

@@ -1,10 +1,8 @@
 #include "timing.hpp"
 
 #include <algorithm>
-#include <cxxabi.h>
-#include <cstdlib>
-#include <memory>
 
+#include "rooftop/counters/kernel_names.hpp"
 #include "units.hpp"
 
 namespace rooftop::counters::importing {
@@ -28,17 +26,6 @@ void Timing::add_launch(const std::string& name, double seconds) {
 }
 
 namespace {
-
-// A mangled name ("_Z5daxpyidPKdPd") demangled, as the profilers print it by default;
-// any other name as it is.
-std::string demangled(const std::string& name) {
-  const std::string s = trim(name);
-  if (s.rfind("_Z", 0) != 0) return s;
-  int status = 0;
-  std::unique_ptr<char, void (*)(void*)> out(
-      abi::__cxa_demangle(s.c_str(), nullptr, nullptr, &status), std::free);
-  return status == 0 && out ? std::string(out.get()) : s;
-}
 
 // Nsight Compute cuts long names short with "..." ("ampere_sgemm_128x64_...").
 bool cut_short(const std::string& name, std::string& prefix) {

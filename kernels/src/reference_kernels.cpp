@@ -5,17 +5,17 @@
 
 #include "reference_kernels.hpp"
 
-#include <Kokkos_Core.hpp>
 #include <cmath>
 #include <cstdint>
 
+#include "reference_functors.hpp"
 #include "rooftop/core/error.hpp"
 
 namespace rooftop::kernels {
 namespace {
 
-using Space = Kokkos::DefaultExecutionSpace;
-using Vector = Kokkos::View<double*, Space::memory_space>;
+using reference::Space;
+using reference::Vector;
 using Range = Kokkos::RangePolicy<Space, Kokkos::IndexType<std::int64_t>>;
 
 // Elements of the streaming kernels: 2^25 doubles (256 MiB per array) leave every
@@ -68,10 +68,7 @@ class Triad final : public Kernel {
     Kokkos::deep_copy(c_, 2.0);
   }
   void run() override {
-    const Vector a = a_, b = b_, c = c_;
-    Kokkos::parallel_for(
-        "reference::triad", Range(0, n_),
-        KOKKOS_LAMBDA(const std::int64_t i) { a(i) = b(i) + 0.5 * c(i); });
+    Kokkos::parallel_for("reference::triad", Range(0, n_), reference::triad{a_, b_, c_});
     Space().fence();
   }
   std::string check() override { return first_wrong(a_, 0, n_, 2.0, "a"); }
@@ -87,8 +84,9 @@ class Triad final : public Kernel {
 // element, AI = kSteps / 8. 16 steps put it at 2 FLOP/byte, near the ridge point of a
 // CPU (peak / DRAM bandwidth: about 1-3); a GPU's ridge is near 20, where the host
 // build's choice is memory-bound. The values converge to 1/2 + (x0 - 1/2) / 2^steps.
-template <int kSteps>
 class Polynomial final : public Kernel {
+  static constexpr int kSteps = reference::polynomial16::kSteps;
+
  public:
   Polynomial(std::string size, int order) : n_(stream_elements(size)), order_(order) {}
   core::KernelRecord declared() const override {
@@ -106,13 +104,7 @@ class Polynomial final : public Kernel {
     runs_ = 0;
   }
   void run() override {
-    const Vector x = x_;
-    Kokkos::parallel_for(
-        "reference::polynomial", Range(0, n_), KOKKOS_LAMBDA(const std::int64_t i) {
-          double v = x(i);
-          for (int s = 0; s < kSteps; ++s) v = fma(v, 0.5, 0.25);
-          x(i) = v;
-        });
+    Kokkos::parallel_for("reference::polynomial", Range(0, n_), reference::polynomial16{x_});
     Space().fence();
     ++runs_;
   }
@@ -152,17 +144,12 @@ class Stencil final : public Kernel {
     Kokkos::deep_copy(out_, 0.0);
   }
   void run() override {
-    const Vector in = in_, out = out_;
-    const std::int64_t n = n_, plane = n * n;
+    const std::int64_t n = n_;
     Kokkos::parallel_for(
         "reference::stencil7",
         Kokkos::MDRangePolicy<Space, Kokkos::Rank<3>, Kokkos::IndexType<std::int64_t>>(
             {1, 1, 1}, {n - 1, n - 1, n - 1}),
-        KOKKOS_LAMBDA(const std::int64_t k, const std::int64_t j, const std::int64_t i) {
-          const std::int64_t c = k * plane + j * n + i;
-          out(c) = 0.25 * in(c) + 0.125 * (in(c - 1) + in(c + 1) + in(c - n) + in(c + n) +
-                                           in(c - plane) + in(c + plane));
-        });
+        reference::stencil7{in_, out_, n, n * n});
     Space().fence();
   }
   std::string check() override {
@@ -197,7 +184,7 @@ const std::vector<ReferenceKernel>& reference_kernels() {
        }},
       {"polynomial",
        [](const std::string& size, int order) -> std::unique_ptr<Kernel> {
-         return std::make_unique<Polynomial<16>>(size, order);
+         return std::make_unique<Polynomial>(size, order);
        }},
       {"stencil",
        [](const std::string& size, int order) -> std::unique_ptr<Kernel> {

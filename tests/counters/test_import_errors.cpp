@@ -156,6 +156,52 @@ counters::Lookup lookup_of(const std::map<std::string, double>& metrics) {
   };
 }
 
+// Nsight Compute's own errors, from the first H200 run (fixtures/README.md): the GPP
+// ladder at the classic size under `ncu --csv --page raw`, where ncu profiled the first
+// kernel and then failed on the second.
+TEST(ImportNcuErrors, ErrorLinesAndNoKernelAreOneLineQuotingNcu) {
+  // The file's first 7 lines: ==WARNING==, ==PROF== and the two ==ERROR== lines, no table.
+  const std::string e = error_of([] { parse_fixture("ncu-errors-only-h200.log"); });
+  EXPECT_EQ(e,
+            "ncu-errors-only-h200.log: Nsight Compute profiled no kernel: ==ERROR== Failed to "
+            "profile \"cuda_parallel_launch_local_me...\" in process 1183; ==ERROR== An error "
+            "occurred while trying to profile.");
+  // An error before any ==PROF== line (counters not permitted) is still Nsight Compute's.
+  const std::string denied = error_of([] {
+    parse_report("==ERROR== ERR_NVGPUCTRPERM - The user does not have permission to access "
+                 "NVIDIA GPU Performance Counters on the target device 0.\n",
+                 "denied.log");
+  });
+  EXPECT_EQ(denied,
+            "denied.log: Nsight Compute profiled no kernel: ==ERROR== ERR_NVGPUCTRPERM - The user "
+            "does not have permission to access NVIDIA GPU Performance Counters on the target "
+            "device 0.");
+}
+
+TEST(ImportNcuErrors, ErrorLinesBesideAProfiledKernelAreANote) {
+  // The whole file: the same lines, then the raw page with the one launch ncu profiled
+  // (GPP v1, CollapseAll, at the classic size).
+  const ImportResult r = parse_fixture("ncu-raw-h200-gpp-classic-failed.csv");
+  ASSERT_EQ(r.kernels.size(), 1u);
+  const KernelRecord& k = r.kernels[0];
+  EXPECT_NE(k.name.find("rooftop::kernels::gpp::CollapseAll<Kokkos::Cuda>"), std::string::npos);
+  EXPECT_EQ(k.invocations, 1);
+  EXPECT_DOUBLE_EQ(k.time_s, 1.253165152);  // gpu__time_duration.sum 1,253,165,152 ns
+  // dadd 274,819,987,632 + dmul 1,676,345,868,288 + 2 x dfma 4,671,783,567,360.
+  EXPECT_DOUBLE_EQ(k.flops_fp64, 274819987632.0 + 1676345868288.0 + 2 * 4671783567360.0);
+  EXPECT_DOUBLE_EQ(k.flops_fp32, 2 * 412216197120.0);  // ffma only; fadd and fmul 0
+  EXPECT_DOUBLE_EQ(k.flops_fp16, 2 * 304128.0);
+  ASSERT_NE(k.find_bytes("dram"), nullptr);
+  EXPECT_DOUBLE_EQ(k.find_bytes("dram")->bytes, 3144589576960.0);
+  const std::vector<std::string> said = notes_with(r, {"Nsight Compute reported errors"});
+  ASSERT_EQ(said.size(), 1u) << all_notes(r);
+  EXPECT_EQ(said[0],
+            "ncu-raw-h200-gpp-classic-failed.csv: Nsight Compute reported errors (==ERROR== "
+            "Failed to profile \"cuda_parallel_launch_local_me...\" in process 1183; ==ERROR== "
+            "An error occurred while trying to profile.): a launch it could not profile is "
+            "missing from the report");
+}
+
 // A real `ncu --csv --page raw` of a GTX 1080 (CC 6.1): 400 columns, cells that hold lists
 // ("32.00; 32.00; ..."), three launches of one kernel, and metric names of Nsight Compute's
 // Pascal set (no .sum). Its duration and DRAM bytes are read under those names; it has no FLOP

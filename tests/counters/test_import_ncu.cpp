@@ -213,6 +213,30 @@ TEST(ImportNcuWide, HopperL1DefinitionAsTheCuptiPathKnowsIt) {
   EXPECT_DOUBLE_EQ(bytes(r.kernels[0], "l1"), 10 * 128.0);
 }
 
+// A real raw page with FLOP and byte metrics: the GPP ladder and the reference kernels at
+// the small size on an H200, one launch of each distinct kernel (fixtures/README.md). Its
+// only FLOP metric is the DFMA count: FP64 FLOPs are 2 x DFMA, and the result says what the
+// page lacks by precision, for the comparisons that read it (compare-counts).
+TEST(ImportNcuWideReal, AnH200RawPageWithTheDfmaCountAlone) {
+  const ImportResult r = parse_fixture("ncu-raw-h200-gpp-small.csv");
+  ASSERT_EQ(r.kernels.size(), 12u);
+  const KernelRecord& v1 = r.kernels[0];
+  EXPECT_NE(v1.name.find("rooftop::kernels::gpp::CollapseAll<Kokkos::Cuda>"), std::string::npos);
+  EXPECT_EQ(v1.invocations, 1);
+  EXPECT_DOUBLE_EQ(v1.flops_fp64, 2 * 72907489280.0);
+  EXPECT_EQ(v1.flops_fp32, 0.0);
+  EXPECT_LT(v1.fma_fraction, 0.0) << "unknown without dadd and dmul";
+  EXPECT_DOUBLE_EQ(bytes(v1, "l1"), 36883254592.0);
+  EXPECT_DOUBLE_EQ(bytes(v1, "l2"), 46731197312.0);
+  EXPECT_DOUBLE_EQ(bytes(v1, "dram"), 21780688640.0);
+  EXPECT_DOUBLE_EQ(v1.time_s, 13063648e-9);
+  EXPECT_EQ(r.flops_short, (std::map<std::string, std::string>{{"fp64", "without dadd, dmul"},
+                                                               {"fp32", "not counted"},
+                                                               {"fp16", "not counted"}}));
+  // A page with every FLOP metric falls short of nothing.
+  EXPECT_TRUE(parse_fixture("ncu-raw-h200-gpp-classic-failed.csv").flops_short.empty());
+}
+
 TEST(ImportNcuWide, EachTableKeepsItsOwnUnitsRow) {
   // Two runs appended to one file: the header and units repeat, the kernel continues.
   const std::string text =

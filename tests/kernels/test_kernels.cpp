@@ -1,16 +1,23 @@
 // rooftop_kernels: every GPP version and reference kernel at the tiny size with its
-// answer checked, the closed-form GPP answer, the declared counts, the registry's names.
+// answer checked, the closed-form GPP answer, the declared counts, the registry's names,
+// and the reference kernels' functor types named as their records.
 
 #include <gtest/gtest.h>
 
+#include <cxxabi.h>
+
 #include <Kokkos_Core.hpp>
 #include <cmath>
+#include <cstdlib>
+#include <memory>
+#include <typeinfo>
 #include <complex>
 #include <string>
 #include <vector>
 
 #include "rooftop/core/error.hpp"
 #include "rooftop/kernels/gpp.hpp"
+#include "reference_functors.hpp"
 #include "rooftop/kernels/kernel.hpp"
 #include "support.hpp"
 
@@ -121,6 +128,30 @@ TEST(ReferenceKernels, DeclaredIntensities) {
   EXPECT_DOUBLE_EQ(ai("triad"), 2.0 / 24.0);
   EXPECT_DOUBLE_EQ(ai("polynomial"), 2.0);
   EXPECT_DOUBLE_EQ(ai("stencil"), 0.5);
+}
+
+// A profiler names a launch by the functor's type (Nsight Compute prints it inside Kokkos's
+// launch template: "...ParallelFor<rooftop::kernels::reference::triad, ...>"), and
+// compare-counts joins that launch to the record whose name it contains.
+template <class Functor>
+std::string type_name() {
+  int status = 0;
+  std::unique_ptr<char, void (*)(void*)> name(
+      abi::__cxa_demangle(typeid(Functor).name(), nullptr, nullptr, &status), std::free);
+  return status == 0 && name ? std::string(name.get()) : std::string();
+}
+
+TEST(ReferenceKernels, EachFunctorsTypeNameContainsItsRecordsName) {
+  const std::string names[] = {type_name<reference::triad>(), type_name<reference::polynomial16>(),
+                               type_name<reference::stencil7>()};
+  EXPECT_EQ(names[0], "rooftop::kernels::reference::triad");
+  const KernelList ks = make_kernels({"triad", "polynomial", "stencil"}, "tiny");
+  ASSERT_EQ(ks.size(), 3u);
+  for (std::size_t i = 0; i < ks.size(); ++i) {
+    const std::string record = ks[i]->declared().name;
+    EXPECT_NE(names[i].find(record), std::string::npos) << names[i] << " / " << record;
+  }
+  EXPECT_EQ(ks[1]->declared().name, "reference::polynomial16");
 }
 
 TEST(Kernels, UnknownNamesAreErrors) {

@@ -21,6 +21,10 @@
 
 namespace rooftop::analyze {
 
+// How a record of this backend says in its note what one run launched: this, then
+// "LABEL xN" per Kokkos kernel label, comma-separated (count_comparison.hpp reads it back).
+inline constexpr const char* kKernelsPerRunNote = "Kokkos kernels per run: ";
+
 // Empty when this build has the backend; otherwise why it does not.
 std::string cupti_backend_unavailable_reason();
 inline bool cupti_backend_available() { return cupti_backend_unavailable_reason().empty(); }

@@ -28,6 +28,7 @@
 // that is missing narrows what is recorded and says so in a note; input that cannot be
 // read as a report throws rooftop::Error "FILE:LINE: reason".
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -40,6 +41,11 @@ struct ImportResult {
   std::string family;                           // "Nsight Compute CSV", "Nsight Compute text log", ...
   std::vector<core::KernelRecord> kernels;      // in order of first appearance
   std::vector<std::string> notes;               // one line each, naming the file
+  // Where the report's FLOP metrics fall short, by precision (core::Precision::name,
+  // "fp32"): "not counted" where it has no metric of that precision, else the parts it
+  // lacks ("without dadd, dmul"). A precision counted in full is absent, and so is every
+  // precision of a format that counts no FLOPs by instruction (Nsight Systems, PyTorch).
+  std::map<std::string, std::string> flops_short;
 };
 
 // `report_name` and `timing_name` are only used in messages; `timing_text` is an

@@ -1,0 +1,21 @@
+#include "rooftop/counters/kernel_names.hpp"
+
+#include <cxxabi.h>
+
+#include <cstdlib>
+#include <memory>
+
+#include "units.hpp"
+
+namespace rooftop::counters {
+
+std::string demangled(const std::string& name) {
+  const std::string s = importing::trim(name);
+  if (s.rfind("_Z", 0) != 0) return s;
+  int status = 0;
+  std::unique_ptr<char, void (*)(void*)> out(
+      abi::__cxa_demangle(s.c_str(), nullptr, nullptr, &status), std::free);
+  return status == 0 && out ? std::string(out.get()) : s;
+}
+
+}  // namespace rooftop::counters
