@@ -19,18 +19,14 @@
 #include "rooftop/config.hpp"
 #include "rooftop/core/error.hpp"
 #include "rooftop/core/format.hpp"
+#include "rooftop/core/host_name.hpp"
+#include "rooftop/core/output_file.hpp"
 #include "rooftop/kernels/kernel.hpp"
 #include "rooftop/microbench/device.hpp"
 #include "rooftop/report/chart.hpp"
 
 namespace rooftop::app {
 namespace {
-
-std::string host_name() {
-  char host[256] = {};
-  gethostname(host, sizeof host - 1);
-  return host;
-}
 
 std::vector<std::string> split_list(const std::string& list) {
   std::vector<std::string> out;
@@ -86,9 +82,8 @@ int run_analyze(const AnalyzeOptions& options, const std::string& command_line) 
     }
   }
   // The kernels' arrays live in the GPU's memory in the CUDA build, in the host's here.
-  const double available = ROOFTOP_HAS_DEVICE
-                               ? static_cast<double>(microbench::device_free_bytes())
-                               : memory_available();
+  const double available = ROOFTOP_HAS_DEVICE ? static_cast<double>(microbench::device_free_bytes())
+                                              : memory_available();
   if (available > 0.0 && needed > available)
     throw Error("size " + size + " needs about " + gigabytes(needed) + " of " +
                 (ROOFTOP_HAS_DEVICE ? "GPU memory; " : "memory; ") + gigabytes(available) +
@@ -98,15 +93,15 @@ int run_analyze(const AnalyzeOptions& options, const std::string& command_line) 
                  size.c_str(), gigabytes(needed).c_str());
 
   KokkosRun run;
-  core::Sampling sampling = options.once           ? analyze::kOnceSampling
+  core::Sampling sampling = options.once         ? analyze::kOnceSampling
                             : ROOFTOP_HAS_DEVICE ? analyze::kDeviceKernelSampling
                                                  : analyze::kKernelSampling;
   sampling.budget_seconds = std::min(sampling.budget_seconds, options.kernel_budget);
   sampling.cancel = &interrupted();
   std::vector<std::string> notes;
-  if (report.ceilings().machine.hostname != host_name())
+  if (report.ceilings().machine.hostname != core::host_name())
     notes.push_back("the ceilings were measured on " + report.ceilings().machine.hostname +
-                    ", the kernels ran on " + host_name());
+                    ", the kernels ran on " + core::host_name());
   // Kernels on a GPU are counted by CUPTI where this build has it; elsewhere their
   // counts are the kernels' own declarations.
   std::unique_ptr<analyze::Backend> backend;
@@ -133,7 +128,7 @@ int run_import(const ImportOptions& options, const std::string& command_line) {
 }
 
 int run_plot(const PlotOptions& options) {
-  ceilings::check_writable(options.out);
+  core::check_writable(options.out);
   std::vector<core::CeilingsFile> files;
   for (const std::string& path : options.files) files.push_back(ceilings::read_file(path));
   std::string svg;
@@ -143,7 +138,7 @@ int run_plot(const PlotOptions& options) {
     svg = report::kernels_svg(files[0], "Kernels on the measured roofline");
   else
     svg = report::roofline_svg(files[0]);
-  ceilings::write_text_file(options.out, svg);
+  core::write_text_file(options.out, svg);
   std::cout << "wrote " << options.out << "\n";
   return 0;
 }

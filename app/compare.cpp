@@ -6,6 +6,7 @@
 #include "rooftop/ceilings/fleet.hpp"
 #include "rooftop/ceilings/io.hpp"
 #include "rooftop/core/error.hpp"
+#include "rooftop/core/output_file.hpp"
 #include "rooftop/report/chart.hpp"
 
 namespace rooftop::app {
@@ -20,11 +21,11 @@ std::vector<std::string> written(const CompareOptions& options) {
 // One fleet file: the ranks below the fleet median, and those that failed.
 int review_fleet(const CompareOptions& options) {
   const std::string& path = options.files.front();
-  if (!options.plot.empty()) ceilings::check_writable(options.plot);
+  if (!options.plot.empty()) core::check_writable(options.plot);
   const ceilings::FleetFile fleet = ceilings::read_fleet_file(path);
   const ceilings::FleetReview review = ceilings::review(fleet, options.threshold);
   if (!options.plot.empty())
-    ceilings::write_text_file(options.plot, report::fleet_spread_svg(fleet, review));
+    core::write_text_file(options.plot, report::fleet_spread_svg(fleet, review));
   writer_for(options.format).fleet_review(std::cout, fleet, review, path, written(options));
   return review.anything_found() ? kExitRanksFlagged : 0;
 }
@@ -51,7 +52,7 @@ int run_compare(const CompareOptions& options) {
                     (paths[i] == paths[j] ? "" : " (as " + paths[j] + ")") +
                     "; compare needs different files");
     }
-  if (!options.plot.empty()) ceilings::check_writable(options.plot);
+  if (!options.plot.empty()) core::check_writable(options.plot);
 
   std::vector<core::CeilingsFile> files;
   files.reserve(paths.size());
@@ -59,7 +60,7 @@ int run_compare(const CompareOptions& options) {
   const ceilings::Comparison comparison = ceilings::compare(files, paths);
 
   if (!options.plot.empty())
-    ceilings::write_text_file(options.plot, report::comparison_svg(files, paths));
+    core::write_text_file(options.plot, report::comparison_svg(files, paths));
   writer_for(options.format).comparison(std::cout, comparison, written(options));
   return 0;
 }

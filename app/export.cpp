@@ -3,6 +3,7 @@
 #include "commands.hpp"
 #include "rooftop/ceilings/export.hpp"
 #include "rooftop/ceilings/io.hpp"
+#include "rooftop/core/output_file.hpp"
 #include "rooftop/core/terminal.hpp"
 
 namespace rooftop::app {
@@ -14,7 +15,7 @@ int run_export(const ExportOptions& options) {
   if (options.out.empty())
     std::cout << text;
   else
-    ceilings::write_text_file(options.out, text);
+    core::write_text_file(options.out, text);
   // stdout may be the export itself: notes go to stderr.
   for (const std::string& why : skipped)
     std::cerr << "rooftop: note: " << core::terminal_text(why) << "\n";

@@ -3,13 +3,14 @@
 #include "commands.hpp"
 #include "rooftop/ceilings/ert.hpp"
 #include "rooftop/ceilings/io.hpp"
+#include "rooftop/core/output_file.hpp"
 #include "rooftop/core/terminal.hpp"
 #include "rooftop/report/ceilings_table.hpp"
 
 namespace rooftop::app {
 
 int run_import_ceilings(const ImportCeilingsOptions& options, const std::string& command_line) {
-  ceilings::check_writable(options.out);
+  core::check_writable(options.out);
   std::vector<std::string> skipped;
   core::CeilingsFile file = ceilings::read_ert_file(options.file, &skipped);
   file.provenance = ceilings::current_provenance(command_line);

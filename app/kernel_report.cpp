@@ -4,6 +4,7 @@
 
 #include "interrupt.hpp"
 #include "rooftop/ceilings/io.hpp"
+#include "rooftop/core/output_file.hpp"
 #include "rooftop/core/roofline.hpp"
 #include "rooftop/core/terminal.hpp"
 #include "rooftop/report/chart.hpp"
@@ -15,7 +16,7 @@ KernelReport::KernelReport(std::string ceilings_path, Outputs outputs)
       outputs_(std::move(outputs)),
       file_(ceilings::read_file(ceilings_path_)) {
   for (const std::string& path : {outputs_.out, outputs_.plot})
-    if (!path.empty()) ceilings::check_writable(path);
+    if (!path.empty()) core::check_writable(path);
 }
 
 int KernelReport::collect_and_place(analyze::Backend& backend, const std::string& what,
@@ -39,8 +40,8 @@ int KernelReport::place(std::vector<core::KernelRecord> records,
   file.provenance = ceilings::current_provenance(command_line);
   if (!outputs_.out.empty()) ceilings::write_file(outputs_.out, file);
   if (!outputs_.plot.empty())
-    ceilings::write_text_file(outputs_.plot,
-                              report::kernels_svg(file, "Kernels on the measured roofline"));
+    core::write_text_file(outputs_.plot,
+                          report::kernels_svg(file, "Kernels on the measured roofline"));
   std::vector<std::string> written;
   for (const std::string& path : {outputs_.out, outputs_.plot})
     if (!path.empty()) written.push_back(path);

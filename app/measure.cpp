@@ -12,6 +12,7 @@
 #include "rooftop/config.hpp"
 #include "rooftop/core/error.hpp"
 #include "rooftop/core/format.hpp"
+#include "rooftop/core/output_file.hpp"
 #include "rooftop/core/terminal.hpp"
 #include "rooftop/microbench/device.hpp"
 #include "rooftop/microbench/host.hpp"
@@ -44,8 +45,7 @@ core::CeilingsFile characterize(const MeasureOptions& options, const std::string
   plan.before_confirm_pass = [&] { clocks.push_back(microbench::measure_host_clock_ghz(method)); };
   plan.compute_clock = microbench::sample_clock_ghz;
   // Without the scheduler's statistics the samples carry no disturbance (unknown).
-  if (microbench::host_lost_time_readable())
-    plan.sampling.watch = &microbench::host_watch();
+  if (microbench::host_lost_time_readable()) plan.sampling.watch = &microbench::host_watch();
   file.sweeps = microbench::run_sweeps<Kokkos::DefaultHostExecutionSpace>(
       plan, show_progress ? progress_printer() : microbench::Progress{});
   clocks.push_back(microbench::measure_host_clock_ghz(method));
@@ -70,15 +70,15 @@ int run_measure(const MeasureOptions& options, const std::string& command_line) 
 
   check_space(options);
   // Fail before a minute of measuring, not after.
-  ceilings::check_writable(options.out);
-  if (!options.plot.empty()) ceilings::check_writable(options.plot);
+  core::check_writable(options.out);
+  if (!options.plot.empty()) core::check_writable(options.plot);
 
   KokkosRun run(options.space == "device" ? options.device : -1);
   std::vector<std::string> skipped;
   const core::CeilingsFile file = characterize(options, command_line, run, true, skipped);
 
   ceilings::write_file(options.out, file);
-  if (!options.plot.empty()) ceilings::write_text_file(options.plot, report::roofline_svg(file));
+  if (!options.plot.empty()) core::write_text_file(options.plot, report::roofline_svg(file));
 
   std::cout << core::terminal_text(report::ceilings_table(file));
   for (const std::string& why : skipped) std::cout << "skipped " << why << "\n";

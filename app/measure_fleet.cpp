@@ -18,6 +18,8 @@
 #include "rooftop/ceilings/fleet.hpp"
 #include "rooftop/ceilings/io.hpp"
 #include "rooftop/core/error.hpp"
+#include "rooftop/core/host_name.hpp"
+#include "rooftop/core/output_file.hpp"
 #include "rooftop/core/terminal.hpp"
 #include "rooftop/report/chart.hpp"
 #include "rooftop/report/fleet_table.hpp"
@@ -29,12 +31,6 @@ using Clock = std::chrono::steady_clock;
 
 double seconds_since(Clock::time_point t0) {
   return std::chrono::duration<double>(Clock::now() - t0).count();
-}
-
-std::string host_name() {
-  char host[256] = {};
-  gethostname(host, sizeof host - 1);
-  return host;
 }
 
 std::string one_line(std::string message) {
@@ -66,7 +62,7 @@ ceilings::RankRecord measure_rank(const MeasureOptions& options, const std::stri
                                   const MpiSession& mpi) {
   ceilings::RankRecord record;
   record.rank = mpi.rank();
-  record.hostname = host_name();
+  record.hostname = core::host_name();
   record.local_rank = mpi.local_rank();
   record.local_size = mpi.local_size();
   const std::vector<int> cpus = bound_cpus();
@@ -126,8 +122,8 @@ int run_measure_fleet(const MeasureOptions& options, const std::string& command_
   std::string problem;
   if (root) {
     try {
-      ceilings::check_writable(options.out);
-      if (!options.plot.empty()) ceilings::check_writable(options.plot);
+      core::check_writable(options.out);
+      if (!options.plot.empty()) core::check_writable(options.plot);
     } catch (const Error& e) {
       problem = e.what();
     }
@@ -157,7 +153,7 @@ int run_measure_fleet(const MeasureOptions& options, const std::string& command_
       ceilings::make_fleet(ceilings::current_provenance(command_line), std::move(ranks));
   ceilings::write_fleet_file(options.out, fleet);
   if (!options.plot.empty())
-    ceilings::write_text_file(
+    core::write_text_file(
         options.plot,
         report::fleet_spread_svg(fleet, ceilings::review(fleet, ceilings::kDefaultSlowThreshold)));
   const double write_seconds = seconds_since(write_start);

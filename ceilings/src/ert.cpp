@@ -16,6 +16,7 @@
 #include "rooftop/ceilings/validate.hpp"
 #include "rooftop/core/error.hpp"
 #include "rooftop/core/input_file.hpp"
+#include "rooftop/core/terminal.hpp"
 #include "rooftop/core/vocabulary.hpp"
 
 namespace rooftop::ceilings {
@@ -65,8 +66,6 @@ const ErtName* by_ceiling(const std::string& name) {
   return nullptr;
 }
 
-std::string in_quotes(const std::string& s) { return "\"" + s + "\""; }
-
 // One [label, value] pair of a data list, checked.
 struct Entry {
   std::string where;  // e.g. empirical.gbytes.data[2]
@@ -99,25 +98,26 @@ void read_group(const json& root, const char* section, const char* group,
       throw Error(e.where + ": expected [\"name\", value], found " + pair.dump().substr(0, 120));
     e.label = pair[0].get<std::string>();
     if (!pair[1].is_number())
-      throw Error(e.where + " " + in_quotes(e.label) + ": value " + pair[1].dump() +
+      throw Error(e.where + " " + core::quoted(e.label) + ": value " + pair[1].dump() +
                   " is not a number");
     e.value = pair[1].get<double>();
-    check_rate(e.value, e.where + " " + in_quotes(e.label) + ": value");
+    check_rate(e.value, e.where + " " + core::quoted(e.label) + ": value");
     e.name = by_label(e.label);
     if (!e.name) {
       if (skipped)
-        skipped->push_back(e.where + " " + in_quotes(e.label) +
+        skipped->push_back(e.where + " " + core::quoted(e.label) +
                            ": no rooftop ceiling for it; left out");
       continue;
     }
     if (e.name->compute != compute)
       throw Error(
-          e.where + " " + in_quotes(e.label) + ": a " +
+          e.where + " " + core::quoted(e.label) + ": a " +
           (compute ? "memory level in the gflops list" : "compute ceiling in the gbytes list"));
     const auto [it, fresh] = entries.emplace(e.name->ceiling, e);
     if (!fresh)
-      throw Error(e.where + " " + in_quotes(e.label) + ": a second value for " + e.name->ceiling +
-                  " (first: " + it->second.where + " " + in_quotes(it->second.label) + ")");
+      throw Error(e.where + " " + core::quoted(e.label) + ": a second value for " +
+                  e.name->ceiling + " (first: " + it->second.where + " " +
+                  core::quoted(it->second.label) + ")");
   }
 }
 
@@ -211,21 +211,21 @@ core::Ceiling imported_ceiling(const ErtName& n, const Entry* measured, const En
   const bool fma = std::string(n.ceiling).find("nofma") == std::string::npos;
   if (spec) {
     c.theoretical = spec->value;
-    c.theoretical_basis = "ERT roofline.json spec " + in_quotes(spec->label);
+    c.theoretical_basis = "ERT roofline.json spec " + core::quoted(spec->label);
   }
   if (measured) {
     c.value = c.median = c.min = c.max = measured->value;
     c.samples = 1;
     // ERT's kernels: read-modify-write, and FMAs or separate multiplies and adds.
     c.pattern = !n.compute ? "rmw" : core::find_compute_mode(fma ? "fma" : "nofma")->pattern;
-    c.note = "imported from ERT roofline.json (empirical " + in_quotes(measured->label) +
+    c.note = "imported from ERT roofline.json (empirical " + core::quoted(measured->label) +
              "): measured, one value, no spread";
     if (n.compute)
       c.note += fma ? "; ERT's compute kernel is FMA-based" : "; separate multiplies and adds";
   } else if (spec) {
     c.value = c.median = c.min = c.max = spec->value;
     c.samples = 0;
-    c.note = "imported from ERT roofline.json (spec " + in_quotes(spec->label) +
+    c.note = "imported from ERT roofline.json (spec " + core::quoted(spec->label) +
              "): theoretical, not measured";
   }
   return c;
@@ -317,7 +317,8 @@ core::CeilingsFile parse_ert_text(const std::string& text, const std::string& pa
       if (event == json::parse_event_t::object_end && !keys.empty()) keys.pop_back();
       if (event == json::parse_event_t::key && !keys.empty() &&
           !keys.back().insert(parsed.get<std::string>()).second)
-        throw Error("key " + in_quotes(parsed.get<std::string>()) + " appears twice in one object");
+        throw Error("key " + core::quoted(parsed.get<std::string>()) +
+                    " appears twice in one object");
       return true;
     });
   } catch (const json::parse_error& e) {

@@ -13,10 +13,10 @@
 #include "contained_read.hpp"
 #include "h5.hpp"
 #include "io_internal.hpp"
-#include "output_file.hpp"
 #include "rooftop/ceilings/validate.hpp"
 #include "rooftop/config.hpp"
 #include "rooftop/core/error.hpp"
+#include "rooftop/core/output_file.hpp"
 
 namespace rooftop::ceilings {
 namespace {
@@ -56,7 +56,7 @@ struct ComputeSampleRow {
   std::int32_t sample;
   double seconds;
   double gflop_per_s;
-  double clock_ghz;  // since 1.5: device SM clock during the sample; 0: not measured
+  double clock_ghz;    // since 1.5: device SM clock during the sample; 0: not measured
   double disturbance;  // since 1.6: share of the sample's time lost to others; NaN: unknown
 };
 
@@ -66,7 +66,7 @@ struct BandwidthSampleRow {
   std::int32_t sample;
   double seconds;
   double gbyte_per_s;
-  double clock_ghz;  // since 1.5, as in ComputeSampleRow
+  double clock_ghz;    // since 1.5, as in ComputeSampleRow
   double disturbance;  // since 1.6, as in ComputeSampleRow
 };
 
@@ -114,17 +114,17 @@ struct KernelTensorRow {
 h5::Handle ceiling_type() {
   using R = CeilingRow;
   return h5::compound_type(
-      sizeof(R), {ROOFTOP_STR(R, name), ROOFTOP_STR(R, kind),
-                  ROOFTOP_NUM(R, value, H5T_NATIVE_DOUBLE), ROOFTOP_STR(R, units),
-                  ROOFTOP_NUM(R, median, H5T_NATIVE_DOUBLE), ROOFTOP_NUM(R, min, H5T_NATIVE_DOUBLE),
-                  ROOFTOP_NUM(R, max, H5T_NATIVE_DOUBLE), ROOFTOP_NUM(R, samples, H5T_NATIVE_INT32),
-                  ROOFTOP_STR(R, pattern), ROOFTOP_NUM(R, working_set_bytes, H5T_NATIVE_UINT64),
-                  ROOFTOP_NUM(R, flops_per_element, H5T_NATIVE_INT32),
-                  ROOFTOP_NUM(R, theoretical, H5T_NATIVE_DOUBLE),
-                  ROOFTOP_NUM(R, fraction_of_theoretical, H5T_NATIVE_DOUBLE),
-                  ROOFTOP_NUM(R, above_theoretical, H5T_NATIVE_INT32),
-                  ROOFTOP_STR(R, theoretical_basis), ROOFTOP_STR(R, note),
-                  ROOFTOP_NUM(R, disturbance, H5T_NATIVE_DOUBLE)});
+      sizeof(R),
+      {ROOFTOP_STR(R, name), ROOFTOP_STR(R, kind), ROOFTOP_NUM(R, value, H5T_NATIVE_DOUBLE),
+       ROOFTOP_STR(R, units), ROOFTOP_NUM(R, median, H5T_NATIVE_DOUBLE),
+       ROOFTOP_NUM(R, min, H5T_NATIVE_DOUBLE), ROOFTOP_NUM(R, max, H5T_NATIVE_DOUBLE),
+       ROOFTOP_NUM(R, samples, H5T_NATIVE_INT32), ROOFTOP_STR(R, pattern),
+       ROOFTOP_NUM(R, working_set_bytes, H5T_NATIVE_UINT64),
+       ROOFTOP_NUM(R, flops_per_element, H5T_NATIVE_INT32),
+       ROOFTOP_NUM(R, theoretical, H5T_NATIVE_DOUBLE),
+       ROOFTOP_NUM(R, fraction_of_theoretical, H5T_NATIVE_DOUBLE),
+       ROOFTOP_NUM(R, above_theoretical, H5T_NATIVE_INT32), ROOFTOP_STR(R, theoretical_basis),
+       ROOFTOP_STR(R, note), ROOFTOP_NUM(R, disturbance, H5T_NATIVE_DOUBLE)});
 }
 
 h5::Handle cache_type() {
@@ -143,8 +143,7 @@ h5::Handle compute_sample_type() {
        ROOFTOP_NUM(R, mul_add_ratio, H5T_NATIVE_DOUBLE), ROOFTOP_NUM(R, ilp, H5T_NATIVE_INT32),
        ROOFTOP_NUM(R, working_set_bytes, H5T_NATIVE_UINT64),
        ROOFTOP_NUM(R, sample, H5T_NATIVE_INT32), ROOFTOP_NUM(R, seconds, H5T_NATIVE_DOUBLE),
-       ROOFTOP_NUM(R, gflop_per_s, H5T_NATIVE_DOUBLE),
-       ROOFTOP_NUM(R, clock_ghz, H5T_NATIVE_DOUBLE),
+       ROOFTOP_NUM(R, gflop_per_s, H5T_NATIVE_DOUBLE), ROOFTOP_NUM(R, clock_ghz, H5T_NATIVE_DOUBLE),
        ROOFTOP_NUM(R, disturbance, H5T_NATIVE_DOUBLE)});
 }
 
@@ -154,8 +153,7 @@ h5::Handle bandwidth_sample_type() {
       sizeof(R),
       {ROOFTOP_STR(R, pattern), ROOFTOP_NUM(R, working_set_bytes, H5T_NATIVE_UINT64),
        ROOFTOP_NUM(R, sample, H5T_NATIVE_INT32), ROOFTOP_NUM(R, seconds, H5T_NATIVE_DOUBLE),
-       ROOFTOP_NUM(R, gbyte_per_s, H5T_NATIVE_DOUBLE),
-       ROOFTOP_NUM(R, clock_ghz, H5T_NATIVE_DOUBLE),
+       ROOFTOP_NUM(R, gbyte_per_s, H5T_NATIVE_DOUBLE), ROOFTOP_NUM(R, clock_ghz, H5T_NATIVE_DOUBLE),
        ROOFTOP_NUM(R, disturbance, H5T_NATIVE_DOUBLE)});
 }
 
@@ -551,21 +549,6 @@ std::vector<core::KernelRecord> read_kernels(hid_t file) {
 
 }  // namespace
 
-void check_writable(const std::string& path) { output::check_path(path); }
-
-void write_text_file(const std::string& path, const std::string& text) {
-  output::check_path(path);
-  output::TempFile tmp(path);
-  for (std::size_t done = 0; done < text.size();) {
-    const ssize_t n = ::write(tmp.fd(), text.data() + done, text.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) throw Error(path + ": write failed (" + std::strerror(errno) + ")");
-    done += static_cast<std::size_t>(n);
-  }
-  tmp.close_fd();
-  tmp.commit();
-}
-
 namespace detail {
 
 void write_ceilings_at(hid_t id, const core::CeilingsFile& data) {
@@ -586,8 +569,8 @@ void write_ceilings_at(hid_t id, const core::CeilingsFile& data) {
 }
 
 void write_hdf5_atomically(const std::string& path, const std::function<void(hid_t)>& fill) {
-  output::check_path(path);
-  output::TempFile tmp(path);
+  core::check_writable(path);
+  core::TempFile tmp(path);
   tmp.close_fd();  // HDF5 opens the (empty, exclusively created) file by name
   try {
     h5::Handle file = h5::create_file(tmp.path());

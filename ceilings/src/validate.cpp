@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "rooftop/core/error.hpp"
+#include "rooftop/core/terminal.hpp"
 #include "rooftop/core/vocabulary.hpp"
 
 namespace rooftop::ceilings {
@@ -15,22 +16,6 @@ std::string number(double v) {
   char buf[40];
   std::snprintf(buf, sizeof buf, "%.17g", v);
   return buf;
-}
-
-// A value quoted for a one-line message: control characters escaped, long values cut.
-std::string quoted(const std::string& s) {
-  std::string out = "'";
-  for (std::size_t i = 0; i < s.size() && i < 64; ++i) {
-    const unsigned char c = static_cast<unsigned char>(s[i]);
-    if (c < 0x20 || c == 0x7f) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\x%02x", c);
-      out += buf;
-    } else {
-      out += s[i];
-    }
-  }
-  return out + (s.size() > 64 ? "...'" : "'");
 }
 
 [[noreturn]] void fail(const std::string& where, const std::string& why) {
@@ -77,16 +62,18 @@ void check_machine(const core::Machine& m) {
 }
 
 void check_ceiling(const core::Ceiling& c, std::size_t row) {
-  const std::string where = "/ceilings row " + std::to_string(row) + " (" + quoted(c.name) + ")";
+  const std::string where =
+      "/ceilings row " + std::to_string(row) + " (" + core::quoted(c.name) + ")";
   // The ceilings a file may hold are the vocabulary's (data/SCHEMA.md, /ceilings).
   const std::string kind(core::ceiling_kind(c.name));
   if (kind.empty()) fail(where, "unknown ceiling name");
   const std::string units = kind == "compute" ? "GFLOP/s" : "GB/s";
-  if (c.kind != kind) fail(where, "kind " + quoted(c.kind) + " where " + kind + " is expected");
+  if (c.kind != kind)
+    fail(where, "kind " + core::quoted(c.kind) + " where " + kind + " is expected");
   if (c.units != units)
-    fail(where, "units " + quoted(c.units) + " where " + units + " is expected");
+    fail(where, "units " + core::quoted(c.units) + " where " + units + " is expected");
   if (!c.pattern.empty() && !core::known_ceiling_pattern(c.pattern))
-    fail(where, "unknown pattern " + quoted(c.pattern));
+    fail(where, "unknown pattern " + core::quoted(c.pattern));
   check_rate(c.value, where + ": value");
   if (c.samples < 0) fail(where, "samples " + std::to_string(c.samples) + " is negative");
   if (c.samples > 0) {
@@ -148,8 +135,8 @@ void positive_value(double v, const std::string& where, const char* field) {
 bool plain_name(const std::string& s) {
   if (s.empty() || s.size() > 31) return false;
   for (char c : s)
-    if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == ':' ||
-          c == '.' || c == '-'))
+    if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == ':' || c == '.' ||
+          c == '-'))
       return false;
   return true;
 }
@@ -162,11 +149,13 @@ void check_figure(const core::Ceiling& c, const std::string& where, std::string_
   if (const core::Figure* f = core::find_figure(c.name)) {
     if (f->group != group) fail(where, "a figure of /" + std::string(f->group));
     if (c.kind != f->kind)
-      fail(where, "kind " + quoted(c.kind) + " where " + std::string(f->kind) + " is expected");
+      fail(where,
+           "kind " + core::quoted(c.kind) + " where " + std::string(f->kind) + " is expected");
     if (c.units != f->units)
-      fail(where, "units " + quoted(c.units) + " where " + std::string(f->units) + " is expected");
+      fail(where,
+           "units " + core::quoted(c.units) + " where " + std::string(f->units) + " is expected");
   } else if (!core::find_unit(c.units)) {
-    fail(where, "unknown units " + quoted(c.units));
+    fail(where, "unknown units " + core::quoted(c.units));
   }
   positive_value(c.value, where, "value");
   if (c.samples < 0) fail(where, "samples " + std::to_string(c.samples) + " is negative");
@@ -189,13 +178,15 @@ void check_figures(const core::Figures& figures, std::string_view group) {
   std::set<std::string> names;
   for (std::size_t i = 0; i < figures.figures.size(); ++i) {
     const core::Ceiling& c = figures.figures[i];
-    const std::string where = at + "/figures row " + std::to_string(i) + " (" + quoted(c.name) + ")";
+    const std::string where =
+        at + "/figures row " + std::to_string(i) + " (" + core::quoted(c.name) + ")";
     check_figure(c, where, group);
-    if (!names.insert(c.name).second) fail(where, "a second row for " + quoted(c.name));
+    if (!names.insert(c.name).second) fail(where, "a second row for " + core::quoted(c.name));
   }
   for (std::size_t i = 0; i < figures.sweeps.size(); ++i) {
     const core::SweepPoint& p = figures.sweeps[i];
-    const std::string where = at + "/sweeps point " + std::to_string(i) + " (" + quoted(p.sweep) + ")";
+    const std::string where =
+        at + "/sweeps point " + std::to_string(i) + " (" + core::quoted(p.sweep) + ")";
     if (!plain_name(p.sweep)) fail(where, "not a plain sweep name");
     const core::Sweep* known = core::find_sweep(p.sweep);
     if (known && known->group != group) fail(where, "a sweep of /" + std::string(known->group));
@@ -209,7 +200,8 @@ void check_figures(const core::Figures& figures, std::string_view group) {
 }
 
 void check_kernel(const core::KernelRecord& k, std::size_t row) {
-  const std::string where = "/kernels row " + std::to_string(row) + " (" + quoted(k.name) + ")";
+  const std::string where =
+      "/kernels row " + std::to_string(row) + " (" + core::quoted(k.name) + ")";
   const std::pair<const char*, double> values[] = {
       {"flops_fp64", k.flops_fp64}, {"flops_fp32", k.flops_fp32},
       {"flops_fp16", k.flops_fp16}, {"tensor_instructions", k.tensor_instructions},
@@ -222,14 +214,14 @@ void check_kernel(const core::KernelRecord& k, std::size_t row) {
   if (k.invocations < 0)
     fail(where, "invocations " + std::to_string(k.invocations) + " is negative");
   for (const core::LevelBytes& b : k.bytes)
-    non_negative(b.bytes, where + " level " + quoted(b.level), "bytes");
+    non_negative(b.bytes, where + " level " + core::quoted(b.level), "bytes");
   std::set<std::string> units;
   for (const core::TensorOps& t : k.tensor_ops) {
     if (!core::tensor_figure(t.figure))
-      fail(where, "tensor ops of " + quoted(t.figure) + ", not a matrix unit rooftop counts");
+      fail(where, "tensor ops of " + core::quoted(t.figure) + ", not a matrix unit rooftop counts");
     if (!units.insert(t.figure).second)
-      fail(where, "a second tensor ops row for " + quoted(t.figure));
-    non_negative(t.ops, where + " unit " + quoted(t.figure), "tensor ops");
+      fail(where, "a second tensor ops row for " + core::quoted(t.figure));
+    non_negative(t.ops, where + " unit " + core::quoted(t.figure), "tensor ops");
   }
 }
 
@@ -264,7 +256,7 @@ void validate(const core::CeilingsFile& file) {
     check_ceiling(file.ceilings[i], i);
     if (!names.insert(file.ceilings[i].name).second)
       fail("/ceilings row " + std::to_string(i),
-           "a second row for " + quoted(file.ceilings[i].name));
+           "a second row for " + core::quoted(file.ceilings[i].name));
   }
   check_sweeps(file.sweeps);
   for (std::size_t i = 0; i < file.kernels.size(); ++i) check_kernel(file.kernels[i], i);

@@ -14,6 +14,8 @@
 
 #include "rooftop/config.hpp"
 #include "rooftop/core/error.hpp"
+#include "rooftop/core/format.hpp"
+#include "rooftop/core/terminal.hpp"
 #include "rooftop/core/vocabulary.hpp"
 
 namespace rooftop::connector {
@@ -21,12 +23,6 @@ namespace {
 
 using json = nlohmann::ordered_json;
 using core::KernelRecord;
-
-std::string join(const std::vector<std::string>& items, const char* separator) {
-  std::string s;
-  for (const std::string& item : items) s += (s.empty() ? "" : separator) + item;
-  return s;
-}
 
 void append_note(KernelRecord& r, const std::string& text) {
   r.note += (r.note.empty() ? "" : "; ") + text;
@@ -90,18 +86,12 @@ T field(const json& j, const char* key, T fallback, const std::string& name, std
   }
 }
 
-// A key of the file as one line of a message: escaped, and cut short where it is long.
-std::string quoted(const std::string& key) {
-  std::string q = json(key).dump(-1, ' ', true, json::error_handler_t::replace);
-  return q.size() > 64 ? q.substr(0, 60) + "...\"" : q;
-}
-
 std::string tensor_figures() {
   std::vector<std::string> figures;
   for (const core::TensorPath& t : core::kTensorPaths)
     if (std::find(figures.begin(), figures.end(), t.figure) == figures.end())
       figures.emplace_back(t.figure);
-  return join(figures, ", ");
+  return core::join(figures, ", ");
 }
 
 // "tensor_ops": {"tc_fp16": 2.8e4, ...}, the units of core::kTensorPaths with their
@@ -113,12 +103,13 @@ std::vector<core::TensorOps> tensor_ops(const json& j, const std::string& name, 
   if (!t->is_object()) fail(name, line, "\"tensor_ops\" is not an object");
   for (const auto& [figure, value] : t->items()) {
     if (!core::tensor_figure(figure))
-      fail(name, line, "tensor_ops " + quoted(figure) + " is not a matrix unit (" +
-                           tensor_figures() + ")");
+      fail(name, line,
+           "tensor_ops " + core::quoted(figure) + " is not a matrix unit (" + tensor_figures() +
+               ")");
     const double ops = value.is_number() ? value.get<double>() : -1.0;  // null: a NaN written
     if (!(ops >= 0.0) || !std::isfinite(ops))
       fail(name, line,
-           "tensor_ops " + quoted(figure) + " is not a count of operations (a number >= 0)");
+           "tensor_ops " + core::quoted(figure) + " is not a count of operations (a number >= 0)");
     if (ops > 0.0) out.push_back({figure, ops});
   }
   return out;
@@ -167,8 +158,8 @@ KernelRecord to_record(const LabelStats& s, std::size_t index) {
   if (s.max_depth > 0)
     append_note(r, "launched inside another kernel (depth " + std::to_string(s.max_depth) +
                        "): times are inclusive");
-  if (s.kinds.size() > 1) append_note(r, "label used by " + join(s.kinds, ", "));
-  if (s.spaces.size() > 1) append_note(r, "label ran on " + join(s.spaces, ", "));
+  if (s.kinds.size() > 1) append_note(r, "label used by " + core::join(s.kinds, ", "));
+  if (s.spaces.size() > 1) append_note(r, "label ran on " + core::join(s.spaces, ", "));
   return r;
 }
 

@@ -25,4 +25,10 @@ std::string fixed(double value, int digits) {
   return big.data();
 }
 
+std::string join(const std::vector<std::string>& items, const std::string& separator) {
+  std::string s;
+  for (const std::string& item : items) s += (s.empty() ? "" : separator) + item;
+  return s;
+}
+
 }  // namespace rooftop::core

@@ -25,4 +25,21 @@ std::string terminal_text(const std::string& text) {
   return out;
 }
 
+std::string quoted(std::string_view text) {
+  constexpr std::size_t kLongest = 64;
+  std::string cut(text.substr(0, kLongest));
+  std::string out;
+  for (const char c : cut) {
+    if (c == '\n')
+      out += "\\n";
+    else if (c == '\r')
+      out += "\\r";
+    else if (c == '\t')
+      out += "\\t";
+    else
+      out += c;
+  }
+  return "\"" + terminal_text(out) + (text.size() > kLongest ? "...\"" : "\"");
+}
+
 }  // namespace rooftop::core

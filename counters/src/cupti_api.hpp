@@ -14,19 +14,23 @@
 namespace rooftop::counters::cupti {
 
 // One table for the list of functions used.
-#define ROOFTOP_CUPTI_FUNCTIONS(X)                                                              \
-  X(cuptiGetVersion) X(cuptiGetResultString) X(cuptiDeviceGetChipName)                          \
-  X(cuptiProfilerInitialize) X(cuptiProfilerDeInitialize) X(cuptiProfilerDeviceSupported)      \
-  X(cuptiProfilerGetCounterAvailability) X(cuptiProfilerHostInitialize)                        \
-  X(cuptiProfilerHostDeinitialize) X(cuptiProfilerHostGetSupportedChips)                       \
-  X(cuptiProfilerHostConfigAddMetrics) X(cuptiProfilerHostGetConfigImageSize)                  \
-  X(cuptiProfilerHostGetConfigImage) X(cuptiProfilerHostGetNumOfPasses)                        \
-  X(cuptiProfilerHostGetMetricProperties) X(cuptiProfilerHostEvaluateToGpuValues)              \
-  X(cuptiRangeProfilerEnable) X(cuptiRangeProfilerDisable) X(cuptiRangeProfilerSetConfig)      \
-  X(cuptiRangeProfilerStart) X(cuptiRangeProfilerStop) X(cuptiRangeProfilerPushRange)          \
-  X(cuptiRangeProfilerPopRange) X(cuptiRangeProfilerDecodeData)                                \
-  X(cuptiRangeProfilerGetCounterDataSize) X(cuptiRangeProfilerCounterDataImageInitialize)      \
-  X(cuptiRangeProfilerGetCounterDataInfo) X(cuptiRangeProfilerCounterDataGetRangeInfo)
+#define ROOFTOP_CUPTI_FUNCTIONS(X)                                                                 \
+  X(cuptiGetVersion)                                                                               \
+  X(cuptiGetResultString) X(cuptiDeviceGetChipName) X(cuptiProfilerInitialize)                     \
+      X(cuptiProfilerDeInitialize) X(cuptiProfilerDeviceSupported)                                 \
+          X(cuptiProfilerGetCounterAvailability) X(cuptiProfilerHostInitialize)                    \
+              X(cuptiProfilerHostDeinitialize) X(cuptiProfilerHostGetSupportedChips)               \
+                  X(cuptiProfilerHostConfigAddMetrics) X(cuptiProfilerHostGetConfigImageSize)      \
+                      X(cuptiProfilerHostGetConfigImage) X(cuptiProfilerHostGetNumOfPasses)        \
+                          X(cuptiProfilerHostGetMetricProperties)                                  \
+                              X(cuptiProfilerHostEvaluateToGpuValues) X(cuptiRangeProfilerEnable)  \
+                                  X(cuptiRangeProfilerDisable) X(cuptiRangeProfilerSetConfig) X(   \
+                                      cuptiRangeProfilerStart) X(cuptiRangeProfilerStop)           \
+                                      X(cuptiRangeProfilerPushRange) X(cuptiRangeProfilerPopRange) \
+                                          X(cuptiRangeProfilerDecodeData)                          \
+                                              X(cuptiRangeProfilerGetCounterDataSize)              \
+                                                  X(cuptiRangeProfilerCounterDataImageInitialize)  \
+                                                      X(cuptiRangeProfilerGetCounterDataInfo)
 
 struct Api {
 #define ROOFTOP_CUPTI_POINTER(name) decltype(&::name) name = nullptr;

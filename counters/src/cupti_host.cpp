@@ -1,4 +1,5 @@
 #include "rooftop/counters/cupti_host.hpp"
+#include "rooftop/core/format.hpp"
 
 #include <cupti_profiler_host.h>
 #include <cupti_range_profiler.h>
@@ -23,12 +24,6 @@ std::string result_name(CUptiResult r) {
 
 [[noreturn]] void fail(const std::string& what, CUptiResult r) {
   throw Error(what + ": " + describe_result(static_cast<int>(r)));
-}
-
-std::string join(const std::vector<std::string>& items) {
-  std::string s;
-  for (const std::string& item : items) s += (s.empty() ? "" : " ") + item;
-  return s;
 }
 
 }  // namespace
@@ -69,9 +64,9 @@ std::string driver_too_old(int driver_version, int built_with) {
   };
   const int needed = std::max(12060, built_with / 1000 * 1000);
   if (driver_version >= needed) return "";
-  return "the CUDA driver supports CUDA " + version(driver_version) +
-         ", older than the CUDA " + version(needed) + " that this build's CUPTI (CUDA " +
-         version(built_with) + ") needs for GPU counters: update the NVIDIA driver" +
+  return "the CUDA driver supports CUDA " + version(driver_version) + ", older than the CUDA " +
+         version(needed) + " that this build's CUPTI (CUDA " + version(built_with) +
+         ") needs for GPU counters: update the NVIDIA driver" +
          (built_with >= 13000 ? " (r580 or newer)" : "");
 }
 
@@ -102,19 +97,6 @@ std::size_t range_count(const std::vector<std::uint8_t>& counter_data) {
   if (const CUptiResult r = api().cuptiRangeProfilerGetCounterDataInfo(&p); r != CUPTI_SUCCESS)
     fail("cuptiRangeProfilerGetCounterDataInfo(counting the ranges of a counter-data image)", r);
   return p.numTotalRanges;
-}
-
-std::string range_name(const std::vector<std::uint8_t>& counter_data, std::size_t range) {
-  if (counter_data.empty()) throw Error("counter-data image is empty");
-  CUpti_RangeProfiler_CounterData_GetRangeInfo_Params p{};
-  p.structSize = CUpti_RangeProfiler_CounterData_GetRangeInfo_Params_STRUCT_SIZE;
-  p.pCounterDataImage = counter_data.data();
-  p.counterDataImageSize = counter_data.size();
-  p.rangeIndex = range;
-  p.rangeDelimiter = "/";
-  if (const CUptiResult r = api().cuptiRangeProfilerCounterDataGetRangeInfo(&p); r != CUPTI_SUCCESS)
-    fail("cuptiRangeProfilerCounterDataGetRangeInfo(range " + std::to_string(range) + ")", r);
-  return p.rangeName ? p.rangeName : "";
 }
 
 ProfilerHost::ProfilerHost(std::string chip, std::vector<std::uint8_t> counter_availability)
@@ -148,10 +130,11 @@ void ProfilerHost::open() {
   p.pChipName = chip_.c_str();
   p.pCounterAvailabilityImage =
       counter_availability_.empty() ? nullptr : counter_availability_.data();
-  if (const CUptiResult r = api().cuptiProfilerHostInitialize(&p); r != CUPTI_SUCCESS || !p.pHostObject) {
+  if (const CUptiResult r = api().cuptiProfilerHostInitialize(&p);
+      r != CUPTI_SUCCESS || !p.pHostObject) {
     std::string known;
     try {
-      known = " (this CUPTI knows " + join(supported_chips()) + ")";
+      known = " (this CUPTI knows " + core::join(supported_chips(), " ") + ")";
     } catch (const Error&) {
     }
     fail("cuptiProfilerHostInitialize for chip \"" + chip_ + "\"" + known, r);
@@ -201,7 +184,7 @@ void ProfilerHost::add_batch(const std::vector<std::string>& names) {
   p.ppMetricNames = pointers.data();
   p.numMetrics = pointers.size();
   if (const CUptiResult r = api().cuptiProfilerHostConfigAddMetrics(&p); r != CUPTI_SUCCESS)
-    fail("cuptiProfilerHostConfigAddMetrics on " + chip_ + " (" + join(names) + ")", r);
+    fail("cuptiProfilerHostConfigAddMetrics on " + chip_ + " (" + core::join(names, " ") + ")", r);
 }
 
 std::vector<SkippedMetric> ProfilerHost::add_metrics(const std::vector<std::string>& names) {

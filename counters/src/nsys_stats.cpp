@@ -17,6 +17,7 @@
 #include "profiler_csv.hpp"
 #include "reader.hpp"
 #include "rooftop/core/error.hpp"
+#include "rooftop/core/terminal.hpp"
 #include "units.hpp"
 
 namespace rooftop::counters::importing {
@@ -74,7 +75,7 @@ void read_kern_sum(const csv::Table& t, Timing& timing) {
     const std::string& calls_text = field(t, row, n, file);
     const auto calls = parse_count(calls_text);
     if (!calls)
-      throw Error(where + "Instances " + in_quotes(trim(calls_text)) + " is not a whole number");
+      throw Error(where + "Instances " + core::quoted(trim(calls_text)) + " is not a whole number");
     const double sum = nanoseconds(field(t, row, total, file), where, "Total Time (ns)");
     if (*calls == 0) continue;
     // With GridXYZ and BlockXYZ one kernel has a row per launch shape: they add up.
@@ -82,8 +83,10 @@ void read_kern_sum(const csv::Table& t, Timing& timing) {
     e.total += sum;
     e.calls += *calls;
     const double avg = sum / *calls;
-    e.min = std::min(e.min, min < 0 ? avg : nanoseconds(field(t, row, min, file), where, "Min (ns)"));
-    e.max = std::max(e.max, max < 0 ? avg : nanoseconds(field(t, row, max, file), where, "Max (ns)"));
+    e.min =
+        std::min(e.min, min < 0 ? avg : nanoseconds(field(t, row, min, file), where, "Min (ns)"));
+    e.max =
+        std::max(e.max, max < 0 ? avg : nanoseconds(field(t, row, max, file), where, "Max (ns)"));
   }
 }
 
@@ -97,8 +100,8 @@ void read_gpu_trace(const csv::Table& t, Timing& timing) {
     // Copies and memsets ("[CUDA memcpy Host-to-Device]") have no launch grid.
     if (kernel.rfind("[CUDA ", 0) == 0) continue;
     if (grid >= 0 && trim(field(t, row, grid, file)).empty()) continue;
-    timing.add_launch(kernel, nanoseconds(field(t, row, duration, file), at(file, row.line),
-                                          "Duration (ns)"));
+    timing.add_launch(
+        kernel, nanoseconds(field(t, row, duration, file), at(file, row.line), "Duration (ns)"));
   }
 }
 
@@ -109,7 +112,8 @@ Timing times(const Input& file) {
   for (const csv::Table& t : tables) {
     if (!timing.kind.empty()) {
       timing.notes.push_back(file.name + ": the " + kind_name(t.kind) + " table on line " +
-                             std::to_string(t.header.line) + " ignored: the first one gives the times");
+                             std::to_string(t.header.line) +
+                             " ignored: the first one gives the times");
       continue;
     }
     timing.kind = kind_name(t.kind);

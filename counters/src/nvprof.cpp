@@ -15,6 +15,7 @@
 #include "reader.hpp"
 #include "records.hpp"
 #include "rooftop/core/error.hpp"
+#include "rooftop/core/terminal.hpp"
 #include "rooftop/counters/evaluate.hpp"
 #include "units.hpp"
 
@@ -93,7 +94,7 @@ void read_nvprof_metrics(const csv::Table& t, const std::string& file, NvprofRep
     const std::string& inv_text = field(t, row, invocations, file);
     const auto inv = parse_count(inv_text);
     if (!inv || *inv < 1)  // a metric over no launch is no measurement
-      throw Error(at(file, row.line) + "Invocations " + in_quotes(trim(inv_text)) +
+      throw Error(at(file, row.line) + "Invocations " + core::quoted(trim(inv_text)) +
                   " is not a positive whole number");
     auto it = report.by_name.find(name);
     if (it == report.by_name.end()) {
@@ -116,7 +117,7 @@ void read_nvprof_metrics(const csv::Table& t, const std::string& file, NvprofRep
     }
     const auto split = split_number(text);
     if (!split)
-      throw Error(at(file, row.line) + in_quotes(trim(text)) + " for " + m + " is not a number");
+      throw Error(at(file, row.line) + core::quoted(trim(text)) + " for " + m + " is not a number");
     const double value =
         to_base(split->first, text, split->second, wanted->second, true, at(file, row.line), m);
     v.total += value * *inv;
@@ -172,9 +173,9 @@ KernelRecord nvprof_record(const NvprofKernel& k, std::size_t index, const Timin
     if (l.bytes) {
       r.bytes.push_back({std::string(l.level), *l.bytes});
     } else {
-      book.add("no " + std::string(l.label) + " byte metric (" + recipe.at(l.level) +
-                   ", absent or n/a)",
-               std::string(l.label) + " not plotted", r.id);
+      book.add(
+          "no " + std::string(l.label) + " byte metric (" + recipe.at(l.level) + ", absent or n/a)",
+          std::string(l.label) + " not plotted", r.id);
       remarks.push_back("no " + std::string(l.label) + " bytes");
     }
   }
@@ -288,11 +289,10 @@ Reading read(const Input& file, const Timing* given) {
         nvprof_record(report.kernels[i], i, have_timing ? &timing : nullptr, matches[i], book));
   if (!report.kernels.empty()) nvprof_file_notes(report, result.kernels, file.name, result.notes);
   const auto stem = [](const Precision& p) { return "flop_count_" + std::string(p.nvprof); };
-  result.flops_short = flops_short(
-      [&](const Precision& p, const char* op) {
-        return report.metrics.count(stem(p) + "_" + op) > 0;
-      },
-      [&](const Precision& p) { return report.metrics.count(stem(p)) > 0; });
+  result.flops_short =
+      flops_short([&](const Precision& p,
+                      const char* op) { return report.metrics.count(stem(p) + "_" + op) > 0; },
+                  [&](const Precision& p) { return report.metrics.count(stem(p)) > 0; });
   book.append_to(result.notes);
   return result;
 }

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "rooftop/core/error.hpp"
+#include "rooftop/core/terminal.hpp"
 #include "units.hpp"
 
 namespace rooftop::counters::importing {
@@ -42,7 +43,7 @@ const std::string& field(const csv::Table& table, const csv::Record& row, int co
     throw Error(at(file, row.line) + std::to_string(row.fields.size()) +
                 " fields where the header on line " + std::to_string(table.header.line) + " has " +
                 std::to_string(table.header.fields.size()) + " (no " +
-                in_quotes(table.header.fields[col]) + ")");
+                core::quoted(table.header.fields[col]) + ")");
   return row.fields[col];
 }
 
@@ -118,7 +119,8 @@ void read_summary(const csv::Table& t, Timing& timing) {
         read_value(field(t, row, time, file), unit(time), Quantity::time, true, where, "Time");
     const std::string& calls_text = field(t, row, calls, file);
     const auto n = parse_count(calls_text);
-    if (!n) throw Error(where + "Calls " + in_quotes(trim(calls_text)) + " is not a whole number");
+    if (!n)
+      throw Error(where + "Calls " + core::quoted(trim(calls_text)) + " is not a whole number");
     if (!total || *n == 0) continue;
     TimingEntry& e = timing.entry(without_correlation(field(t, row, name, file)));
     e.total += *total;
@@ -191,8 +193,8 @@ const csv::Table& counts_table(const std::vector<csv::Table>& tables, const std:
     if (!first) first = &t;
     if (t.kind != first->kind)
       throw Error(at(name, t.header.line) + "an " + format_name(t.kind) + " table after the " +
-                  format_name(first->kind) + " one on line " +
-                  std::to_string(first->header.line) + ": one format per file");
+                  format_name(first->kind) + " one on line " + std::to_string(first->header.line) +
+                  ": one format per file");
   }
   if (first) return *first;
   const csv::Table& t = tables.front();

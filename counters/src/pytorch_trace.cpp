@@ -36,6 +36,7 @@
 #include "operator_flops.hpp"
 #include "reader.hpp"
 #include "rooftop/core/error.hpp"
+#include "rooftop/core/terminal.hpp"
 #include "units.hpp"
 
 namespace rooftop::counters::importing {
@@ -63,8 +64,10 @@ void check_depth(std::string_view text, const std::string& name) {
   for (std::size_t i = 0; i < text.size(); ++i) {
     const char c = text[i];
     if (in_string) {
-      if (c == '\\') ++i;
-      else if (c == '"') in_string = false;
+      if (c == '\\')
+        ++i;
+      else if (c == '"')
+        in_string = false;
     } else if (c == '"') {
       in_string = true;
     } else if (c == '{' || c == '[') {
@@ -120,8 +123,7 @@ std::string precision_of(const json& args) {
   const std::string t = first_type(args);
   if (t == "float") return "fp32";
   if (t == "double") return "fp64";
-  if (t.find("Half") != std::string::npos || t.find("BFloat16") != std::string::npos)
-    return "fp16";
+  if (t.find("Half") != std::string::npos || t.find("BFloat16") != std::string::npos) return "fp16";
   return {};
 }
 
@@ -193,7 +195,7 @@ Timing times(const Input& file) {
     doc = json::parse(file.text.begin(), file.text.end());
   } catch (const json::exception& e) {
     std::string what = e.what();
-    throw Error(file.name + ": not a readable JSON trace (" + in_quotes(what) + ")");
+    throw Error(file.name + ": not a readable JSON trace (" + core::quoted(what) + ")");
   }
   const auto events = doc.find("traceEvents");
   if (events == doc.end() || !events->is_array())
@@ -218,8 +220,15 @@ Timing times(const Input& file) {
       const auto ts = number(e, "ts"), dur = number(e, "dur");
       const auto x = id_of(args, "External id");
       if (!ts || !dur) continue;
-      Op op{string_of(e, "name"), precision_of(args), *ts, *ts + *dur,
-            number(args, "flops").value_or(0.0), 0, 0, -1, 0};
+      Op op{string_of(e, "name"),
+            precision_of(args),
+            *ts,
+            *ts + *dur,
+            number(args, "flops").value_or(0.0),
+            0,
+            0,
+            -1,
+            0};
       op.args = &args;
       if (const auto p = id_of(e, "pid")) op.pid = *p;
       if (const auto t = id_of(e, "tid")) op.tid = *t;
@@ -239,8 +248,9 @@ Timing times(const Input& file) {
   });
   std::vector<int> stack;
   for (int i : order) {
-    while (!stack.empty() && (ops[stack.back()].pid != ops[i].pid ||
-                              ops[stack.back()].tid != ops[i].tid || ops[stack.back()].end < ops[i].end))
+    while (!stack.empty() &&
+           (ops[stack.back()].pid != ops[i].pid || ops[stack.back()].tid != ops[i].tid ||
+            ops[stack.back()].end < ops[i].end))
       stack.pop_back();
     ops[i].parent = stack.empty() ? -1 : stack.back();
     stack.push_back(i);
@@ -280,7 +290,7 @@ Timing times(const Input& file) {
   timing.file = file.name;
   timing.kind = "PyTorch profiler kernel durations";
   std::map<std::string, int> attributed;  // launches per kernel name that got FLOPs
-  std::map<int, double> spread;           // operator calls that launched several kernels: their time
+  std::map<int, double> spread;  // operator calls that launched several kernels: their time
   bool untyped = false;
   for (const Kernel& k : kernels) {
     timing.add_launch(k.name, k.seconds);
@@ -353,13 +363,14 @@ Timing times(const Input& file) {
       continue;
     }
     timing.notes.push_back(file.name + ": no FLOPs for " + std::to_string(n) + " call(s) of " +
-                           in_quotes(key.first) + ": " + key.second);
+                           core::quoted(key.first) + ": " + key.second);
   }
   if (more > 0)
     timing.notes.push_back(file.name + ": no FLOPs for " + std::to_string(more) +
                            " more call(s) whose shapes gave no count");
   for (const auto& [name, n] : counted.nested)
-    timing.notes.push_back(file.name + ": " + std::to_string(n) + " call(s) of " + in_quotes(name) +
+    timing.notes.push_back(file.name + ": " + std::to_string(n) + " call(s) of " +
+                           core::quoted(name) +
                            " left uncounted: the operators nested in them hold their FLOPs");
   if (bf16)
     timing.notes.push_back(file.name +
@@ -367,15 +378,16 @@ Timing times(const Input& file) {
                            "fp64, fp32 and fp16 FLOPs, no bf16)");
   for (const auto& [name, calls] : operators)
     timing.notes.push_back(file.name + ": the FLOPs of " +
-                           in_quotes(name.substr(std::string_view(kOperatorPrefix).size())) +
-                           " span several kernels per call: " + in_quotes(name) +
+                           core::quoted(name.substr(std::string_view(kOperatorPrefix).size())) +
+                           " span several kernels per call: " + core::quoted(name) +
                            " holds them with the summed time of its kernels (" +
                            std::to_string(calls) + " call(s))");
   if (untyped)
-    timing.notes.push_back(file.name + ": FLOPs of operators whose first input is no "
-                                       "floating type (\"Input type\") not given to any kernel");
+    timing.notes.push_back(file.name +
+                           ": FLOPs of operators whose first input is no "
+                           "floating type (\"Input type\") not given to any kernel");
   for (const std::string& name : partial)
-    timing.notes.push_back(file.name + ": " + in_quotes(name) +
+    timing.notes.push_back(file.name + ": " + core::quoted(name) +
                            " has FLOPs for only some launches: its FLOPs left out");
   return timing;
 }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "rooftop/core/terminal.hpp"
 #include "rooftop/counters/kernel_names.hpp"
 #include "units.hpp"
 
@@ -99,12 +100,12 @@ std::vector<const TimingEntry*> match_timing(const std::vector<std::string>& ker
     const bool short_name = cut_short(base, prefix);
     std::vector<TimingEntry*> candidates;
     for (TimingEntry& e : timing.entries)
-      if (!e.claimed && (short_name ? base_name(e.name).rfind(prefix, 0) == 0
-                                    : base_name(e.name) == base))
+      if (!e.claimed &&
+          (short_name ? base_name(e.name).rfind(prefix, 0) == 0 : base_name(e.name) == base))
         candidates.push_back(&e);
     const std::string id = "k" + std::to_string(i + 1);
-    const char* how = short_name ? "by the start of its name, cut short with \"...\""
-                                 : "by its name up to '('";
+    const char* how =
+        short_name ? "by the start of its name, cut short with \"...\"" : "by its name up to '('";
     int same_base = unmatched_bases[base];
     // nvprof prints "vecAdd<float>" where Nsight Compute prints "vecAdd" for the same
     // kernel: one name without template arguments is the other's without them, where that
@@ -123,10 +124,10 @@ std::vector<const TimingEntry*> match_timing(const std::vector<std::string>& ker
     if (candidates.size() == 1 && same_base == 1) {
       match[i] = candidates[0];
       candidates[0]->claimed = true;
-      notes.push_back(timing.file + ": " + id + " " + in_quotes(kernels[i]) + " matched to " +
-                      in_quotes(candidates[0]->name) + " " + how);
+      notes.push_back(timing.file + ": " + id + " " + core::quoted(kernels[i]) + " matched to " +
+                      core::quoted(candidates[0]->name) + " " + how);
     } else if (!candidates.empty()) {
-      notes.push_back(timing.file + ": " + id + " " + in_quotes(kernels[i]) +
+      notes.push_back(timing.file + ": " + id + " " + core::quoted(kernels[i]) +
                       " matches several kernels " + how + ": none taken");
     }
   }

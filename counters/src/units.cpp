@@ -6,29 +6,12 @@
 #include <limits>
 
 #include "rooftop/core/error.hpp"
+#include "rooftop/core/terminal.hpp"
 
 namespace rooftop::counters::importing {
 
 std::string at(const std::string& file, int line) {
   return file + ":" + std::to_string(line) + ": ";
-}
-
-// A value from the file, quoted for a one-line message: line breaks and other control
-// characters escaped, long values cut.
-std::string in_quotes(std::string_view s) {
-  std::string out = "\"";
-  for (std::size_t i = 0; i < s.size() && i < 120; ++i) {
-    const unsigned char c = static_cast<unsigned char>(s[i]);
-    if (c == '\n')
-      out += "\\n";
-    else if (c == '\r')
-      out += "\\r";
-    else if (c < 0x20 || c == 0x7f)
-      out += '?';
-    else
-      out += s[i];
-  }
-  return out + (s.size() > 120 ? "...\"" : "\"");
 }
 
 std::string trim(std::string_view s) {
@@ -198,8 +181,8 @@ std::optional<double> unit_factor(Quantity q, std::string_view unit, bool binary
     case Quantity::count:
       if (u.empty()) return 1.0;
       return prefixed(u,
-                      {"inst", "sector", "cycle", "warp", "thread", "request", "transaction",
-                       "op", "ops"},  // ops: a matrix unit's (sm__ops_path_tensor_*)
+                      {"inst", "sector", "cycle", "warp", "thread", "request", "transaction", "op",
+                       "ops"},  // ops: a matrix unit's (sm__ops_path_tensor_*)
                       false);
     case Quantity::bytes:
       if (u.empty()) return 1.0;
@@ -232,12 +215,12 @@ std::optional<double> unit_factor(Quantity q, std::string_view unit, bool binary
 // `v` in `unit`, converted to the base unit of `q`.
 double to_base(double v, std::string_view text, std::string_view unit, Quantity q, bool binary,
                const std::string& where, const std::string& metric) {
-  if (v < 0.0) throw Error(where + in_quotes(trim(text)) + " for " + metric + " is negative");
+  if (v < 0.0) throw Error(where + core::quoted(trim(text)) + " for " + metric + " is negative");
   const auto f = unit_factor(q, unit, binary);
   if (!f && trim(unit).empty())
     throw Error(where + metric + " has no unit (" + quantity_name(q) + " needs one)");
   if (!f)
-    throw Error(where + "unit " + in_quotes(trim(unit)) + " of " + metric + " is not " +
+    throw Error(where + "unit " + core::quoted(trim(unit)) + " of " + metric + " is not " +
                 quantity_name(q) + " unit");
   return v * *f;
 }
@@ -247,7 +230,7 @@ std::optional<double> read_value(std::string_view text, std::string_view unit, Q
                                  bool binary, const std::string& where, const std::string& metric) {
   if (is_missing(text)) return std::nullopt;
   const auto v = parse_number(text);
-  if (!v) throw Error(where + in_quotes(trim(text)) + " for " + metric + " is not a number");
+  if (!v) throw Error(where + core::quoted(trim(text)) + " for " + metric + " is not a number");
   return to_base(*v, text, unit, q, binary, where, metric);
 }
 

@@ -14,10 +14,6 @@ namespace rooftop::counters::importing {
 // "FILE:LINE: ", the start of every message about a place in a file.
 std::string at(const std::string& file, int line);
 
-// A value from the file, quoted for a one-line message: line breaks and other control
-// characters escaped, long values cut.
-std::string in_quotes(std::string_view s);
-
 std::string trim(std::string_view s);
 std::string lower(std::string s);
 bool is_digit(char c);

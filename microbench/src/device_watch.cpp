@@ -1,6 +1,7 @@
 // The GPU watch: NVML read around every device sample, and the verdict on each device
 // ceiling from its samples' readings.
 #include "rooftop/microbench/device_watch.hpp"
+#include "rooftop/core/format.hpp"
 
 #include <dlfcn.h>
 
@@ -40,12 +41,6 @@ struct EventData {
   unsigned gpu_instance_id, compute_instance_id;
 };
 
-std::string join(const std::vector<std::string>& parts, const char* separator) {
-  std::string out;
-  for (const std::string& p : parts) out += (out.empty() ? "" : separator) + p;
-  return out;
-}
-
 std::string reason_names(std::uint64_t bits) {
   namespace e = clocks_event;
   static constexpr std::pair<std::uint64_t, const char*> kNames[] = {
@@ -57,7 +52,7 @@ std::string reason_names(std::uint64_t bits) {
   std::vector<std::string> names;
   for (const auto& [bit, name] : kNames)
     if (bits & bit) names.emplace_back(name);
-  return join(names, ", ");
+  return core::join(names, ", ");
 }
 
 std::string of_samples(int count, std::size_t samples) {
@@ -120,9 +115,9 @@ DeviceVerdict device_verdict(const std::vector<WatchSample>& samples, const Watc
     for (unsigned pid : pids) ids.push_back(std::to_string(pid));
     notes.push_back(
         "another compute process on the GPU during " + of_samples(with_others, samples.size()) +
-        (other_namespace ? " (NVML lists pids " + join(ids, ", ") +
+        (other_namespace ? " (NVML lists pids " + core::join(ids, ", ") +
                                " of another PID namespace; one of them is taken to be rooftop)"
-                         : " (pid " + join(ids, ", ") + ")"));
+                         : " (pid " + core::join(ids, ", ") + ")"));
   } else if (readable.processes && listed == 0) {
     notes.emplace_back(
         "NVML lists no compute process on the GPU, not even rooftop (another PID namespace): "
@@ -134,14 +129,14 @@ DeviceVerdict device_verdict(const std::vector<WatchSample>& samples, const Watc
   if (!xids.empty()) {
     std::vector<std::string> ids;
     for (unsigned long long x : xids) ids.push_back(std::to_string(x));
-    notes.push_back("XID critical error " + join(ids, ", ") + " during its samples");
+    notes.push_back("XID critical error " + core::join(ids, ", ") + " during its samples");
   }
   if (ecc > 0)
     notes.push_back(std::to_string(ecc) + " uncorrected ECC error(s) during its samples");
   if (capped > 0)
     notes.push_back("power-capped during " + of_samples(capped, samples.size()) +
                     ": this is the rate under the GPU's power limit");
-  if (!notes.empty()) out.note = "NVML: " + join(notes, "; ");
+  if (!notes.empty()) out.note = "NVML: " + core::join(notes, "; ");
   return out;
 }
 
@@ -263,7 +258,7 @@ NvmlWatch::NvmlWatch(const std::string& pci_bus_id, const char* library)
     not_read.push_back("XID errors" + why(rc));
   else
     readable_.xid = true;
-  if (!not_read.empty()) readable_.why_not = "NVML cannot read " + join(not_read, ", ");
+  if (!not_read.empty()) readable_.why_not = "NVML cannot read " + core::join(not_read, ", ");
 }
 
 NvmlWatch::NvmlWatch(Unread nothing) : api_(std::make_unique<Api>()) {

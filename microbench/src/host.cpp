@@ -1,4 +1,5 @@
 #include "rooftop/microbench/host.hpp"
+#include "rooftop/core/host_name.hpp"
 
 #include <unistd.h>
 
@@ -26,7 +27,8 @@ std::string read_line(const std::string& path) {
 std::uint64_t parse_size(const std::string& s) {
   std::uint64_t v = 0;
   std::size_t i = 0;
-  while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]))) v = v * 10 + (s[i++] - '0');
+  while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i])))
+    v = v * 10 + (s[i++] - '0');
   if (i < s.size() && (s[i] == 'K' || s[i] == 'k')) v <<= 10;
   if (i < s.size() && s[i] == 'M') v <<= 20;
   if (i < s.size() && s[i] == 'G') v <<= 30;
@@ -106,16 +108,13 @@ std::vector<core::CacheLevel> read_caches(const std::string& sysfs_root) {
     c.shared_by = std::max(1, count_cpu_list(read_line(base + "shared_cpu_list")));
     if (c.bytes > 0) out.push_back(c);
   }
-  std::sort(out.begin(), out.end(),
-            [](const auto& a, const auto& b) { return a.name < b.name; });
+  std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.name < b.name; });
   return out;
 }
 
 core::Machine describe_host(const std::string& sysfs_root) {
   core::Machine m;
-  char host[256] = {};
-  gethostname(host, sizeof host - 1);
-  m.hostname = host;
+  m.hostname = core::host_name();
   const auto info = cpuinfo_first_processor();
   m.cpu_model = info.count("model name") ? info.at("model name") : "unknown CPU";
   m.execution_space = Kokkos::DefaultHostExecutionSpace::name();
@@ -132,9 +131,9 @@ core::Machine describe_host(const std::string& sysfs_root) {
       return 0;
     }
   };
-  const CoreModel p = core_model(info.count("vendor_id") ? info.at("vendor_id") : "",
-                                 number("cpu family", 10), number("model", 10), m.cpu_model,
-                                 m.simd_bits);
+  const CoreModel p =
+      core_model(info.count("vendor_id") ? info.at("vendor_id") : "", number("cpu family", 10),
+                 number("model", 10), m.cpu_model, m.simd_bits);
   m.fma_pipes = p.fma;
   m.add_pipes = p.add;
   m.load_ports = p.loads;
@@ -160,9 +159,8 @@ std::vector<double> clock_per_thread_ghz(std::int64_t iterations, int attempts) 
   using Host = Kokkos::DefaultHostExecutionSpace;
   std::vector<double> ghz(static_cast<std::size_t>(Host().concurrency()), 0.0);
   double* out = ghz.data();
-  Kokkos::parallel_for(
-      "rooftop::clock", Kokkos::RangePolicy<Host>(0, Host().concurrency()),
-      [=](const int t) { out[t] = thread_clock_ghz(iterations, attempts); });
+  Kokkos::parallel_for("rooftop::clock", Kokkos::RangePolicy<Host>(0, Host().concurrency()),
+                       [=](const int t) { out[t] = thread_clock_ghz(iterations, attempts); });
   Host().fence();
   return ghz;
 }

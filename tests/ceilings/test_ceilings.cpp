@@ -18,11 +18,15 @@
 #include "rooftop/ceilings/io.hpp"
 #include "rooftop/core/error.hpp"
 #include "rooftop/core/model.hpp"
+#include "rooftop/core/output_file.hpp"
 #include "rooftop/core/statistics.hpp"
 #include "support.hpp"
 
 namespace rooftop::ceilings {
 namespace {
+
+using core::check_writable;
+using core::write_text_file;
 
 using rooftop::testing::KiB;
 using rooftop::testing::MiB;
@@ -781,7 +785,8 @@ TEST(CeilingsFileIo, TensorOpsOfAnUnknownUnitOrNegativeAreRefused) {
     core::CeilingsFile original = rooftop::testing::sample_ceilings_file();
     original.kernels = sample_kernels();
     original.kernels[1].tensor_ops = {bad};
-    EXPECT_THROW(write_file(dir.file("bad.h5"), original), rooftop::Error) << bad.figure << " " << bad.ops;
+    EXPECT_THROW(write_file(dir.file("bad.h5"), original), rooftop::Error)
+        << bad.figure << " " << bad.ops;
   }
 }
 

@@ -2,8 +2,8 @@
 // links, special paths, oversized input, terminal escapes. Every reproducer of a crash,
 // hang or overwrite found by mutating inputs is kept here (fixtures under fixtures/h5).
 
-#include <gtest/gtest.h>
 #include <grp.h>
+#include <gtest/gtest.h>
 #include <hdf5.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -19,14 +19,18 @@
 #include "h5_files.hpp"
 #include "rooftop/ceilings/ert.hpp"
 #include "rooftop/ceilings/export.hpp"
-#include "rooftop/core/input_file.hpp"
 #include "rooftop/ceilings/io.hpp"
-#include "rooftop/core/terminal.hpp"
 #include "rooftop/ceilings/validate.hpp"
+#include "rooftop/core/input_file.hpp"
+#include "rooftop/core/output_file.hpp"
+#include "rooftop/core/terminal.hpp"
 #include "support.hpp"
 
 namespace rooftop::ceilings {
 namespace {
+
+using core::check_writable;
+using core::write_text_file;
 
 using rooftop::testing::error_of;
 using rooftop::testing::TempDir;
@@ -167,8 +171,8 @@ TEST(Validation, ImplausibleCeilingsAreRefusedByTheWriter) {
       {[&](core::CeilingsFile& f) { f.ceilings[0].samples = -1; }, "samples -1 is negative"},
       {[&](core::CeilingsFile& f) { std::swap(f.ceilings[0].min, f.ceilings[0].max); },
        "not in order"},
-      {[&](core::CeilingsFile& f) { f.ceilings[0].kind = "speed"; }, "kind 'speed'"},
-      {[&](core::CeilingsFile& f) { f.ceilings[0].units = "furlongs"; }, "units 'furlongs'"},
+      {[&](core::CeilingsFile& f) { f.ceilings[0].kind = "speed"; }, "kind \"speed\""},
+      {[&](core::CeilingsFile& f) { f.ceilings[0].units = "furlongs"; }, "units \"furlongs\""},
       {[&](core::CeilingsFile& f) { f.ceilings[0].name = "fp128_fma"; }, "unknown ceiling name"},
       {[&](core::CeilingsFile& f) { f.ceilings.push_back(f.ceilings[0]); }, "a second row for"},
       {[&](core::CeilingsFile& f) { f.ceilings.clear(); }, "no ceilings"},
@@ -318,6 +322,15 @@ TEST(TerminalText, ControlCharactersAreEscaped) {
             "x\\u009b2Jy");  // the one-byte CSI
   EXPECT_EQ(core::terminal_text("caf\xc3\xa9\tline\n"), "caf\xc3\xa9\tline\n");
   EXPECT_EQ(core::terminal_text(std::string("a\0b", 3)), "a\\x00b");
+}
+
+// One rule for a file's value in a one-line message, whichever reader quotes it.
+TEST(HostileText, AForeignValueIsQuotedOnOneLineEscapedAndCut) {
+  EXPECT_EQ(core::quoted("furlongs"), "\"furlongs\"");
+  EXPECT_EQ(core::quoted("a\nb\r\tc\x1b[2J"), "\"a\\nb\\r\\tc\\x1b[2J\"");
+  const std::string quoted_long = core::quoted(std::string(500, 'x'));
+  EXPECT_EQ(quoted_long, "\"" + std::string(64, 'x') + "...\"");
+  EXPECT_EQ(quoted_long.find('\n'), std::string::npos);
 }
 
 TEST(HostileErt, DuplicateKeysAreRejected) {

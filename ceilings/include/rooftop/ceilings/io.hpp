@@ -23,13 +23,6 @@ void write_file(const std::string& path, const core::CeilingsFile& file);
 // and for an unknown schema major version.
 core::CeilingsFile read_file(const std::string& path);
 
-// Writes any text output (chart, export) the same way: temporary file beside `path`,
-// then rename; an existing `path` survives a failed write.
-void write_text_file(const std::string& path, const std::string& text);
-
-// Fails early (before a long measurement) when `path` could not be written later.
-void check_writable(const std::string& path);
-
 // Provenance for a file written now by this build.
 core::Provenance current_provenance(const std::string& command_line);
 

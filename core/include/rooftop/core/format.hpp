@@ -1,8 +1,9 @@
 #pragma once
-// Numbers as text, in one place: tables, charts, notes and messages format a number
-// through these instead of a buffer and snprintf of their own.
+// Numbers and lists as text, in one place: tables, charts, notes and messages format a
+// number or a list through these instead of a buffer and snprintf, or a loop, of their own.
 
 #include <string>
+#include <vector>
 
 namespace rooftop::core {
 
@@ -12,5 +13,8 @@ std::string format_number(const char* conversion, double value);
 
 // `digits` after the decimal point: fixed(2.345, 1) == "2.3".
 std::string fixed(double value, int digits);
+
+// The items with `separator` between them: join({"a", "b"}, ", ") == "a, b".
+std::string join(const std::vector<std::string>& items, const std::string& separator);
 
 }  // namespace rooftop::core

@@ -4,11 +4,17 @@
 // retitle the window (ESC sequences, and their one-byte C1 forms in UTF-8).
 
 #include <string>
+#include <string_view>
 
 namespace rooftop::core {
 
 // `text` with every control character but line break and tab written as \xHH (C1 controls
 // as \u00HH); everything else, UTF-8 included, unchanged.
 std::string terminal_text(const std::string& text);
+
+// A value from a file quoted for a one-line message, the one rule for every reader:
+// "in double quotes", line breaks and tabs as \n \r \t, other control characters as
+// terminal_text writes them, cut after 64 bytes with "...".
+std::string quoted(std::string_view text);
 
 }  // namespace rooftop::core

@@ -46,10 +46,8 @@ std::string driver_too_old(int driver_version, int built_with);
 // Chips this CUPTI can build config images for ("GA100", "GH100", ...).
 std::vector<std::string> supported_chips();
 
-// Ranges in a decoded counter-data image, and the name of one ("kernel" for a user
-// range, "0", "1", ... for auto ranges; nested user ranges joined by '/').
+// Ranges in a decoded counter-data image.
 std::size_t range_count(const std::vector<std::uint8_t>& counter_data);
-std::string range_name(const std::vector<std::uint8_t>& counter_data, std::size_t range);
 
 class ProfilerHost {
  public:

@@ -1,4 +1,4 @@
-#include "output_file.hpp"
+#include "rooftop/core/output_file.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -11,7 +11,7 @@
 
 #include "rooftop/core/error.hpp"
 
-namespace rooftop::ceilings::output {
+namespace rooftop::core {
 namespace {
 
 mode_t file_mode() {
@@ -25,7 +25,7 @@ mode_t file_mode() {
 
 }  // namespace
 
-void check_path(const std::string& path) {
+void check_writable(const std::string& path) {
   if (path.empty()) throw Error("output path is empty");
   if (path.back() == '/') throw Error(path + ": is a directory, not a file name");
   struct stat st {};
@@ -62,4 +62,17 @@ void TempFile::commit() {
   committed_ = true;
 }
 
-}  // namespace rooftop::ceilings::output
+void write_text_file(const std::string& path, const std::string& text) {
+  check_writable(path);
+  TempFile tmp(path);
+  for (std::size_t done = 0; done < text.size();) {
+    const ssize_t n = ::write(tmp.fd(), text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) throw Error(path + ": write failed (" + std::strerror(errno) + ")");
+    done += static_cast<std::size_t>(n);
+  }
+  tmp.close_fd();
+  tmp.commit();
+}
+
+}  // namespace rooftop::core
