@@ -276,13 +276,21 @@ struct Team {
       igp[p] = igp0 + p < a.ngpown ? igp0 + p : a.ngpown - 1;
       half_vcoul[p] = igp0 + p < a.ngpown ? 0.5 * a.vcoul(igp[p]) : 0.0;
     }
+    // The (G', G) values a term needs, one array each (a host compiler vectorizes the
+    // lanes of a structure of arrays, not of an array of structures).
     Complex wtilde[kGPrimes][kWidth], I_eps[kGPrimes][kWidth];
-    Pair pair[kGPrimes][kWidth];
+    double wt_re[kGPrimes][kWidth], wt_im[kGPrimes][kWidth], wt_size[kGPrimes][kWidth];
+    double wI_re[kGPrimes][kWidth], wI_im[kGPrimes][kWidth];
     for (int p = 0; p < kGPrimes; ++p)
       for (int l = 0; l < kWidth; ++l) {
         if constexpr (k.simplified) {
-          pair[p][l] = Pair::of<k.squared>(a.wtilde_array(igp[p], ig0 + l),
-                                           a.I_eps_array(igp[p], ig0 + l), half_vcoul[p]);
+          const Pair q = Pair::of<k.squared>(a.wtilde_array(igp[p], ig0 + l),
+                                             a.I_eps_array(igp[p], ig0 + l), half_vcoul[p]);
+          wt_re[p][l] = q.wt_re;
+          wt_im[p][l] = q.wt_im;
+          wt_size[p][l] = q.wt_size;
+          wI_re[p][l] = q.wI.real();
+          wI_im[p][l] = q.wI.imag();
         } else {
           wtilde[p][l] = a.wtilde_array(igp[p], ig0 + l);
           I_eps[p][l] = a.I_eps_array(igp[p], ig0 + l);
@@ -290,19 +298,22 @@ struct Team {
       }
     double re[kFrequencies][kGPrimes][kWidth] = {}, im[kFrequencies][kGPrimes][kWidth] = {};
     for (int n1 = 0; n1 < a.number_bands; ++n1) {
-      Complex aqsm[kGPrimes], aqsn[kWidth];
+      Complex aqsm[kGPrimes];
       for (int p = 0; p < kGPrimes; ++p) aqsm[p] = Kokkos::conj(a.aqsmtemp(n1, igp[p]));
-      for (int l = 0; l < kWidth; ++l) aqsn[l] = a.aqsntemp(n1, ig0 + l);
       ROOFTOP_GPP_UNROLL for (int f = 0; f < kFrequencies; ++f) {
         if (f >= frequencies()) break;
         const double wx = a.wx_at(n1, iw_first + f);
         for (int p = 0; p < kGPrimes; ++p)
           for (int l = 0; l < kWidth; ++l) {
+            const Complex band = aqsm[p] * a.aqsntemp(n1, ig0 + l);
             Complex term;
-            if constexpr (k.simplified)
-              term = aqsm[p] * aqsn[l] * sch_simplified<k.reciprocal, k.squared>(pair[p][l], wx);
-            else
-              term = aqsm[p] * aqsn[l] * sch_plain(wtilde[p][l], I_eps[p][l], wx) * half_vcoul[p];
+            if constexpr (k.simplified) {
+              const Pair q{wt_re[p][l], wt_im[p][l], Complex(wI_re[p][l], wI_im[p][l]),
+                           wt_size[p][l]};
+              term = band * sch_simplified<k.reciprocal, k.squared>(q, wx);
+            } else {
+              term = band * sch_plain(wtilde[p][l], I_eps[p][l], wx) * half_vcoul[p];
+            }
             re[f][p][l] += term.real();
             im[f][p][l] += term.imag();
           }
