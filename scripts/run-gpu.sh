@@ -305,12 +305,12 @@ if [[ -n "$ncu" ]]; then
   done
   # With the default --kernel-name-base function every Kokkos kernel is named
   # cuda_parallel_launch_local_memory, so names are matched demangled, where they carry
-  # the functor or the lambda's enclosing function, all in namespace rooftop::kernels
-  # (gpp::CollapseAll, gpp::TeamKernel<...>, <unnamed>::Triad::run()::[lambda ...]);
+  # the functor, all in namespace rooftop::kernels, named as the kernel's record
+  # (gpp::Team<Kokkos::Cuda, rooftop::kernels::gpp::v7_reciprocal>, reference::triad);
   # Kokkos's own fills and copies carry none of it. The value of --kernel-name is a name
   # or regex:<expression>; only --kernel-id splits its value at ':'. The dots stand for
   # the colons all the same, so the expression reads the same whichever way ncu splits it
-  # (this pattern matched all 12 kernels on an H200). Every launch that matches is
+  # (this pattern matched all 12 kernels of an earlier build's names on an H200). Every launch that matches is
   # profiled: analyze --once runs each kernel once, and GPP versions that launch one
   # kernel per frequency (v4-v9) show several launches; the summary counts them.
   # --rename-kernels off (where this ncu has it) matches the full demangled names, not
