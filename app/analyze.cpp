@@ -38,12 +38,10 @@ std::vector<std::string> split_list(const std::string& list) {
 
 // The memory the largest kernel holds while it runs (they run one at a time): its arrays,
 // which its declared cost model reads from DRAM once.
-double memory_needed(const kernels::KernelList& kernels) {
+double memory_needed(const std::vector<core::KernelRecord>& declared) {
   double most = 0.0;
-  for (const auto& k : kernels) {
-    const core::KernelRecord declared = k->declared();  // find_bytes points into it
-    if (const core::LevelBytes* b = declared.find_bytes("dram")) most = std::max(most, b->bytes);
-  }
+  for (const core::KernelRecord& k : declared)
+    if (const core::LevelBytes* b = k.find_bytes("dram")) most = std::max(most, b->bytes);
   return most;
 }
 
@@ -71,9 +69,9 @@ int run_analyze(const AnalyzeOptions& options, const std::string& command_line) 
                            : ROOFTOP_HAS_DEVICE  ? "medium"
                                                  : "small";
   kernels::KernelList kernels = kernels::make_kernels(split_list(options.kernels), size);
-  const double needed = memory_needed(kernels);
-  std::vector<core::KernelRecord> declared;
+  std::vector<core::KernelRecord> declared;  // cheap, no device: for memory and the estimate
   for (const auto& k : kernels) declared.push_back(k->declared());
+  const double needed = memory_needed(declared);
   if (ROOFTOP_HAS_DEVICE) {  // before Kokkos starts: without a GPU it would abort, not say why
     try {
       microbench::check_device(0);

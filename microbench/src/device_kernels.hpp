@@ -17,17 +17,9 @@
 #include <cmath>
 #include <cstdint>
 
+#include "rooftop/core/unroll.hpp"
 #include "rooftop/microbench/pattern.hpp"
 
-// Full unrolling, by nvcc on the device and by GCC on the host (nvcc's host pass
-// knows neither pragma; its host code is not what is measured).
-#if defined(__CUDA_ARCH__)
-#define ROOFTOP_UNROLL _Pragma("unroll")
-#elif defined(__CUDACC__)
-#define ROOFTOP_UNROLL
-#else
-#define ROOFTOP_UNROLL _Pragma("GCC unroll 64")
-#endif
 
 namespace rooftop::microbench::device {
 

@@ -28,18 +28,12 @@
 #include <cstdint>
 #include <string>
 
+#include "rooftop/core/unroll.hpp"
 #include "rooftop/kernels/gpp.hpp"
 
-// The frequency loops run to kMaxFrequencies and stop at nw: unrolled, their accumulators
-// stay in registers on a GPU instead of local memory (the mini-app's "nw is very small,
-// will be unrolled").
-#if defined(__CUDACC__)
-#define ROOFTOP_GPP_UNROLL _Pragma("unroll")
-#elif defined(__GNUC__) && !defined(__clang__)
-#define ROOFTOP_GPP_UNROLL _Pragma("GCC unroll 4")
-#else
-#define ROOFTOP_GPP_UNROLL
-#endif
+// The frequency loops run to kMaxFrequencies and stop at nw: unrolled (ROOFTOP_UNROLL),
+// their accumulators stay in registers on a GPU instead of local memory (the mini-app's
+// "nw is very small, will be unrolled").
 
 namespace rooftop::kernels::gpp {
 
@@ -184,7 +178,7 @@ struct CollapseAll {
     const Complex band = Kokkos::conj(a.aqsmtemp(n1, igp)) * a.aqsntemp(n1, ig);
     const Complex wtilde = a.wtilde_array(igp, ig);
     const Complex I_eps = a.I_eps_array(igp, ig);
-    ROOFTOP_GPP_UNROLL for (int iw = 0; iw < kMaxFrequencies; ++iw) {
+    ROOFTOP_UNROLL for (int iw = 0; iw < kMaxFrequencies; ++iw) {
       if (iw >= a.nw) break;
       const Complex term = band * sch_plain(wtilde, I_eps, a.wx_at(n1, iw)) * (0.5 * a.vcoul(igp));
       sums.re[iw] += term.real();
@@ -206,7 +200,7 @@ struct CollapseTwo {
     const double half_vcoul = 0.5 * a.vcoul(igp);
     for (int n1 = 0; n1 < a.number_bands; ++n1) {
       const Complex band = Kokkos::conj(a.aqsmtemp(n1, igp)) * a.aqsntemp(n1, ig);
-      ROOFTOP_GPP_UNROLL for (int iw = 0; iw < kMaxFrequencies; ++iw) {
+      ROOFTOP_UNROLL for (int iw = 0; iw < kMaxFrequencies; ++iw) {
         if (iw >= a.nw) break;
         const Complex term = band * sch_plain(wtilde, I_eps, a.wx_at(n1, iw)) * half_vcoul;
         sums.re[iw] += term.real();
@@ -300,7 +294,7 @@ struct Team {
     for (int n1 = 0; n1 < a.number_bands; ++n1) {
       Complex aqsm[kGPrimes];
       for (int p = 0; p < kGPrimes; ++p) aqsm[p] = Kokkos::conj(a.aqsmtemp(n1, igp[p]));
-      ROOFTOP_GPP_UNROLL for (int f = 0; f < kFrequencies; ++f) {
+      ROOFTOP_UNROLL for (int f = 0; f < kFrequencies; ++f) {
         if (f >= frequencies()) break;
         const double wx = a.wx_at(n1, iw_first + f);
         for (int p = 0; p < kGPrimes; ++p)
@@ -319,7 +313,7 @@ struct Team {
           }
       }
     }
-    ROOFTOP_GPP_UNROLL for (int f = 0; f < kFrequencies; ++f) {
+    ROOFTOP_UNROLL for (int f = 0; f < kFrequencies; ++f) {
       if (f >= frequencies()) break;
       for (int p = 0; p < kGPrimes; ++p)
         for (int l = 0; l < kWidth; ++l) {
