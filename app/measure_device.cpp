@@ -14,7 +14,7 @@
 #include "rooftop/ceilings/io.hpp"
 #include "rooftop/core/statistics.hpp"
 #include "rooftop/microbench/device.hpp"
-#include "rooftop/microbench/device_watch.hpp"
+#include "rooftop/microbench/device/watch.hpp"
 
 namespace rooftop::app {
 

@@ -12,12 +12,12 @@
 #include "rooftop/ceilings/dot_figures.hpp"
 #include "rooftop/ceilings/tensor_peaks.hpp"
 #include "rooftop/ceilings/transfer_figures.hpp"
-#include "rooftop/microbench/access_costs.hpp"
+#include "rooftop/microbench/costs/access_costs.hpp"
 #include "rooftop/microbench/device.hpp"
-#include "rooftop/microbench/dot.hpp"
+#include "rooftop/microbench/matrix/dot.hpp"
 #include "rooftop/microbench/host.hpp"
-#include "rooftop/microbench/tensor.hpp"
-#include "rooftop/microbench/transfer_costs.hpp"
+#include "rooftop/microbench/matrix/tensor.hpp"
+#include "rooftop/microbench/costs/transfer_costs.hpp"
 
 namespace rooftop::app {
 namespace {

@@ -12,7 +12,7 @@
 #include "rooftop/ceilings/transfer_figures.hpp"
 #include "rooftop/microbench/device.hpp"
 #include "rooftop/microbench/host.hpp"
-#include "rooftop/microbench/transfer_costs.hpp"
+#include "rooftop/microbench/costs/transfer_costs.hpp"
 
 namespace {
 

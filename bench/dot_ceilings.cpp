@@ -17,7 +17,7 @@
 #include "rooftop/ceilings/dot_figures.hpp"
 #include "rooftop/ceilings/extract.hpp"
 #include "rooftop/core/statistics.hpp"
-#include "rooftop/microbench/dot.hpp"
+#include "rooftop/microbench/matrix/dot.hpp"
 #include "rooftop/microbench/host.hpp"
 #include "rooftop/microbench/measure.hpp"
 #include "rooftop/microbench/sweep.hpp"

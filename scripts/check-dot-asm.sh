@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Disassembles the dot-product chains of a build (microbench/src/dot_kernels.cpp's object)
+# Disassembles the dot-product chains of a build (microbench/src/matrix/dot_kernels.cpp's object)
 # and fails unless the loop of every kernel is its dot-product instruction on registers
 # alone: 2 x chains of them per iteration (the pair of dot_kernels.hpp) and no operand in
 # memory (a spilled chain, or a stack copy of the chains, would be one). The AMX kernels

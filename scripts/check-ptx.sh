@@ -3,8 +3,8 @@
 # not what the ceilings need: an FMA in an unfused compute kernel (or none in a fused
 # one), an l1/shared/l2/dram kernel without 16-byte loads and stores, or a shared kernel
 # whose launch bounds (.maxntid, .minnctapersm) are not the ones its team shapes are
-# sized for (kSharedBoundThreads, kSharedBoundBlocks in microbench/src/device_kernels.hpp).
-# The access-pattern kernels (microbench/src/access_kernels.hpp): strided and matrix reads
+# sized for (kSharedBoundThreads, kSharedBoundBlocks in microbench/src/device/kernels.hpp).
+# The access-pattern kernels (microbench/src/costs/access_kernels.hpp): strided and matrix reads
 # must stay scalar 4-byte loads (no .v2/.v4: merged loads would hide the coalescing cost),
 # the occupancy kernel must keep 16-byte loads and its launch bounds, and the divergence
 # kernel must branch around its FMA loop (a select would run the FMAs on every lane).
@@ -21,7 +21,7 @@ work="$build/ptx-check"
 rm -rf "$work"
 mkdir -p "$work"
 
-for unit in device_compute_fma device_compute_nofma device_bandwidth access_costs; do
+for unit in device/compute_fma device/compute_nofma device/bandwidth costs/access_costs; do
   mkdir -p "$work/$unit"
   # The build's command for this source, writing its object and intermediates to $work.
   python3 - "$build/compile_commands.json" "$unit" "$work/$unit" > "$work/$unit.sh" <<'PY'
@@ -45,7 +45,7 @@ PY
 done
 
 # One verdict per kernel entry: the kernels are recognized by their mangled names.
-python3 - "$work" "$root/microbench/src/device_kernels.hpp" "$root/microbench/src/access_kernels.hpp" <<'PY'
+python3 - "$work" "$root/microbench/src/device/kernels.hpp" "$root/microbench/src/costs/access_kernels.hpp" <<'PY'
 import re, sys
 work, kernels_hpp, access_hpp = sys.argv[1:4]
 def constant(name, path=kernels_hpp):
@@ -79,7 +79,7 @@ def forbid(name, body, what, pattern):
         failures.append(f"{what}: {pattern} found in {name[:120]}")
 
 found = {}
-for unit, fused in (("device_compute_fma", True), ("device_compute_nofma", False)):
+for unit, fused in (("device/compute_fma", True), ("device/compute_nofma", False)):
     for name, body in entries(unit):
         if "DeviceComputeKernel" in name:
             found[unit] = True
@@ -93,7 +93,7 @@ for unit, fused in (("device_compute_fma", True), ("device_compute_nofma", False
             forbid(name, body, "unfused fusion probe", r"\bfma\.")
 
 v4_load = r"\bld\.global(\.nc|\.cg)?(\.L1::no_allocate)?\.v4\.(u32|b32)"
-for name, body in entries("device_bandwidth"):
+for name, body in entries("device/bandwidth"):
     if "DeviceL1Kernel" in name:
         found["l1"] = True
         need(name, body, "l1 kernel", r"\bld\.global\.nc\.v4\.(u32|b32)")
@@ -130,7 +130,7 @@ def at_least(name, body, what, pattern, n):
         failures.append(f"{what}: {found_n} of {pattern} (at least {n}) in {name[:120]}")
 
 vector_load = r"\bld\.global(\.nc|\.cg)?(\.L1::\w+)?\.v[24]\."
-for name, body in entries("access_costs"):
+for name, body in entries("costs/access_costs"):
     if re.search(r"\d+StrideKernelI", name):
         found["stride"] = True
         # One scalar L2-only load per word, a group of them in flight, the runtime stride
@@ -163,7 +163,7 @@ for name, body in entries("access_costs"):
         at_least(name, body, "divergence kernel", r"\bfma\.rn\.f32\b", fma_body)
         forbid(name, body, "divergence kernel", r"\bselp\.f32\b")
 
-expected = {"device_compute_fma", "device_compute_nofma", "l1", "shared", "stream01", "stream00",
+expected = {"device/compute_fma", "device/compute_nofma", "l1", "shared", "stream01", "stream00",
             "stream10", "stream20", "stream30", "stride", "matrix0", "matrix1", "occupancy",
             "divergence"}
 for missing in sorted(expected - set(found)):

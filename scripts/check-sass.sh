@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Checks the machine code of the tensor-core kernels (microbench/src/device_tensor.cpp)
+# Checks the machine code of the tensor-core kernels (microbench/src/matrix/tensor.cpp)
 # of a CUDA build: compiles that source once more with the build's own command plus
 # --keep and ptxas's report (-Xptxas=-v), then fails when
 #   - a TensorKernel<Space, Unit, accumulators> lacks its unit's mma.sync in the PTX (units
@@ -10,7 +10,7 @@
 #     SASS of a kernel lacks its tensor-core instruction (DMMA for FP64's two, HMMA for TF32,
 #     BF16 and FP16, IMMA for INT8, HMMA or QMMA for FP8) or holds local loads or
 #     stores (LDL, STL), or the object holds no device code (cuobjdump --list-elf).
-# In a build for sm_90 it then compiles microbench/src/device_wgmma.cpp the same way, with
+# In a build for sm_90 it then compiles microbench/src/matrix/wgmma.cpp the same way, with
 # the sm_90a code its build adds (NVCC_APPEND_FLAGS on the rooftop_wgmma rule), and fails
 # when
 #   - the build's rule lacks that flag, or a wgmma_kernel<Unit, N> (7 units x N = 128, 256)
@@ -33,14 +33,15 @@ work="$build/sass-check"
 rm -rf "$work"
 mkdir -p "$work/keep"
 
-# Compile microbench/src/NAME.cpp (kept in DIR): the object, the PTX and cubin (--keep) and
-# ptxas's per-function report, with the build's own command.
-compile_kept() {  # NAME DIR
+# Compile microbench/src/FAMILY/NAME.cpp (kept in DIR as NAME.o): the object, the PTX and
+# cubin (--keep) and ptxas's per-function report, with the build's own command.
+compile_kept() {  # FAMILY/NAME DIR
   python3 - "$build/compile_commands.json" "$2" "$1" <<'PY'
 import json, shlex, subprocess, sys
-db, work, name = sys.argv[1:4]
+db, work, source = sys.argv[1:4]
+name = source.rsplit("/", 1)[-1]
 entry = next((e for e in json.load(open(db))
-              if e["file"].endswith(f"microbench/src/{name}.cpp")), None)
+              if e["file"].endswith(f"microbench/src/{source}.cpp")), None)
 if entry is None:
     sys.exit(f"check-sass: {name}.cpp is not in the compile database")
 args = shlex.split(entry["command"]) if "command" in entry else entry["arguments"]
@@ -55,7 +56,7 @@ if run.returncode != 0:
     sys.exit(f"check-sass: the compile of {name}.cpp failed:\n" + run.stdout + run.stderr)
 PY
 }
-compile_kept device_tensor "$work"
+compile_kept matrix/tensor "$work"
 # What both checks read the same way: ptxas's spill report and the SASS functions.
 cat > "$work/sass_common.py" <<'PY'
 import re
@@ -82,12 +83,12 @@ def sass_functions(sass):
 def has_local(body):
     return re.search(r"\b(LDL|STL)\b", body) is not None
 PY
-cat "$work"/keep/*.ptx > "$work/device_tensor.ptx"
+cat "$work"/keep/*.ptx > "$work/tensor.ptx"
 have_cuobjdump=0
 if command -v cuobjdump >/dev/null; then
   have_cuobjdump=1
-  cuobjdump --list-elf "$work/device_tensor.o" > "$work/device_tensor.elf"
-  cuobjdump -sass "$work/device_tensor.o" > "$work/device_tensor.sass"
+  cuobjdump --list-elf "$work/tensor.o" > "$work/tensor.elf"
+  cuobjdump -sass "$work/tensor.o" > "$work/tensor.sass"
 else
   echo "check-sass: cuobjdump not found: the SASS is not read (PTX and ptxas's spill report are)"
 fi
@@ -148,7 +149,7 @@ def check(found, label, blocks, instruction_of, extra=None):
                 failures.append(f"{label}: no kernel for {unit} with {acc} accumulators")
 
 # PTX: one block per .entry.
-ptx = open(f"{work}/device_tensor.ptx").read()
+ptx = open(f"{work}/tensor.ptx").read()
 parts = re.split(r"^[ \t]*(?:\.\w+[ \t]+)*\.entry[ \t]+", ptx, flags=re.M)[1:]
 check(set(), "PTX", [(p.split("(", 1)[0].strip(), p) for p in parts], lambda u: units[u][0])
 
@@ -164,9 +165,9 @@ if units and not spill_found:
     failures.append("ptxas: no report for the tensor kernels (-Xptxas=-v)")
 
 if have_sass:
-    if not open(f"{work}/device_tensor.elf").read().strip():
-        failures.append("cuobjdump: no device code (ELF) in device_tensor.cpp's object")
-    sass = open(f"{work}/device_tensor.sass").read()
+    if not open(f"{work}/tensor.elf").read().strip():
+        failures.append("cuobjdump: no device code (ELF) in tensor.cpp's object")
+    sass = open(f"{work}/tensor.sass").read()
     blocks = sass_functions(sass)
     def no_local(key, body):
         if has_local(body):
@@ -189,13 +190,13 @@ mkdir -p "$wg/keep"
 # The flag the build gives nvcc for this source (its rule's launcher, not in the database).
 append="$(grep -o 'NVCC_APPEND_FLAGS=[^ ]*' "$build/CMakeFiles/rules.ninja" 2>/dev/null | head -1 || true)"
 [[ "$append" == *sm_90a* ]] ||
-  { echo "check-sass: the build does not compile device_wgmma.cpp for sm_90a (no NVCC_APPEND_FLAGS in its rule)" >&2; exit 1; }
+  { echo "check-sass: the build does not compile wgmma.cpp for sm_90a (no NVCC_APPEND_FLAGS in its rule)" >&2; exit 1; }
 export "${append?}"  # nvcc reads it
-compile_kept device_wgmma "$wg"
+compile_kept matrix/wgmma "$wg"
 have_cuobjdump=0
 if command -v cuobjdump >/dev/null; then
   have_cuobjdump=1
-  cuobjdump -sass "$wg/device_wgmma.o" > "$wg/device_wgmma.sass"
+  cuobjdump -sass "$wg/wgmma.o" > "$wg/wgmma.sass"
 fi
 python3 - "$wg" "$have_cuobjdump" "$work" <<'PY'
 import glob, re, sys
@@ -263,7 +264,7 @@ for line in re.findall(r".*Potential Performance Loss.*", log):
     failures.append("ptxas: " + line.strip())
 
 if have_sass:
-    sass = open(f"{work}/device_wgmma.sass").read()
+    sass = open(f"{work}/wgmma.sass").read()
     sections = re.split(r"^\s*code for sm_(\w+)\s*$", sass, flags=re.M)
     sm90a = "".join(body for arch, body in zip(sections[1::2], sections[2::2]) if arch == "90a")
     seen = set()

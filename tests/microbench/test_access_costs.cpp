@@ -13,10 +13,10 @@
 #include <set>
 #include <string>
 
-#include "../../microbench/src/access_kernels.hpp"
+#include "costs/access_kernels.hpp"
 #include "rooftop/ceilings/access_figures.hpp"
 #include "rooftop/core/error.hpp"
-#include "rooftop/microbench/access_costs.hpp"
+#include "rooftop/microbench/costs/access_costs.hpp"
 #include "rooftop/microbench/host.hpp"
 
 namespace rooftop::microbench {

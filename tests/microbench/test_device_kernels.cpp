@@ -11,8 +11,8 @@
 #include <string>
 #include <thread>
 
-#include "../../microbench/src/device_kernels.hpp"
-#include "../../microbench/src/device_timing.hpp"
+#include "device/kernels.hpp"
+#include "device/timing.hpp"
 #include "rooftop/ceilings/device_peaks.hpp"
 #include "rooftop/ceilings/extract.hpp"
 #include "rooftop/core/error.hpp"

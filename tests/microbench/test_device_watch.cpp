@@ -10,10 +10,10 @@
 #include <string>
 #include <vector>
 
-#include "../../microbench/src/device_timing.hpp"
+#include "device/timing.hpp"
 #include "rooftop/ceilings/extract.hpp"
 #include "rooftop/microbench/device.hpp"
-#include "rooftop/microbench/device_watch.hpp"
+#include "rooftop/microbench/device/watch.hpp"
 
 namespace rooftop::microbench {
 namespace {

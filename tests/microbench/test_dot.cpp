@@ -13,10 +13,10 @@
 #include <string>
 #include <vector>
 
-#include "dot_kernels.hpp"
+#include "matrix/dot_kernels.hpp"
 #include "rooftop/ceilings/dot_figures.hpp"
 #include "rooftop/core/vocabulary.hpp"
-#include "rooftop/microbench/dot.hpp"
+#include "rooftop/microbench/matrix/dot.hpp"
 
 namespace rooftop::microbench {
 namespace {

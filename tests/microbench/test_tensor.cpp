@@ -12,9 +12,9 @@
 #include "rooftop/ceilings/tensor_peaks.hpp"
 #include "rooftop/core/error.hpp"
 #include "rooftop/core/vocabulary.hpp"
-#include "rooftop/microbench/tensor.hpp"
+#include "rooftop/microbench/matrix/tensor.hpp"
 #if ROOFTOP_TEST_ON_DEVICE
-#include "../../microbench/src/device_wgmma.hpp"
+#include "matrix/wgmma.hpp"
 #endif
 
 namespace rooftop::microbench {

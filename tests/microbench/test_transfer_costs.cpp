@@ -10,12 +10,12 @@
 #include <map>
 #include <string>
 
-#include "../../microbench/src/cost_checks.hpp"
+#include "costs/cost_checks.hpp"
 #include "rooftop/ceilings/transfer_figures.hpp"
 #include "rooftop/core/error.hpp"
 #include "rooftop/core/vocabulary.hpp"
 #include "rooftop/microbench/device.hpp"
-#include "rooftop/microbench/transfer_costs.hpp"
+#include "rooftop/microbench/costs/transfer_costs.hpp"
 
 namespace rooftop {
 namespace {

@@ -17,7 +17,7 @@
 // Any of them may be gzip-compressed. The formats that time kernels and count no bytes
 // (Nsight Systems, PyTorch) serve as the timing file of an Nsight Compute or nvprof report
 // of the same run, joined by kernel name; on their own they give kernels with times.
-// Each format is one reader behind counters/src/reader.hpp, told apart by its content.
+// Each format is one reader behind counters/src/import/reader.hpp, told apart by its content.
 // nvprof's metrics carry no time: it comes from an optional timing CSV, either
 // `nvprof --csv --print-gpu-trace` or the default `nvprof --csv` summary, else it is
 // derived from transactions x 32 B over the reported throughput, else left at 0.

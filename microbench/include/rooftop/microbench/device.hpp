@@ -154,7 +154,7 @@ core::BandwidthPoint measure_device_stream(const std::string& level, Pattern pat
                                            LaunchScaling* scaling = nullptr);
 
 // a * a + c with plain operators, in the fused (kernels of the FMA ceilings) or the
-// unfused translation unit; see FusionProbe in device_kernels.hpp for the values.
+// unfused translation unit; see FusionProbe in device/kernels.hpp for the values.
 template <class Space>
 double fusion_probe_fused_unit(const std::string& precision);
 template <class Space>

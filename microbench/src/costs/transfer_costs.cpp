@@ -8,9 +8,9 @@
 #include <sstream>
 #include <type_traits>
 
-#include "cost_checks.hpp"
+#include "costs/cost_checks.hpp"
 #include "rooftop/core/error.hpp"
-#include "rooftop/microbench/transfer_costs.hpp"
+#include "rooftop/microbench/costs/transfer_costs.hpp"
 
 namespace rooftop::microbench {
 namespace {

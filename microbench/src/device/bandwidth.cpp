@@ -1,8 +1,8 @@
 // Device bandwidth measurements (l1, shared, l2, dram) and the SM clock.
 #include <string>
 
-#include "device_kernels.hpp"
-#include "device_timing.hpp"
+#include "device/kernels.hpp"
+#include "device/timing.hpp"
 #include "rooftop/core/error.hpp"
 #include "rooftop/microbench/device.hpp"
 

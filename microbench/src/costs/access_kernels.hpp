@@ -1,7 +1,7 @@
 #pragma once
 // The access-pattern costs' kernels: coalescing (strided reads, a matrix read along its
 // rows or down its columns), latency hiding (reads at a chosen residency) and warp
-// divergence. Kokkos templates on the execution space like device_kernels.hpp: written
+// divergence. Kokkos templates on the execution space like device/kernels.hpp: written
 // for a GPU, run under the host space at tiny sizes by the tests; the Host* kernels are
 // the host's own (each thread sweeps a contiguous chunk).
 //
@@ -26,7 +26,7 @@
 #include <cstdint>
 #include <string>
 
-#include "device_kernels.hpp"
+#include "device/kernels.hpp"
 #include "rooftop/core/error.hpp"
 #include "rooftop/core/model.hpp"
 #include "rooftop/core/sampling.hpp"

@@ -1,14 +1,14 @@
 #pragma once
-// Shared body of the device compute measurements, included by device_compute_fma.cpp and
-// device_compute_nofma.cpp, which are compiled with different contraction flags.
+// Shared body of the device compute measurements, included by compute_fma.cpp and
+// compute_nofma.cpp beside it, which are compiled with different contraction flags.
 
 #include <cmath>
 #include <limits>
 #include <string>
 
 #include "compute_kernel.hpp"
-#include "device_kernels.hpp"
-#include "device_timing.hpp"
+#include "device/kernels.hpp"
+#include "device/timing.hpp"
 #include "rooftop/core/error.hpp"
 #include "rooftop/microbench/device.hpp"
 

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <cstdio>
 
-#include "device_kernels.hpp"
+#include "device/kernels.hpp"
 #include "rooftop/ceilings/device_peaks.hpp"
 #include "rooftop/core/error.hpp"
 #include "rooftop/core/vocabulary.hpp"

@@ -1,5 +1,5 @@
 // Fused kernels: built with contraction allowed; the FMA is explicit anyway.
-#include "compute_impl.hpp"
+#include "host/compute_impl.hpp"
 
 namespace rooftop::microbench {
 

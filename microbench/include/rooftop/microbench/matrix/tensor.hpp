@@ -2,8 +2,8 @@
 // Tensor-core figures (group "matrix", tc_*): dense matrix multiply-accumulates on
 // register-resident operands, swept over the independent accumulators per warp, and on
 // Hopper also wgmma.mma_async on shared-memory operands (swept over N). Only a CUDA build
-// measures them (inline PTX: mma.sync in microbench/src/device_tensor.cpp, wgmma in
-// device_wgmma.cpp); under a host space the units are absent and every figure is
+// measures them (inline PTX: mma.sync in microbench/src/matrix/tensor.cpp, wgmma in
+// matrix/wgmma.cpp); under a host space the units are absent and every figure is
 // skipped with why.
 //
 // The answer: every element of A is +a or -a (alternate steps), every element of B is b,

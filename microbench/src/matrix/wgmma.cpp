@@ -3,10 +3,10 @@
 // rate where mma.sync does not). Plain __global__ kernels launched on the Kokkos::Cuda
 // instance's stream: each block is exactly one warpgroup with its tiles in static shared
 // memory and its occupancy asked of the runtime, and the timing is still the other device
-// kernels' (device_timing.hpp: its probe kernels run in the same stream). The build adds
+// kernels' (device/timing.hpp: its probe kernels run in the same stream). The build adds
 // sm_90a code for this source only in a build for sm_90 (microbench/CMakeLists.txt);
 // __CUDA_ARCH_FEAT_SM90_ALL marks that code, and the generic code only says it ran.
-#include "device_wgmma.hpp"
+#include "matrix/wgmma.hpp"
 
 #include <Kokkos_Core.hpp>  // KOKKOS_ENABLE_CUDA
 #include <cstdint>
@@ -14,12 +14,12 @@
 #include <type_traits>
 
 #include "rooftop/core/error.hpp"
-#include "rooftop/microbench/tensor.hpp"
+#include "rooftop/microbench/matrix/tensor.hpp"
 
 #if defined(KOKKOS_ENABLE_CUDA)
 #include <cuda_runtime.h>
 
-#include "device_timing.hpp"
+#include "device/timing.hpp"
 #endif
 
 namespace rooftop::microbench {

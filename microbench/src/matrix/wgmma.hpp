@@ -1,5 +1,5 @@
 #pragma once
-// The wgmma points of the tensor-core sweeps (device_wgmma.cpp), run after each
+// The wgmma points of the tensor-core sweeps (wgmma.cpp), run after each
 // figure's mma.sync points by run_tensor_sweeps under the CUDA space.
 
 #include <cstdint>

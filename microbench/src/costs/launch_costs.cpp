@@ -4,9 +4,9 @@
 #include <Kokkos_Core.hpp>
 #include <algorithm>
 
-#include "cost_checks.hpp"
+#include "costs/cost_checks.hpp"
 #include "rooftop/core/error.hpp"
-#include "rooftop/microbench/transfer_costs.hpp"
+#include "rooftop/microbench/costs/transfer_costs.hpp"
 
 namespace rooftop::microbench {
 namespace {

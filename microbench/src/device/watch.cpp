@@ -1,6 +1,6 @@
 // The GPU watch: NVML read around every device sample, and the verdict on each device
 // ceiling from its samples' readings.
-#include "rooftop/microbench/device_watch.hpp"
+#include "rooftop/microbench/device/watch.hpp"
 #include "rooftop/core/format.hpp"
 
 #include <dlfcn.h>

@@ -1,20 +1,20 @@
 // Tensor-core figures: warp-wide mma.sync on register-resident operands (inline PTX; the
-// wgmma sweeps, Hopper's, are device_wgmma.cpp's). Every instruction sits behind
+// wgmma sweeps, Hopper's, are wgmma.cpp's). Every instruction sits behind
 // __CUDA_ARCH__ and the first architecture that has it; a kernel compiled without it
 // reports the unit absent instead of a rate. The launch, scaling and sampling are the
-// other device kernels' (device_timing.hpp).
+// other device kernels' (device/timing.hpp).
 #include <Kokkos_BitManipulation.hpp>
 #include <Kokkos_Core.hpp>
 #include <cmath>
 #include <cstring>
 #include <type_traits>
 
-#include "device_kernels.hpp"
-#include "device_timing.hpp"
-#include "device_wgmma.hpp"
+#include "device/kernels.hpp"
+#include "device/timing.hpp"
+#include "matrix/wgmma.hpp"
 #include "rooftop/ceilings/tensor_peaks.hpp"
 #include "rooftop/core/error.hpp"
-#include "rooftop/microbench/tensor.hpp"
+#include "rooftop/microbench/matrix/tensor.hpp"
 
 #if defined(__CUDA_ARCH__)
 #define ROOFTOP_TENSOR_ARCH __CUDA_ARCH__

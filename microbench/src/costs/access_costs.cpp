@@ -1,7 +1,7 @@
 // The access-pattern costs on the device (access_costs.hpp): the plan, one measurement
 // per kernel of access_kernels.hpp, and the sweeps. The host's are in
 // host_access_costs.cpp.
-#include "rooftop/microbench/access_costs.hpp"
+#include "rooftop/microbench/costs/access_costs.hpp"
 
 #include <Kokkos_Core.hpp>
 #include <algorithm>
@@ -10,9 +10,9 @@
 #include <limits>
 #include <string>
 
-#include "access_kernels.hpp"
+#include "costs/access_kernels.hpp"
 #include "compute_kernel.hpp"
-#include "device_timing.hpp"
+#include "device/timing.hpp"
 #include "rooftop/ceilings/device_peaks.hpp"
 #include "rooftop/core/error.hpp"
 
@@ -27,7 +27,7 @@ using device::WavePolicy;
 constexpr std::uint64_t MiB = 1024 * 1024;
 
 // Words [0, n) holding their own index (mod 2^32): read 16 bytes at a time they are the
-// packs of device_kernels.hpp (pack p = words 4p ... 4p + 3 = pack_value(p)).
+// packs of device/kernels.hpp (pack p = words 4p ... 4p + 3 = pack_value(p)).
 template <class Space>
 Kokkos::View<std::uint32_t*, typename Space::memory_space> index_words(std::int64_t n) {
   Kokkos::View<std::uint32_t*, typename Space::memory_space> w(

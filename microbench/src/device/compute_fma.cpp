@@ -1,6 +1,6 @@
 // Fused device kernels (the FMA ceilings) and the fused side of the fusion probe:
 // compiled with contraction allowed (--fmad=true on the device).
-#include "device_compute_impl.hpp"
+#include "device/compute_impl.hpp"
 
 namespace rooftop::microbench {
 

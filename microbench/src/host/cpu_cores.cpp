@@ -6,7 +6,7 @@
 #include <regex>
 #include <string>
 
-#include "rooftop/microbench/dot.hpp"
+#include "rooftop/microbench/matrix/dot.hpp"
 #include "rooftop/microbench/host.hpp"
 
 namespace rooftop::microbench {

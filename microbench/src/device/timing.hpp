@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "device_kernels.hpp"
+#include "device/kernels.hpp"
 #include "rooftop/core/sampling.hpp"
 #include "rooftop/microbench/device.hpp"
 

@@ -4,7 +4,7 @@
 // -fno-tree-loop-distribute-patterns (microbench/CMakeLists.txt) so that GCC loads the
 // chains straight into registers instead of through a memcpy to a stack copy;
 // scripts/check-dot-asm.sh checks that the loops are dot products on registers alone.
-#include "dot_kernels.hpp"
+#include "matrix/dot_kernels.hpp"
 
 #include <immintrin.h>
 

@@ -6,10 +6,10 @@
 #include <cmath>
 #include <string>
 
-#include "access_kernels.hpp"
+#include "costs/access_kernels.hpp"
 #include "rooftop/ceilings/extract.hpp"
 #include "rooftop/core/error.hpp"
-#include "rooftop/microbench/access_costs.hpp"
+#include "rooftop/microbench/costs/access_costs.hpp"
 
 namespace rooftop::microbench {
 namespace {

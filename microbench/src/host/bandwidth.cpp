@@ -1,7 +1,7 @@
 #include <cmath>
 #include <string>
 
-#include "bandwidth_kernel.hpp"
+#include "host/bandwidth_kernel.hpp"
 #include "rooftop/core/error.hpp"
 #include "rooftop/microbench/measure.hpp"
 

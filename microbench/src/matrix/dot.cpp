@@ -1,6 +1,6 @@
 // The dot-product sweeps (dot.hpp): the run-time choice of instruction, the launches on
 // the host's threads and the check of every accumulator after timing.
-#include "rooftop/microbench/dot.hpp"
+#include "rooftop/microbench/matrix/dot.hpp"
 
 #include <Kokkos_Core.hpp>
 #include <algorithm>
@@ -18,7 +18,7 @@
 #include <cerrno>
 #endif
 
-#include "dot_kernels.hpp"
+#include "matrix/dot_kernels.hpp"
 #include "rooftop/core/error.hpp"
 #include "rooftop/core/sampling.hpp"
 

@@ -2,7 +2,7 @@
 // What else happened on the GPU while its ceilings were sampled, as NVML tells it: the
 // clock-event (throttle) reasons, the other compute processes on the device, and
 // uncorrected ECC errors and XID critical errors where they can be read. NVML is loaded
-// at run time (dlopen, as device_info.cpp does: no header, no link dependency); every
+// at run time (dlopen, as device/info.cpp does: no header, no link dependency); every
 // call may fail (not supported, no permission, MIG, an old driver), and an item that
 // cannot be read is said once, never an error. Read right before and right after every
 // timed launch, outside the timed interval (DeviceWatch, core::sample's watch).

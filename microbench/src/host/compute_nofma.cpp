@@ -1,6 +1,6 @@
 // Unfused kernels: this file is compiled with -ffp-contract=off (host) and
 // -fmad=false (CUDA), so x * a + b is a multiply and an add, never an FMA.
-#include "compute_impl.hpp"
+#include "host/compute_impl.hpp"
 
 namespace rooftop::microbench {
 

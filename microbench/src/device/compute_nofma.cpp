@@ -1,7 +1,7 @@
 // Unfused device kernels and the unfused side of the fusion probe: compiled with
 // --fmad=false (device) and -ffp-contract=off (host), and the kernels use
 // round-to-nearest intrinsics besides, so no multiply and add become an FMA.
-#include "device_compute_impl.hpp"
+#include "device/compute_impl.hpp"
 
 namespace rooftop::microbench {
 
