@@ -39,7 +39,7 @@ core::Ceiling fp32_fma(const mb::SweepPlan& plan) {
     sampling.clock = plan.compute_clock;
     const core::ComputePoint p = mb::measure_compute<Host>(
         r.precision, true, r.flops_per_element, r.ilp, r.working_set_bytes, sampling);
-    const core::Summary s = core::summarize(p.rates);
+    const core::Summary s = core::summarize(p.values);
     if (s.median > best.value) {
       best.name = "fp32_fma";
       best.kind = "compute";

@@ -140,8 +140,8 @@ int main(int argc, char** argv) {
 
       const rooftop::core::ComputePoint p = rooftop::microbench::measure_compute<Host>(
           "fp64", true, 1024, rooftop::microbench::kDefaultIlp, 256 * 1024, sampling);
-      for (std::size_t i = 0; i < p.rates.size(); ++i)
-        ceiling.values.push_back(p.rates[i] / (machine_cycle * p.clock_ghz[i]));
+      for (std::size_t i = 0; i < p.values.size(); ++i)
+        ceiling.values.push_back(p.values[i] / (machine_cycle * p.clock_ghz[i]));
 
       double* out = sink.data();
       std::int64_t iterations = window_iterations;

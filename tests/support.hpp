@@ -236,7 +236,7 @@ inline core::CeilingsFile sample_ceilings_file() {
   c1.ilp = 8;
   c1.working_set_bytes = 1 * MiB;
   c1.seconds = {0.051, 0.052, 0.0505};
-  c1.rates = {101.5, 99.25, 102.75};
+  c1.values = {101.5, 99.25, 102.75};
   c1.clock_ghz = {1.98, 1.965, 1.98};
   core::ComputePoint c2 = c1;
   c2.precision = "fp32";
@@ -244,7 +244,7 @@ inline core::CeilingsFile sample_ceilings_file() {
   c2.flops_per_element = 1;
   c2.mul_add_ratio = 0.0;
   c2.seconds = {0.06, 0.061};
-  c2.rates = {3.5, 3.25};
+  c2.values = {3.5, 3.25};
   c2.clock_ghz = {1.5, 1.25};
   f.sweeps.compute = {c1, c2};
 
@@ -252,18 +252,18 @@ inline core::CeilingsFile sample_ceilings_file() {
   b1.pattern = "read";
   b1.working_set_bytes = 16 * KiB;
   b1.seconds = {0.05, 0.0501};
-  b1.rates = {300.5, 299.0};
+  b1.values = {300.5, 299.0};
   b1.clock_ghz = {1.755, 1.98};
   core::BandwidthPoint b2;
   b2.pattern = "triad";
   b2.working_set_bytes = 512 * MiB;
   b2.seconds = {0.2, 0.21, 0.205};
-  b2.rates = {11.5, 11.0, 12.25};
+  b2.values = {11.5, 11.0, 12.25};
   core::BandwidthPoint b3;
   b3.pattern = "rmw";
   b3.working_set_bytes = 1 * MiB;
   b3.seconds = {0.07};
-  b3.rates = {150.0};
+  b3.values = {150.0};
   f.sweeps.bandwidth = {b1, b2, b3};
   return f;
 }

@@ -41,8 +41,8 @@ std::optional<std::size_t> best_point(const std::vector<Point>& points, Accept a
   double best_median = 0.0;
   for (std::size_t i = 0; i < points.size(); ++i) {
     const Point& p = points[i];
-    if (p.rates.empty() || !accept(p)) continue;
-    const double median = core::summarize(p.rates).median;
+    if (p.values.empty() || !accept(p)) continue;
+    const double median = core::summarize(p.values).median;
     if (!best || median > best_median) {
       best = i;
       best_median = median;
@@ -55,7 +55,7 @@ std::optional<std::size_t> best_point(const std::vector<Point>& points, Accept a
 template <class Point>
 core::Ceiling ceiling_from(const std::string& name, const char* kind, const char* units,
                            const Point& p) {
-  const core::Summary s = core::summarize(p.rates);
+  const core::Summary s = core::summarize(p.values);
   core::Ceiling c;
   c.name = name;
   c.kind = kind;

@@ -364,7 +364,7 @@ void write_sweeps(hid_t file, const core::Sweeps& s) {
   h5::Handle g = h5::create_group(file, "sweeps");
   std::vector<ComputeSampleRow> crows;
   for (const core::ComputePoint& p : s.compute) {
-    for (std::size_t i = 0; i < p.rates.size(); ++i) {
+    for (std::size_t i = 0; i < p.values.size(); ++i) {
       ComputeSampleRow r{};
       h5::put(r.precision, p.precision, "precision");
       h5::put(r.mode, p.mode, "mode");
@@ -374,7 +374,7 @@ void write_sweeps(hid_t file, const core::Sweeps& s) {
       r.working_set_bytes = p.working_set_bytes;
       r.sample = static_cast<std::int32_t>(i);
       r.seconds = i < p.seconds.size() ? p.seconds[i] : std::nan("");
-      r.gflop_per_s = p.rates[i];
+      r.gflop_per_s = p.values[i];
       r.clock_ghz = i < p.clock_ghz.size() ? p.clock_ghz[i] : 0.0;
       r.disturbance = i < p.disturbance.size() ? p.disturbance[i] : std::nan("");
       crows.push_back(r);
@@ -383,13 +383,13 @@ void write_sweeps(hid_t file, const core::Sweeps& s) {
   h5::write_table(g.get(), "compute", compute_sample_type(), crows.data(), crows.size());
   std::vector<BandwidthSampleRow> brows;
   for (const core::BandwidthPoint& p : s.bandwidth) {
-    for (std::size_t i = 0; i < p.rates.size(); ++i) {
+    for (std::size_t i = 0; i < p.values.size(); ++i) {
       BandwidthSampleRow r{};
       h5::put(r.pattern, p.pattern, "pattern");
       r.working_set_bytes = p.working_set_bytes;
       r.sample = static_cast<std::int32_t>(i);
       r.seconds = i < p.seconds.size() ? p.seconds[i] : std::nan("");
-      r.gbyte_per_s = p.rates[i];
+      r.gbyte_per_s = p.values[i];
       r.clock_ghz = i < p.clock_ghz.size() ? p.clock_ghz[i] : 0.0;
       r.disturbance = i < p.disturbance.size() ? p.disturbance[i] : std::nan("");
       brows.push_back(r);
@@ -416,7 +416,7 @@ core::Sweeps read_sweeps(hid_t file) {
       s.compute.push_back(p);
     }
     s.compute.back().seconds.push_back(r.seconds);
-    s.compute.back().rates.push_back(r.gflop_per_s);
+    s.compute.back().values.push_back(r.gflop_per_s);
     if (r.clock_ghz > 0.0) s.compute.back().clock_ghz.push_back(r.clock_ghz);
     if (compute_disturbance && !std::isnan(r.disturbance))
       s.compute.back().disturbance.push_back(r.disturbance);
@@ -430,7 +430,7 @@ core::Sweeps read_sweeps(hid_t file) {
       s.bandwidth.push_back(p);
     }
     s.bandwidth.back().seconds.push_back(r.seconds);
-    s.bandwidth.back().rates.push_back(r.gbyte_per_s);
+    s.bandwidth.back().values.push_back(r.gbyte_per_s);
     if (r.clock_ghz > 0.0) s.bandwidth.back().clock_ghz.push_back(r.clock_ghz);
     if (bandwidth_disturbance && !std::isnan(r.disturbance))
       s.bandwidth.back().disturbance.push_back(r.disturbance);

@@ -100,7 +100,7 @@ void check_samples(const Point& p, const std::string& where) {
   for (double s : seconds)  // NaN: a sample whose time was not recorded
     if (!std::isnan(s) && !(std::isfinite(s) && s > 0.0))
       fail(where, "sample time " + number(s) + " is not a positive number");
-  for (double r : p.rates) positive_rate(r, where + ": sample rate");
+  for (double r : p.values) positive_rate(r, where + ": sample rate");
   for (double d : p.disturbance) fraction(d, where, "sample disturbance");
 }
 

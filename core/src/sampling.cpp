@@ -85,6 +85,10 @@ std::vector<double> SampleSet::per_rep() const {
   return out;
 }
 
+SampleSeries rate_series(const SampleSet& samples, double units_per_rep) {
+  return series(samples, [units_per_rep](double seconds) { return units_per_rep / seconds * 1e-9; });
+}
+
 void throw_if_cancelled(const Sampling& sampling) {
   if (sampling.cancel && sampling.cancel->load()) throw Interrupted();
 }

@@ -22,6 +22,7 @@
 #include <Kokkos_Core.hpp>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <utility>
 
@@ -98,6 +99,23 @@ inline double expected_value(double x0, int flops, bool fma, std::int64_t steps)
   if (!fma) return x0;
   if (steps > 200) return 0.5;  // (x0 - 1/2) / 2^steps is far below one ulp of 1/2
   return 0.5 + std::ldexp(x0 - 0.5, -static_cast<int>(steps));
+}
+
+// Every element of `x` (any memory space) against its closed form after `steps` steps,
+// checked after timing, so that no compiler can delete the work.
+template <class View>
+void check_every_element(const std::string& label, const View& x, int flops, bool fma,
+                         std::int64_t steps) {
+  using T = typename View::non_const_value_type;
+  auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), x);
+  const double tol = 8.0 * std::numeric_limits<T>::epsilon();
+  for (std::int64_t i = 0; i < static_cast<std::int64_t>(host.extent(0)); ++i) {
+    const double want = expected_value(static_cast<double>(initial_value<T>(i)), flops, fma, steps);
+    if (!(std::fabs(static_cast<double>(host(i)) - want) <= tol))
+      throw Error(label + ": wrong result at element " + std::to_string(i) + ": " +
+                  std::to_string(static_cast<double>(host(i))) + " (expected " +
+                  std::to_string(want) + ")");
+  }
 }
 
 // Work is split as in the bandwidth kernels: a host work item (one per thread) owns a

@@ -234,8 +234,8 @@ core::BandwidthPoint bw(const std::string& pattern, std::uint64_t ws, std::vecto
   core::BandwidthPoint p;
   p.pattern = pattern;
   p.working_set_bytes = ws;
-  p.rates = std::move(rates);
-  for (double r : p.rates) p.seconds.push_back(static_cast<double>(ws) / (r * 1e9));
+  p.values = std::move(rates);
+  for (double r : p.values) p.seconds.push_back(static_cast<double>(ws) / (r * 1e9));
   return p;
 }
 
@@ -247,8 +247,8 @@ core::ComputePoint cp(const std::string& precision, const std::string& mode, int
   p.flops_per_element = flops;
   p.mul_add_ratio = flops == 1 ? 0.0 : 1.0;
   p.working_set_bytes = 1 * MiB + static_cast<std::uint64_t>(flops);  // tells points apart
-  p.rates = std::move(rates);
-  for (double r : p.rates) p.seconds.push_back(1.0 / r);
+  p.values = std::move(rates);
+  for (double r : p.values) p.seconds.push_back(1.0 / r);
   return p;
 }
 
@@ -431,7 +431,7 @@ TEST(CeilingSources, ARepeatedPointTakesOverWhenItsMedianIsHigher) {
   core::ComputePoint again = s.compute.at(ceiling_sources(test_machine(), s).at(0).point);
   ASSERT_EQ(again.precision + "_" + again.mode, "fp64_fma");
   const std::size_t first = ceiling_sources(test_machine(), s).at(0).point;
-  for (double& r : again.rates) r *= 1.04;  // the same point, measured when the machine was quieter
+  for (double& r : again.values) r *= 1.04;  // the same point, measured when the machine was quieter
   s.compute.push_back(again);
   const std::vector<CeilingSource> sources = ceiling_sources(test_machine(), s);
   EXPECT_EQ(sources.at(0).point, s.compute.size() - 1);
@@ -652,7 +652,7 @@ TEST(CeilingsFileIo, RoundTripKeepsEveryField) {
     EXPECT_EQ(a.ilp, b.ilp);
     EXPECT_EQ(a.working_set_bytes, b.working_set_bytes);
     EXPECT_EQ(a.seconds, b.seconds);
-    EXPECT_EQ(a.rates, b.rates);
+    EXPECT_EQ(a.values, b.values);
     EXPECT_EQ(a.clock_ghz, b.clock_ghz);
   }
   ASSERT_EQ(back.sweeps.bandwidth.size(), original.sweeps.bandwidth.size());
@@ -663,7 +663,7 @@ TEST(CeilingsFileIo, RoundTripKeepsEveryField) {
     EXPECT_EQ(a.pattern, b.pattern);
     EXPECT_EQ(a.working_set_bytes, b.working_set_bytes);
     EXPECT_EQ(a.seconds, b.seconds);
-    EXPECT_EQ(a.rates, b.rates);
+    EXPECT_EQ(a.values, b.values);
     EXPECT_EQ(a.clock_ghz, b.clock_ghz);
   }
 }

@@ -32,7 +32,7 @@ core::BandwidthPoint point(const std::string& pattern, std::vector<double> rates
   core::BandwidthPoint p;
   p.pattern = pattern;
   p.working_set_bytes = 1024;
-  p.rates = rates;
+  p.values = rates;
   p.seconds.assign(rates.size(), 0.1);
   return p;
 }
@@ -41,7 +41,7 @@ core::ComputePoint compute(const std::string& precision, const std::string& mode
   core::ComputePoint p;
   p.precision = precision;
   p.mode = mode;
-  p.rates = {rate, rate};
+  p.values = {rate, rate};
   p.seconds = {0.1, 0.1};
   return p;
 }

@@ -178,7 +178,7 @@ TEST(Validation, ImplausibleCeilingsAreRefusedByTheWriter) {
       {[&](core::CeilingsFile& f) { f.ceilings.clear(); }, "no ceilings"},
       {[&](core::CeilingsFile& f) { f.sweeps.bandwidth[0].working_set_bytes = 0; },
        "working_set_bytes is 0"},
-      {[&](core::CeilingsFile& f) { f.sweeps.compute[0].rates[0] = nan; }, "sample rate"},
+      {[&](core::CeilingsFile& f) { f.sweeps.compute[0].values[0] = nan; }, "sample rate"},
       {[&](core::CeilingsFile& f) { f.machine.clock_ghz = -2.0; }, "clock_ghz"},
       {[&](core::CeilingsFile& f) { f.machine.cores = -4; }, "cores -4 is negative"},
   };
@@ -199,10 +199,10 @@ TEST(Validation, ImplausibleCeilingsAreRefusedByTheWriter) {
 // One sample on a busy machine can be a thousand times slower than the rest: still data.
 TEST(Validation, ASlowSampleIsStillData) {
   core::CeilingsFile f = rooftop::testing::sample_ceilings_file();
-  f.sweeps.bandwidth[0].rates[0] = 1.7e-4;
+  f.sweeps.bandwidth[0].values[0] = 1.7e-4;
   f.ceilings[0].min = 1.7e-4;
   EXPECT_NO_THROW(validate_ceilings_file(f));
-  f.sweeps.bandwidth[0].rates[0] = 0.0;
+  f.sweeps.bandwidth[0].values[0] = 0.0;
   EXPECT_NE(error_of([&] { validate(f); }).find("sample rate 0 is not a positive rate"),
             std::string::npos);
 }

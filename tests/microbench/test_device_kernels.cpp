@@ -67,10 +67,10 @@ TEST(DeviceCompute, EveryPrecisionAndModeMeasuresAndChecks) {
     EXPECT_EQ(fma.mode, "fma");
     EXPECT_EQ(fma.flops_per_element, 2 * kComputeSteps * 2);
     EXPECT_EQ(fma.ilp, kComputeChains);
-    expect_samples(fma.seconds, fma.rates, fma.clock_ghz);
+    expect_samples(fma.seconds, fma.values, fma.clock_ghz);
     const auto nofma = measure_device_compute_nofma<Space>(precision, small_threads(), 2, tiny());
     EXPECT_EQ(nofma.mode, "nofma");
-    expect_samples(nofma.seconds, nofma.rates, nofma.clock_ghz);
+    expect_samples(nofma.seconds, nofma.values, nofma.clock_ghz);
   }
   EXPECT_THROW(measure_device_compute_fma<Space>("fp16", 64, 1, tiny()), Error);
   EXPECT_THROW(measure_device_compute_nofma<Space>("fp64", 0, 1, tiny()), Error);
@@ -136,7 +136,7 @@ TEST(DeviceL1, MeasuresAndChecksEveryItem) {
   const auto p = measure_device_l1<Space>(small_threads(), 3, tiny());
   EXPECT_EQ(p.pattern, "l1:read");
   EXPECT_EQ(p.working_set_bytes, 32u * 1024);
-  expect_samples(p.seconds, p.rates, p.clock_ghz);
+  expect_samples(p.seconds, p.values, p.clock_ghz);
 }
 
 TEST(DeviceL1, ClosedFormIsTheSumOfThePacksRead) {
@@ -152,7 +152,7 @@ TEST(DeviceShared, MeasuresAndChecksEveryThread) {
   const auto p = measure_device_shared<Space>(3, team, 3, tiny());
   EXPECT_EQ(p.pattern, "shared:read");
   EXPECT_EQ(p.working_set_bytes, 16u * 1024);
-  expect_samples(p.seconds, p.rates, p.clock_ghz);
+  expect_samples(p.seconds, p.values, p.clock_ghz);
   EXPECT_THROW(measure_device_shared<Space>(0, team, 1, tiny()), Error);
 }
 
@@ -172,7 +172,7 @@ TEST(DeviceStream, EveryLevelAndPatternMeasuresAndChecks) {
     const auto p = measure_device_stream<Space>(c.level, c.pattern, 2 * chunk + 100, 2, tiny());
     EXPECT_EQ(p.pattern, std::string(c.level) + ":" + pattern_name(c.pattern));
     EXPECT_EQ(p.working_set_bytes, 2 * chunk * c.streams);  // whole chunks
-    expect_samples(p.seconds, p.rates, p.clock_ghz);
+    expect_samples(p.seconds, p.values, p.clock_ghz);
   }
   EXPECT_THROW(measure_device_stream<Space>("l2", Pattern::write, chunk, 1, tiny()), Error);
   EXPECT_THROW(measure_device_stream<Space>("dram", Pattern::rmw, chunk, 1, tiny()), Error);

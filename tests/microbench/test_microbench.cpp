@@ -103,14 +103,14 @@ TEST_P(ComputeKernels, ResultCheckedAndRatesPositive) {
   EXPECT_GT(p.working_set_bytes, 0u);
   EXPECT_LE(p.working_set_bytes, requested);
   ASSERT_EQ(p.seconds.size(), 2u);
-  ASSERT_EQ(p.rates.size(), 2u);
-  for (std::size_t i = 0; i < p.rates.size(); ++i) {
+  ASSERT_EQ(p.values.size(), 2u);
+  for (std::size_t i = 0; i < p.values.size(); ++i) {
     EXPECT_TRUE(std::isfinite(p.seconds[i]) && p.seconds[i] > 0.0) << p.seconds[i];
-    EXPECT_TRUE(std::isfinite(p.rates[i]) && p.rates[i] > 0.0) << p.rates[i];
+    EXPECT_TRUE(std::isfinite(p.values[i]) && p.values[i] > 0.0) << p.values[i];
   }
   const double element_bytes = k.precision == "fp64" ? 8.0 : 4.0;
   const double elements = static_cast<double>(p.working_set_bytes) / element_bytes;
-  expect_whole_repetitions(p.rates, p.seconds, elements * k.flops);
+  expect_whole_repetitions(p.values, p.seconds, elements * k.flops);
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -181,14 +181,14 @@ TEST_P(BandwidthKernels, ResultCheckedAndRatesPositive) {
   const std::uint64_t array_bytes = static_cast<std::uint64_t>(arrays_of(k.pattern)) * sizeof(double);
   EXPECT_EQ(p.working_set_bytes % array_bytes, 0u);
   ASSERT_EQ(p.seconds.size(), 2u);
-  ASSERT_EQ(p.rates.size(), 2u);
-  for (std::size_t i = 0; i < p.rates.size(); ++i) {
+  ASSERT_EQ(p.values.size(), 2u);
+  for (std::size_t i = 0; i < p.values.size(); ++i) {
     EXPECT_TRUE(std::isfinite(p.seconds[i]) && p.seconds[i] > 0.0) << p.seconds[i];
-    EXPECT_TRUE(std::isfinite(p.rates[i]) && p.rates[i] > 0.0) << p.rates[i];
+    EXPECT_TRUE(std::isfinite(p.values[i]) && p.values[i] > 0.0) << p.values[i];
   }
   // Bytes per repetition: elements per array x the pattern's bytes per element.
   const double elements = static_cast<double>(p.working_set_bytes / array_bytes);
-  expect_whole_repetitions(p.rates, p.seconds, elements * bytes_per_element(k.pattern));
+  expect_whole_repetitions(p.values, p.seconds, elements * bytes_per_element(k.pattern));
 }
 
 INSTANTIATE_TEST_SUITE_P(EveryPatternAtTwoWorkingSets, BandwidthKernels,

@@ -107,8 +107,8 @@ core::CeilingsFile file_with_costs() {
   latency.samples = 3;
   latency.note = "an empty kernel";
   f.costs.figures = {latency};
-  core::SweepPoint small{"launch:sync", 1, {1e-5, 1e-5}, {4.0, 4.5}, {}, {}};
-  core::SweepPoint large{"launch:sync", 1 << 20, {2e-5, 2e-5}, {20.0, 21.0}, {}, {}};
+  core::SweepPoint small{{{1e-5, 1e-5}, {4.0, 4.5}, {}, {}}, "launch:sync", 1};
+  core::SweepPoint large{{{2e-5, 2e-5}, {20.0, 21.0}, {}, {}}, "launch:sync", 1 << 20};
   f.costs.sweeps = {small, large};
   return f;
 }

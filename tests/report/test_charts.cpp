@@ -392,12 +392,12 @@ TEST(RooflineSvg, APointMeasuredAgainShowsItsBestMedianOnce) {
   CeilingsFile f = rooftop::testing::sample_ceilings_file();
   const std::vector<std::string> before = pattern_lines(roofline_svg(f));
   core::BandwidthPoint slower = f.sweeps.bandwidth.at(0);  // read at 16 KiB
-  for (double& r : slower.rates) r /= 2;
+  for (double& r : slower.values) r /= 2;
   f.sweeps.bandwidth.push_back(slower);
   EXPECT_EQ(pattern_lines(roofline_svg(f)), before) << "the slower repeat is not drawn";
 
   core::BandwidthPoint faster = f.sweeps.bandwidth.at(0);
-  for (double& r : faster.rates) r *= 1.1;
+  for (double& r : faster.values) r *= 1.1;
   f.sweeps.bandwidth.push_back(faster);
   const std::vector<std::string> after = pattern_lines(roofline_svg(f));
   ASSERT_EQ(after.size(), before.size());

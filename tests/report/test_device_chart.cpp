@@ -26,7 +26,7 @@ core::CeilingsFile device_file() {
     core::BandwidthPoint p;
     p.pattern = pattern;
     p.working_set_bytes = ws;
-    p.rates = {rate, rate};
+    p.values = {rate, rate};
     p.seconds = {0.1, 0.1};
     return p;
   };
@@ -38,7 +38,7 @@ core::CeilingsFile device_file() {
   c.mode = "fma";
   c.flops_per_element = 30976;
   c.working_set_bytes = 8u * 270336 * 8;
-  c.rates = {32000, 32000};
+  c.values = {32000, 32000};
   c.seconds = {0.1, 0.1};
   f.sweeps.compute = {c};
   f.ceilings = ceilings::extract_ceilings(m, f.sweeps);

@@ -328,13 +328,7 @@ inline core::SweepPoint sweep_point(const std::string& sweep, double x, double u
   core::SweepPoint p;
   p.sweep = sweep;
   p.x = x;
-  const double units = units_per_launch * static_cast<double>(s.reps);
-  for (double t : s.seconds) {
-    p.seconds.push_back(t);
-    p.values.push_back(units / t * 1e-9);
-  }
-  p.clock_ghz = s.clock_ghz;
-  p.disturbance = s.disturbance;
+  p.series() = core::rate_series(s, units_per_launch);
   return p;
 }
 

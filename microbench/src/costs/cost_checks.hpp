@@ -74,9 +74,7 @@ core::SweepPoint sweep_point(const std::string& sweep, double x, const core::Sam
   core::SweepPoint p;
   p.sweep = sweep;
   p.x = x;
-  p.seconds = s.seconds;
-  for (double t : s.per_rep()) p.values.push_back(value(t));
-  p.disturbance = s.disturbance;
+  p.series() = core::series(s, value);
   return p;
 }
 

@@ -33,13 +33,7 @@ core::BandwidthPoint point(const std::string& level, const char* pattern, std::u
   core::BandwidthPoint p;
   p.pattern = level + ":" + pattern;
   p.working_set_bytes = working_set;
-  const double bytes = bytes_per_launch * static_cast<double>(s.reps);
-  for (double t : s.seconds) {
-    p.seconds.push_back(t);
-    p.rates.push_back(bytes / t * 1e-9);
-  }
-  p.clock_ghz = s.clock_ghz;
-  p.disturbance = s.disturbance;
+  p.series() = core::rate_series(s, bytes_per_launch);
   return p;
 }
 

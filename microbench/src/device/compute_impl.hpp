@@ -46,18 +46,8 @@ core::ComputePoint run_compute(const std::string& precision, std::int64_t thread
       Kokkos::parallel_for(label, WavePolicy<Space>(0, threads), kernel);
   });
 
-  // Every value against its closed form (compute_kernel.hpp), after timing.
-  auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), x);
-  const std::int64_t steps = s.total_reps * inner * kComputeSteps;
-  const double tol = 8.0 * std::numeric_limits<T>::epsilon();
-  for (std::int64_t i = 0; i < n; ++i) {
-    // Two FLOPs per step, so the closed form of the even-FLOPs kernels.
-    const double want = expected_value(static_cast<double>(initial_value<T>(i)), 2, kFma, steps);
-    if (!(std::fabs(static_cast<double>(host(i)) - want) <= tol))
-      throw Error(label + ": wrong result at element " + std::to_string(i) + ": " +
-                  std::to_string(static_cast<double>(host(i))) + " (expected " +
-                  std::to_string(want) + ")");
-  }
+  // Two FLOPs per step, so the closed form of the even-FLOPs kernels.
+  check_every_element(label, x, 2, kFma, s.total_reps * inner * kComputeSteps);
 
   core::ComputePoint p;
   p.precision = precision;
@@ -66,14 +56,8 @@ core::ComputePoint run_compute(const std::string& precision, std::int64_t thread
   p.mul_add_ratio = 1.0;
   p.ilp = kComputeChains;
   p.working_set_bytes = static_cast<std::uint64_t>(n) * sizeof(T);
-  const double flops = static_cast<double>(n) * 2.0 * kComputeSteps * static_cast<double>(inner) *
-                       static_cast<double>(s.reps);
-  for (double t : s.seconds) {
-    p.seconds.push_back(t);
-    p.rates.push_back(flops / t * 1e-9);
-  }
-  p.clock_ghz = s.clock_ghz;
-  p.disturbance = s.disturbance;
+  p.series() =
+      core::rate_series(s, static_cast<double>(n) * 2.0 * kComputeSteps * static_cast<double>(inner));
   return p;
 }
 

@@ -97,13 +97,8 @@ core::BandwidthPoint run(std::uint64_t working_set_bytes, const core::Sampling& 
   core::BandwidthPoint p;
   p.pattern = pattern_name(kPattern);
   p.working_set_bytes = static_cast<std::uint64_t>(k.n) * arrays_of(kPattern) * sizeof(double);
-  const double bytes = static_cast<double>(k.n) * bytes_per_element(kPattern) *
-                       static_cast<double>(samples.reps);
-  for (double s : samples.seconds) {
-    p.seconds.push_back(s);
-    p.rates.push_back(bytes / s * 1e-9);
-  }
-  p.disturbance = samples.disturbance;
+  p.series() =
+      core::rate_series(samples, static_cast<double>(k.n) * bytes_per_element(kPattern));
   return p;
 }
 

@@ -43,18 +43,7 @@ core::ComputePoint run_compute(const std::string& precision, std::uint64_t worki
   };
   const core::SampleSet samples = core::sample(sampling, 1, launch);
 
-  // Check every element after timing, so no compiler can delete the work.
-  auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), x);
-  const std::int64_t steps = samples.total_reps * Kernel::kSteps;
-  const double tol = 8.0 * std::numeric_limits<T>::epsilon();
-  for (std::int64_t i = 0; i < n; ++i) {
-    const double want =
-        expected_value(static_cast<double>(initial_value<T>(i)), kFlops, kFma, steps);
-    if (!(std::fabs(static_cast<double>(host(i)) - want) <= tol))
-      throw Error(label + ": wrong result at element " + std::to_string(i) + ": " +
-                  std::to_string(static_cast<double>(host(i))) + " (expected " +
-                  std::to_string(want) + ")");
-  }
+  check_every_element(label, x, kFlops, kFma, samples.total_reps * Kernel::kSteps);
 
   core::ComputePoint p;
   p.precision = precision;
@@ -63,13 +52,7 @@ core::ComputePoint run_compute(const std::string& precision, std::uint64_t worki
   p.mul_add_ratio = kFlops == 1 ? 0.0 : 1.0;
   p.ilp = kIlp;
   p.working_set_bytes = static_cast<std::uint64_t>(n) * sizeof(T);
-  const double flops = static_cast<double>(n) * kFlops * static_cast<double>(samples.reps);
-  for (double s : samples.seconds) {
-    p.seconds.push_back(s);
-    p.rates.push_back(flops / s * 1e-9);
-  }
-  p.clock_ghz = samples.clock_ghz;
-  p.disturbance = samples.disturbance;
+  p.series() = core::rate_series(samples, static_cast<double>(n) * kFlops);
   return p;
 }
 

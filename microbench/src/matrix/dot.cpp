@@ -92,14 +92,8 @@ core::SweepPoint sweep_point(const std::string& figure, int x, const core::Sampl
   core::SweepPoint p;
   p.sweep = figure;
   p.x = x;
-  const double ops_per_sample = static_cast<double>(items) * x * 2.0 * kPairsPerRep *
-                                static_cast<double>(samples.reps) * ops;
-  for (double s : samples.seconds) {
-    p.seconds.push_back(s);
-    p.values.push_back(ops_per_sample / s * 1e-9);
-  }
-  p.clock_ghz = samples.clock_ghz;
-  p.disturbance = samples.disturbance;
+  p.series() =
+      core::rate_series(samples, static_cast<double>(items) * x * 2.0 * kPairsPerRep * ops);
   return p;
 }
 

@@ -17,12 +17,7 @@ inline core::SweepPoint tensor_point(const std::string& sweep, double x, double 
   core::SweepPoint p;
   p.sweep = sweep;
   p.x = x;
-  for (double t : s.seconds) {
-    p.seconds.push_back(t);
-    p.values.push_back(ops * static_cast<double>(s.reps) / t * 1e-9);
-  }
-  p.clock_ghz = s.clock_ghz;
-  p.disturbance = s.disturbance;
+  p.series() = core::rate_series(s, ops);
   return p;
 }
 

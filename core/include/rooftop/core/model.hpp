@@ -51,32 +51,39 @@ struct Machine {
   std::string launch_geometry;
 };
 
-// Raw samples of one compute point: a precision, FMA mode and FLOPs per element.
-struct ComputePoint {
+// The samples of one point, one entry per sample in each vector: what every point of a
+// file keeps, whatever it measured. Built from a core::SampleSet by core::series
+// (sampling.hpp), the one way from samples to values.
+struct SampleSeries {
+  std::vector<double> seconds;  // the sample's time
+  // The sample's value in the point's units: GFLOP/s (compute), GB/s of 10^9 bytes
+  // (bandwidth), or the units core::kSweeps gives a sweep.
+  std::vector<double> values;
+  std::vector<double> clock_ghz;  // device: SM clock during each sample (empty on a host)
+  // Share of each sample's time lost to other tasks or the hypervisor (core::SampleSet::
+  // disturbance); empty where not measured (a GPU, an older file).
+  std::vector<double> disturbance;
+
+  // The series part of a point, to assign a built one: `p.series() = core::series(...)`.
+  SampleSeries& series() { return *this; }
+};
+
+// Samples of one compute point: a precision, FMA mode and FLOPs per element.
+struct ComputePoint : SampleSeries {
   std::string precision;  // "fp64", "fp32"
   std::string mode;       // "fma", "nofma"
   int flops_per_element = 0;
   double mul_add_ratio = 0.0;  // multiplies per add issued (FMA counts as one of each)
   int ilp = 0;  // independent chains per SIMD lane or GPU thread (0: not recorded)
   std::uint64_t working_set_bytes = 0;
-  std::vector<double> seconds;  // one per sample
-  std::vector<double> rates;    // GFLOP/s per sample
-  std::vector<double> clock_ghz;  // device: SM clock during each sample (empty on a host)
-  // Share of each sample's time lost to other tasks or the hypervisor (core::SampleSet::
-  // disturbance); empty where not measured (a GPU, an older file).
-  std::vector<double> disturbance;
 };
 
-// Raw samples of one bandwidth point: an access pattern at one working-set size.
+// Samples of one bandwidth point: an access pattern at one working-set size.
 // Device points name their level before the pattern ("l2:read", "dram:triad"): a GPU's
 // levels are set by the kernel (L1-bypassing loads, team scratch), not the working set.
-struct BandwidthPoint {
+struct BandwidthPoint : SampleSeries {
   std::string pattern;  // "read", "write", "copy", "triad", "rmw"; device: "level:pattern"
   std::uint64_t working_set_bytes = 0;
-  std::vector<double> seconds;
-  std::vector<double> rates;  // GB/s (10^9 bytes) per sample
-  std::vector<double> clock_ghz;  // device: SM clock during each sample (empty on a host)
-  std::vector<double> disturbance;  // as in ComputePoint
 };
 
 struct Sweeps {
@@ -84,17 +91,13 @@ struct Sweeps {
   std::vector<BandwidthPoint> bandwidth;
 };
 
-// Raw samples of one point of a sweep of one parameter (schema 1.7): a cost a GPU
+// Samples of one point of a sweep of one parameter (schema 1.7): a cost a GPU
 // course teaches (bytes copied, stride, resident warps, active lanes, kernel size) or a
 // matrix unit's rate against its independent accumulators. `sweep` names a row of
 // core::kSweeps, which gives the parameter's and the values' units.
-struct SweepPoint {
+struct SweepPoint : SampleSeries {
   std::string sweep;  // "h2d:pinned", "stride:dram", "tc_bf16", ...
   double x = 0.0;     // the swept parameter
-  std::vector<double> seconds;      // one per sample
-  std::vector<double> values;       // one per sample, in the sweep's units
-  std::vector<double> clock_ghz;    // device: SM clock during each sample (empty on a host)
-  std::vector<double> disturbance;  // as in ComputePoint
 };
 
 struct Ceiling {

@@ -11,6 +11,8 @@
 #include <limits>
 #include <vector>
 
+#include "rooftop/core/model.hpp"
+
 namespace rooftop::core {
 
 struct SampleSet;
@@ -82,6 +84,22 @@ struct SampleSet {
   // The seconds of one repetition, one per sample.
   std::vector<double> per_rep() const;
 };
+
+// A sample set as a point's series: each sample's value is `value(seconds of one
+// repetition)`, its time, clock and disturbance as sampled.
+template <class Value>
+SampleSeries series(const SampleSet& samples, Value&& value) {
+  SampleSeries out;
+  out.seconds = samples.seconds;
+  for (double t : samples.per_rep()) out.values.push_back(value(t));
+  out.clock_ghz = samples.clock_ghz;
+  out.disturbance = samples.disturbance;
+  return out;
+}
+
+// The common case: a repetition does `units_per_rep` (FLOPs, bytes, operations), and
+// each value is their rate in 10^9 per second.
+SampleSeries rate_series(const SampleSet& samples, double units_per_rep);
 
 using Launch = std::function<void(std::int64_t reps)>;
 
