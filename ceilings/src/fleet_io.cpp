@@ -38,33 +38,26 @@ struct RankRow {
   double seconds;
 };
 
-#define ROOFTOP_NUM(Row, f, t) \
-  h5::Field { #f, offsetof(Row, f), t, 0 }
-#define ROOFTOP_STR(Row, f) h5::string_field<Row>(#f, offsetof(Row, f), &Row::f)
-
 h5::Handle statistic_type() {
   using R = StatisticRow;
   return h5::compound_type(
       sizeof(R),
-      {ROOFTOP_STR(R, name), ROOFTOP_STR(R, kind), ROOFTOP_STR(R, units),
-       ROOFTOP_NUM(R, ranks, H5T_NATIVE_INT32), ROOFTOP_NUM(R, median, H5T_NATIVE_DOUBLE),
-       ROOFTOP_NUM(R, min, H5T_NATIVE_DOUBLE), ROOFTOP_NUM(R, max, H5T_NATIVE_DOUBLE),
-       ROOFTOP_NUM(R, spread, H5T_NATIVE_DOUBLE), ROOFTOP_NUM(R, min_rank, H5T_NATIVE_INT32),
-       ROOFTOP_NUM(R, max_rank, H5T_NATIVE_INT32)});
+      {ROOFTOP_H5_FIELD(R, name), ROOFTOP_H5_FIELD(R, kind), ROOFTOP_H5_FIELD(R, units),
+       ROOFTOP_H5_FIELD(R, ranks), ROOFTOP_H5_FIELD(R, median),
+       ROOFTOP_H5_FIELD(R, min), ROOFTOP_H5_FIELD(R, max),
+       ROOFTOP_H5_FIELD(R, spread), ROOFTOP_H5_FIELD(R, min_rank),
+       ROOFTOP_H5_FIELD(R, max_rank)});
 }
 
 h5::Handle rank_type() {
   using R = RankRow;
   return h5::compound_type(
       sizeof(R),
-      {ROOFTOP_NUM(R, rank, H5T_NATIVE_INT32), ROOFTOP_STR(R, hostname),
-       ROOFTOP_NUM(R, local_rank, H5T_NATIVE_INT32), ROOFTOP_NUM(R, local_size, H5T_NATIVE_INT32),
-       ROOFTOP_STR(R, device), ROOFTOP_STR(R, cpus), ROOFTOP_STR(R, status), ROOFTOP_STR(R, reason),
-       ROOFTOP_NUM(R, seconds, H5T_NATIVE_DOUBLE)});
+      {ROOFTOP_H5_FIELD(R, rank), ROOFTOP_H5_FIELD(R, hostname),
+       ROOFTOP_H5_FIELD(R, local_rank), ROOFTOP_H5_FIELD(R, local_size),
+       ROOFTOP_H5_FIELD(R, device), ROOFTOP_H5_FIELD(R, cpus), ROOFTOP_H5_FIELD(R, status), ROOFTOP_H5_FIELD(R, reason),
+       ROOFTOP_H5_FIELD(R, seconds)});
 }
-
-#undef ROOFTOP_NUM
-#undef ROOFTOP_STR
 
 // Text longer than a fixed field keeps its head; the full text is in /ranks/<r>.
 template <std::size_t N>

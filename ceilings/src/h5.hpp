@@ -4,9 +4,11 @@
 
 #include <hdf5.h>
 
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -75,10 +77,25 @@ struct Field {
   hid_t type;        // native numeric type, or -1 for a fixed-size string
   std::size_t size;  // string capacity in bytes (fixed strings only)
 };
+// The HDF5 type of a numeric column, from its member's C++ type.
+template <class T>
+hid_t native_type() {
+  if constexpr (std::is_same_v<T, double>) return H5T_NATIVE_DOUBLE;
+  else if constexpr (std::is_same_v<T, std::int32_t>) return H5T_NATIVE_INT32;
+  else if constexpr (std::is_same_v<T, std::uint64_t>) return H5T_NATIVE_UINT64;
+  else static_assert(sizeof(T) == 0, "no HDF5 column type for this member");
+}
+template <class Row, class T>
+Field field(const char* name, std::size_t offset, T Row::*) {
+  return {name, offset, native_type<T>(), 0};
+}
 template <class Row, std::size_t N>
-Field string_field(const char* name, std::size_t offset, char (Row::*)[N]) {
+Field field(const char* name, std::size_t offset, char (Row::*)[N]) {
   return {name, offset, -1, N};
 }
+// One column of a row type, named as its member: the member's name is the schema's.
+#define ROOFTOP_H5_FIELD(Row, member) \
+  ::rooftop::ceilings::h5::field<Row>(#member, offsetof(Row, member), &Row::member)
 
 Handle compound_type(std::size_t row_size, const std::vector<Field>& fields);
 void write_table(hid_t parent, const char* name, const Handle& type, const void* rows,

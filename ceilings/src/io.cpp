@@ -13,6 +13,7 @@
 #include "contained_read.hpp"
 #include "h5.hpp"
 #include "io_internal.hpp"
+#include "sample_table.hpp"
 #include "rooftop/ceilings/validate.hpp"
 #include "rooftop/config.hpp"
 #include "rooftop/core/error.hpp"
@@ -46,6 +47,7 @@ struct CacheRow {
   std::int32_t shared_by;
 };
 
+// The samples of /sweeps (sample_table.hpp): the value is `gflop_per_s`.
 struct ComputeSampleRow {
   char precision[16];
   char mode[16];
@@ -53,21 +55,14 @@ struct ComputeSampleRow {
   double mul_add_ratio;
   std::int32_t ilp;  // since 1.3; 0 when read from an older file
   std::uint64_t working_set_bytes;
-  std::int32_t sample;
-  double seconds;
-  double gflop_per_s;
-  double clock_ghz;    // since 1.5: device SM clock during the sample; 0: not measured
-  double disturbance;  // since 1.6: share of the sample's time lost to others; NaN: unknown
+  detail::SampleColumns samples;
 };
 
+// The value is `gbyte_per_s`.
 struct BandwidthSampleRow {
   char pattern[16];
   std::uint64_t working_set_bytes;
-  std::int32_t sample;
-  double seconds;
-  double gbyte_per_s;
-  double clock_ghz;    // since 1.5, as in ComputeSampleRow
-  double disturbance;  // since 1.6, as in ComputeSampleRow
+  detail::SampleColumns samples;
 };
 
 // One row per kernel record; its bytes per level are rows of KernelBytesRow.
@@ -107,102 +102,87 @@ struct KernelTensorRow {
   double ops;           // a multiply-add two
 };
 
-#define ROOFTOP_NUM(Row, f, t) \
-  h5::Field { #f, offsetof(Row, f), t, 0 }
-#define ROOFTOP_STR(Row, f) h5::string_field<Row>(#f, offsetof(Row, f), &Row::f)
-
 h5::Handle ceiling_type() {
   using R = CeilingRow;
   return h5::compound_type(
       sizeof(R),
-      {ROOFTOP_STR(R, name), ROOFTOP_STR(R, kind), ROOFTOP_NUM(R, value, H5T_NATIVE_DOUBLE),
-       ROOFTOP_STR(R, units), ROOFTOP_NUM(R, median, H5T_NATIVE_DOUBLE),
-       ROOFTOP_NUM(R, min, H5T_NATIVE_DOUBLE), ROOFTOP_NUM(R, max, H5T_NATIVE_DOUBLE),
-       ROOFTOP_NUM(R, samples, H5T_NATIVE_INT32), ROOFTOP_STR(R, pattern),
-       ROOFTOP_NUM(R, working_set_bytes, H5T_NATIVE_UINT64),
-       ROOFTOP_NUM(R, flops_per_element, H5T_NATIVE_INT32),
-       ROOFTOP_NUM(R, theoretical, H5T_NATIVE_DOUBLE),
-       ROOFTOP_NUM(R, fraction_of_theoretical, H5T_NATIVE_DOUBLE),
-       ROOFTOP_NUM(R, above_theoretical, H5T_NATIVE_INT32), ROOFTOP_STR(R, theoretical_basis),
-       ROOFTOP_STR(R, note), ROOFTOP_NUM(R, disturbance, H5T_NATIVE_DOUBLE)});
+      {ROOFTOP_H5_FIELD(R, name), ROOFTOP_H5_FIELD(R, kind), ROOFTOP_H5_FIELD(R, value),
+       ROOFTOP_H5_FIELD(R, units), ROOFTOP_H5_FIELD(R, median),
+       ROOFTOP_H5_FIELD(R, min), ROOFTOP_H5_FIELD(R, max),
+       ROOFTOP_H5_FIELD(R, samples), ROOFTOP_H5_FIELD(R, pattern),
+       ROOFTOP_H5_FIELD(R, working_set_bytes),
+       ROOFTOP_H5_FIELD(R, flops_per_element),
+       ROOFTOP_H5_FIELD(R, theoretical),
+       ROOFTOP_H5_FIELD(R, fraction_of_theoretical),
+       ROOFTOP_H5_FIELD(R, above_theoretical), ROOFTOP_H5_FIELD(R, theoretical_basis),
+       ROOFTOP_H5_FIELD(R, note), ROOFTOP_H5_FIELD(R, disturbance)});
 }
 
 h5::Handle cache_type() {
   using R = CacheRow;
   return h5::compound_type(sizeof(R),
-                           {ROOFTOP_STR(R, level), ROOFTOP_NUM(R, bytes, H5T_NATIVE_UINT64),
-                            ROOFTOP_NUM(R, shared_by, H5T_NATIVE_INT32)});
+                           {ROOFTOP_H5_FIELD(R, level), ROOFTOP_H5_FIELD(R, bytes),
+                            ROOFTOP_H5_FIELD(R, shared_by)});
 }
 
 h5::Handle compute_sample_type() {
   using R = ComputeSampleRow;
-  return h5::compound_type(
-      sizeof(R),
-      {ROOFTOP_STR(R, precision), ROOFTOP_STR(R, mode),
-       ROOFTOP_NUM(R, flops_per_element, H5T_NATIVE_INT32),
-       ROOFTOP_NUM(R, mul_add_ratio, H5T_NATIVE_DOUBLE), ROOFTOP_NUM(R, ilp, H5T_NATIVE_INT32),
-       ROOFTOP_NUM(R, working_set_bytes, H5T_NATIVE_UINT64),
-       ROOFTOP_NUM(R, sample, H5T_NATIVE_INT32), ROOFTOP_NUM(R, seconds, H5T_NATIVE_DOUBLE),
-       ROOFTOP_NUM(R, gflop_per_s, H5T_NATIVE_DOUBLE), ROOFTOP_NUM(R, clock_ghz, H5T_NATIVE_DOUBLE),
-       ROOFTOP_NUM(R, disturbance, H5T_NATIVE_DOUBLE)});
+  return detail::sample_row_type<R>(
+      {ROOFTOP_H5_FIELD(R, precision), ROOFTOP_H5_FIELD(R, mode),
+       ROOFTOP_H5_FIELD(R, flops_per_element), ROOFTOP_H5_FIELD(R, mul_add_ratio),
+       ROOFTOP_H5_FIELD(R, ilp), ROOFTOP_H5_FIELD(R, working_set_bytes)},
+      "gflop_per_s");
 }
 
 h5::Handle bandwidth_sample_type() {
   using R = BandwidthSampleRow;
-  return h5::compound_type(
-      sizeof(R),
-      {ROOFTOP_STR(R, pattern), ROOFTOP_NUM(R, working_set_bytes, H5T_NATIVE_UINT64),
-       ROOFTOP_NUM(R, sample, H5T_NATIVE_INT32), ROOFTOP_NUM(R, seconds, H5T_NATIVE_DOUBLE),
-       ROOFTOP_NUM(R, gbyte_per_s, H5T_NATIVE_DOUBLE), ROOFTOP_NUM(R, clock_ghz, H5T_NATIVE_DOUBLE),
-       ROOFTOP_NUM(R, disturbance, H5T_NATIVE_DOUBLE)});
+  return detail::sample_row_type<R>(
+      {ROOFTOP_H5_FIELD(R, pattern), ROOFTOP_H5_FIELD(R, working_set_bytes)}, "gbyte_per_s");
 }
 
 h5::Handle kernel_type() {
   using R = KernelRow;
-  return h5::compound_type(sizeof(R), {ROOFTOP_STR(R, name),
-                                       ROOFTOP_STR(R, id),
-                                       ROOFTOP_STR(R, group),
-                                       ROOFTOP_NUM(R, order, H5T_NATIVE_INT32),
-                                       ROOFTOP_STR(R, description),
-                                       ROOFTOP_STR(R, source),
-                                       ROOFTOP_STR(R, precision),
-                                       ROOFTOP_NUM(R, flops_fp64, H5T_NATIVE_DOUBLE),
-                                       ROOFTOP_NUM(R, flops_fp32, H5T_NATIVE_DOUBLE),
-                                       ROOFTOP_NUM(R, flops_fp16, H5T_NATIVE_DOUBLE),
-                                       ROOFTOP_NUM(R, fma_fraction, H5T_NATIVE_DOUBLE),
-                                       ROOFTOP_NUM(R, tensor_instructions, H5T_NATIVE_DOUBLE),
-                                       ROOFTOP_NUM(R, time_s, H5T_NATIVE_DOUBLE),
-                                       ROOFTOP_NUM(R, time_min, H5T_NATIVE_DOUBLE),
-                                       ROOFTOP_NUM(R, time_max, H5T_NATIVE_DOUBLE),
-                                       ROOFTOP_NUM(R, samples, H5T_NATIVE_INT32),
-                                       ROOFTOP_NUM(R, invocations, H5T_NATIVE_INT32),
-                                       ROOFTOP_STR(R, time_source),
-                                       ROOFTOP_STR(R, check),
-                                       ROOFTOP_NUM(R, gflop_per_s, H5T_NATIVE_DOUBLE),
-                                       ROOFTOP_STR(R, limiter),
-                                       ROOFTOP_NUM(R, attainable_gflop_per_s, H5T_NATIVE_DOUBLE),
-                                       ROOFTOP_NUM(R, fraction_of_roof, H5T_NATIVE_DOUBLE),
-                                       ROOFTOP_STR(R, above),
-                                       ROOFTOP_STR(R, note)});
+  return h5::compound_type(sizeof(R), {ROOFTOP_H5_FIELD(R, name),
+                                       ROOFTOP_H5_FIELD(R, id),
+                                       ROOFTOP_H5_FIELD(R, group),
+                                       ROOFTOP_H5_FIELD(R, order),
+                                       ROOFTOP_H5_FIELD(R, description),
+                                       ROOFTOP_H5_FIELD(R, source),
+                                       ROOFTOP_H5_FIELD(R, precision),
+                                       ROOFTOP_H5_FIELD(R, flops_fp64),
+                                       ROOFTOP_H5_FIELD(R, flops_fp32),
+                                       ROOFTOP_H5_FIELD(R, flops_fp16),
+                                       ROOFTOP_H5_FIELD(R, fma_fraction),
+                                       ROOFTOP_H5_FIELD(R, tensor_instructions),
+                                       ROOFTOP_H5_FIELD(R, time_s),
+                                       ROOFTOP_H5_FIELD(R, time_min),
+                                       ROOFTOP_H5_FIELD(R, time_max),
+                                       ROOFTOP_H5_FIELD(R, samples),
+                                       ROOFTOP_H5_FIELD(R, invocations),
+                                       ROOFTOP_H5_FIELD(R, time_source),
+                                       ROOFTOP_H5_FIELD(R, check),
+                                       ROOFTOP_H5_FIELD(R, gflop_per_s),
+                                       ROOFTOP_H5_FIELD(R, limiter),
+                                       ROOFTOP_H5_FIELD(R, attainable_gflop_per_s),
+                                       ROOFTOP_H5_FIELD(R, fraction_of_roof),
+                                       ROOFTOP_H5_FIELD(R, above),
+                                       ROOFTOP_H5_FIELD(R, note)});
 }
 
 h5::Handle kernel_bytes_type() {
   using R = KernelBytesRow;
   return h5::compound_type(sizeof(R),
-                           {ROOFTOP_NUM(R, kernel, H5T_NATIVE_INT32), ROOFTOP_STR(R, level),
-                            ROOFTOP_NUM(R, bytes, H5T_NATIVE_DOUBLE),
-                            ROOFTOP_NUM(R, arithmetic_intensity, H5T_NATIVE_DOUBLE)});
+                           {ROOFTOP_H5_FIELD(R, kernel), ROOFTOP_H5_FIELD(R, level),
+                            ROOFTOP_H5_FIELD(R, bytes),
+                            ROOFTOP_H5_FIELD(R, arithmetic_intensity)});
 }
 
 h5::Handle kernel_tensor_type() {
   using R = KernelTensorRow;
   return h5::compound_type(sizeof(R),
-                           {ROOFTOP_NUM(R, kernel, H5T_NATIVE_INT32), ROOFTOP_STR(R, figure),
-                            ROOFTOP_NUM(R, ops, H5T_NATIVE_DOUBLE)});
+                           {ROOFTOP_H5_FIELD(R, kernel), ROOFTOP_H5_FIELD(R, figure),
+                            ROOFTOP_H5_FIELD(R, ops)});
 }
-
-#undef ROOFTOP_NUM
-#undef ROOFTOP_STR
 
 template <class Row>
 std::vector<Row> read_rows(hid_t parent, const char* name, const h5::Handle& type) {
@@ -362,79 +342,43 @@ namespace {
 
 void write_sweeps(hid_t file, const core::Sweeps& s) {
   h5::Handle g = h5::create_group(file, "sweeps");
-  std::vector<ComputeSampleRow> crows;
-  for (const core::ComputePoint& p : s.compute) {
-    for (std::size_t i = 0; i < p.values.size(); ++i) {
-      ComputeSampleRow r{};
-      h5::put(r.precision, p.precision, "precision");
-      h5::put(r.mode, p.mode, "mode");
-      r.flops_per_element = p.flops_per_element;
-      r.mul_add_ratio = p.mul_add_ratio;
-      r.ilp = p.ilp;
-      r.working_set_bytes = p.working_set_bytes;
-      r.sample = static_cast<std::int32_t>(i);
-      r.seconds = i < p.seconds.size() ? p.seconds[i] : std::nan("");
-      r.gflop_per_s = p.values[i];
-      r.clock_ghz = i < p.clock_ghz.size() ? p.clock_ghz[i] : 0.0;
-      r.disturbance = i < p.disturbance.size() ? p.disturbance[i] : std::nan("");
-      crows.push_back(r);
-    }
-  }
-  h5::write_table(g.get(), "compute", compute_sample_type(), crows.data(), crows.size());
-  std::vector<BandwidthSampleRow> brows;
-  for (const core::BandwidthPoint& p : s.bandwidth) {
-    for (std::size_t i = 0; i < p.values.size(); ++i) {
-      BandwidthSampleRow r{};
-      h5::put(r.pattern, p.pattern, "pattern");
-      r.working_set_bytes = p.working_set_bytes;
-      r.sample = static_cast<std::int32_t>(i);
-      r.seconds = i < p.seconds.size() ? p.seconds[i] : std::nan("");
-      r.gbyte_per_s = p.values[i];
-      r.clock_ghz = i < p.clock_ghz.size() ? p.clock_ghz[i] : 0.0;
-      r.disturbance = i < p.disturbance.size() ? p.disturbance[i] : std::nan("");
-      brows.push_back(r);
-    }
-  }
-  h5::write_table(g.get(), "bandwidth", bandwidth_sample_type(), brows.data(), brows.size());
+  detail::write_sample_table<ComputeSampleRow>(
+      g.get(), "compute", compute_sample_type(), s.compute,
+      [](ComputeSampleRow& r, const core::ComputePoint& p) {
+        h5::put(r.precision, p.precision, "precision");
+        h5::put(r.mode, p.mode, "mode");
+        r.flops_per_element = p.flops_per_element;
+        r.mul_add_ratio = p.mul_add_ratio;
+        r.ilp = p.ilp;
+        r.working_set_bytes = p.working_set_bytes;
+      });
+  detail::write_sample_table<BandwidthSampleRow>(
+      g.get(), "bandwidth", bandwidth_sample_type(), s.bandwidth,
+      [](BandwidthSampleRow& r, const core::BandwidthPoint& p) {
+        h5::put(r.pattern, p.pattern, "pattern");
+        r.working_set_bytes = p.working_set_bytes;
+      });
 }
 
-// Rows of one point are consecutive and numbered from sample 0.
 core::Sweeps read_sweeps(hid_t file) {
   core::Sweeps s;
   h5::Handle g = h5::open_group(file, "sweeps");
-  const bool compute_disturbance = h5::has_column(g.get(), "compute", "disturbance");
-  const bool bandwidth_disturbance = h5::has_column(g.get(), "bandwidth", "disturbance");
-  for (const auto& r : read_rows<ComputeSampleRow>(g.get(), "compute", compute_sample_type())) {
-    if (r.sample == 0 || s.compute.empty()) {
-      core::ComputePoint p;
-      p.precision = h5::get(r.precision);
-      p.mode = h5::get(r.mode);
-      p.flops_per_element = r.flops_per_element;
-      p.mul_add_ratio = r.mul_add_ratio;
-      p.ilp = r.ilp;
-      p.working_set_bytes = r.working_set_bytes;
-      s.compute.push_back(p);
-    }
-    s.compute.back().seconds.push_back(r.seconds);
-    s.compute.back().values.push_back(r.gflop_per_s);
-    if (r.clock_ghz > 0.0) s.compute.back().clock_ghz.push_back(r.clock_ghz);
-    if (compute_disturbance && !std::isnan(r.disturbance))
-      s.compute.back().disturbance.push_back(r.disturbance);
-  }
-  for (const auto& r :
-       read_rows<BandwidthSampleRow>(g.get(), "bandwidth", bandwidth_sample_type())) {
-    if (r.sample == 0 || s.bandwidth.empty()) {
-      core::BandwidthPoint p;
-      p.pattern = h5::get(r.pattern);
-      p.working_set_bytes = r.working_set_bytes;
-      s.bandwidth.push_back(p);
-    }
-    s.bandwidth.back().seconds.push_back(r.seconds);
-    s.bandwidth.back().values.push_back(r.gbyte_per_s);
-    if (r.clock_ghz > 0.0) s.bandwidth.back().clock_ghz.push_back(r.clock_ghz);
-    if (bandwidth_disturbance && !std::isnan(r.disturbance))
-      s.bandwidth.back().disturbance.push_back(r.disturbance);
-  }
+  s.compute = detail::read_sample_table<ComputeSampleRow, core::ComputePoint>(
+      g.get(), "compute", compute_sample_type(),
+      [](const ComputeSampleRow& r, core::ComputePoint& p) {
+        p.precision = h5::get(r.precision);
+        p.mode = h5::get(r.mode);
+        p.flops_per_element = r.flops_per_element;
+        p.mul_add_ratio = r.mul_add_ratio;
+        p.ilp = r.ilp;
+        p.working_set_bytes = r.working_set_bytes;
+      });
+  s.bandwidth = detail::read_sample_table<BandwidthSampleRow, core::BandwidthPoint>(
+      g.get(), "bandwidth", bandwidth_sample_type(),
+      [](const BandwidthSampleRow& r, core::BandwidthPoint& p) {
+        p.pattern = h5::get(r.pattern);
+        p.working_set_bytes = r.working_set_bytes;
+      });
   return s;
 }
 
