@@ -6,6 +6,8 @@
 
 #include <CLI/CLI.hpp>
 #include <csignal>
+#include <functional>
+#include <memory>
 #include <cstdio>
 #include <iostream>
 #include <iterator>
@@ -40,139 +42,186 @@ std::string listed(const std::vector<std::string>& names, const char* last) {
   return out;
 }
 
+// A subcommand: its options registered with CLI11, and how it runs once parsed (with the
+// command line, which the files it writes record).
+struct Command {
+  CLI::App* cli;
+  std::function<int(const std::string& command_line)> run;
+};
+
+Command add_measure(CLI::App& app) {
+  auto o = std::make_shared<rooftop::app::MeasureOptions>();
+  CLI::App* m =
+      app.add_subcommand("measure", "characterize this machine and write a ceilings file");
+  m->add_option("--space", o->space, "execution space to characterize")
+      ->check(CLI::IsMember({"host", "device"}));
+  m->add_flag("--quick", o->quick, "short run (seconds): fewer points, shorter samples");
+  m->add_option("--device", o->device, "--space device: the GPU to characterize (CUDA index)")
+      ->check(CLI::NonNegativeNumber);
+  m->add_option("--out", o->out, "ceilings file to write (HDF5)");
+  m->add_option("--plot", o->plot,
+                "SVG chart to write (roofline and bandwidth sweep; under MPI the fleet's spread)");
+  m->add_flag("--strict", o->strict,
+              "exit 4 when a ceiling was measured while other tasks took its CPUs");
+  return {m, [o](const std::string& line) { return rooftop::app::run_measure(*o, line); }};
+}
+
+Command add_show(CLI::App& app) {
+  auto o = std::make_shared<rooftop::app::ShowOptions>();
+  CLI::App* s = app.add_subcommand("show", "print a ceilings file as a table or JSON");
+  s->add_option("file", o->file, "ceilings file (HDF5)")->required();
+  add_format_flags(s, o->format);
+  return {s, [o](const std::string&) { return rooftop::app::run_show(*o); }};
+}
+
+Command add_compare(CLI::App& app) {
+  auto o = std::make_shared<rooftop::app::CompareOptions>();
+  CLI::App* c = app.add_subcommand(
+      "compare", "ceilings of several files side by side, against the first, noise-aware");
+  c->add_option("files", o->files,
+                "ceilings files (HDF5); the first is the baseline. One fleet file (measure "
+                "under MPI): its slow and failed ranks, exit status 3 when there are any")
+      ->required();
+  c->add_option("--plot", o->plot,
+                "SVG chart to write (the rooflines overlaid; a fleet: the spread of each ceiling)");
+  add_format_flags(c, o->format);
+  CLI::Option* threshold =
+      c->add_option("--threshold", o->threshold,
+                    "fleet: a rank more than this fraction below the fleet median is slow")
+          ->capture_default_str()
+          ->check(CLI::Range(0.0, 1.0));
+  return {c, [o, c, threshold](const std::string&) {
+    o->threshold_given = threshold->count() > 0;
+    return rooftop::app::run_compare(*o);
+  }};
+}
+
+Command add_export(CLI::App& app) {
+  auto o = std::make_shared<rooftop::app::ExportOptions>();
+  CLI::App* e = app.add_subcommand("export", "write a ceilings file in a format other tools read");
+  e->add_option("file", o->file, "ceilings file (HDF5)")->required();
+  e->add_option("--format", o->format, "ert-json (ERT's roofline.json), csv or json")
+      ->required()
+      ->check(CLI::IsMember(std::vector<std::string>(std::begin(rooftop::ceilings::kExportFormats),
+                                                     std::end(rooftop::ceilings::kExportFormats))));
+  e->add_option("--out", o->out, "file to write (default: stdout)");
+  return {e, [o](const std::string&) { return rooftop::app::run_export(*o); }};
+}
+
+Command add_import_ceilings(CLI::App& app) {
+  auto o = std::make_shared<rooftop::app::ImportCeilingsOptions>();
+  CLI::App* ic =
+      app.add_subcommand("import-ceilings", "read an ERT roofline.json into a ceilings file");
+  ic->add_option("file", o->file, "ERT roofline.json")->required();
+  ic->add_option("--out", o->out, "ceilings file to write (HDF5)")->required();
+  return {ic, [o](const std::string& line) { return rooftop::app::run_import_ceilings(*o, line); }};
+}
+
+Command add_analyze(CLI::App& app) {
+  auto o = std::make_shared<rooftop::app::AnalyzeOptions>();
+  CLI::App* a = app.add_subcommand(
+      "analyze", "run kernels here (GPP ladder, reference kernels) and place them on the ceilings");
+  a->add_option("--ceilings", o->ceilings, "ceilings file (HDF5) of this machine")->required();
+  a->add_option("--kernels", o->kernels,
+                "comma-separated: " + listed(rooftop::kernels::kernel_names(), ", "));
+  a->add_option("--size", o->size,
+                listed(rooftop::kernels::size_names(), " or ") +
+                    " (default: small on a CPU, medium on a GPU)")
+      ->check(CLI::IsMember(rooftop::kernels::size_names()));
+  a->add_option("--out", o->out, "file to write: the ceilings with the kernels (HDF5)");
+  a->add_option("--plot", o->plot, "SVG chart to write (hierarchical roofline)");
+  add_format_flags(a, o->format);
+  a->add_flag("--no-cupti", o->no_cupti,
+              "declared counts even where CUPTI is available (to run under Nsight Compute, "
+              "which cannot share the profiler): CUPTI is then not loaded at all");
+  a->add_flag("--once", o->once,
+              "run each kernel once, its time that one run (for a profiler outside the "
+              "process, such as Nsight Compute, to see one run of every kernel)");
+  a->add_option("--kernel-budget", o->kernel_budget,
+                "seconds one kernel may take with its timed runs and counting (default 30); a "
+                "kernel whose counting would end past it keeps its declared counts")
+      ->check(CLI::PositiveNumber);
+  return {a, [o](const std::string& line) { return rooftop::app::run_analyze(*o, line); }};
+}
+
+Command add_import(CLI::App& app) {
+  auto o = std::make_shared<rooftop::app::ImportOptions>();
+  CLI::App* im = app.add_subcommand(
+      "import", "place kernels from profiler output (Nsight Compute, nvprof, Nsight Systems, "
+                "PyTorch) on measured ceilings");
+  im->add_option("report", o->reports,
+                 "profiler output of one run, the format told from the content: ncu --csv or "
+                 "text output, nvprof --csv, nsys stats --format csv (cuda_gpu_kern_sum, "
+                 "cuda_gpu_trace), nsys export --type sqlite, a PyTorch trace (.json, .json.gz); "
+                 "a file of times given with a report of counts times it")
+      ->required();
+  im->add_option("--timing", o->timing,
+                 "kernel times joined by name: nvprof --print-gpu-trace or summary CSV, nsys "
+                 "stats CSV, nsys SQLite export or a PyTorch trace");
+  im->add_option("--ceilings", o->ceilings, "ceilings file (HDF5)")->required();
+  im->add_option("--out", o->out, "file to write: the ceilings with the kernels (HDF5)");
+  im->add_option("--plot", o->plot, "SVG chart to write (hierarchical roofline)");
+  add_format_flags(im, o->format);
+  return {im, [o](const std::string& line) { return rooftop::app::run_import(*o, line); }};
+}
+
+Command add_profile(CLI::App& app) {
+  auto o = std::make_shared<rooftop::app::ProfileOptions>();
+  CLI::App* pr = app.add_subcommand(
+      "profile", "run an unmodified Kokkos program and place its kernels on the ceilings");
+  pr->add_option("--ceilings", o->ceilings, "ceilings file (HDF5)")->required();
+  pr->add_option("--connector", o->connector,
+                 "Kokkos Tools connector library (default: the one beside rooftop)");
+  pr->add_option("--out", o->out, "file to write: the ceilings with the kernels (HDF5)");
+  pr->add_option("--plot", o->plot, "SVG chart to write (hierarchical roofline)");
+  add_format_flags(pr, o->format);
+  pr->add_option("command", o->command, "-- the program and its arguments")->required();
+  return {pr, [o](const std::string& line) { return rooftop::app::run_profile(*o, line); }};
+}
+
+Command add_plot(CLI::App& app) {
+  auto o = std::make_shared<rooftop::app::PlotOptions>();
+  CLI::App* p = app.add_subcommand("plot", "draw a chart of one or more rooftop files");
+  p->add_option("files", o->files, "ceilings or kernels files (HDF5)")->required();
+  p->add_option("--out", o->out, "SVG chart to write")->required();
+  return {p, [o](const std::string&) { return rooftop::app::run_plot(*o); }};
+}
+
+Command add_compare_counts(CLI::App& app) {
+  auto o = std::make_shared<rooftop::app::CompareCountsOptions>();
+  CLI::App* cc = app.add_subcommand(
+      "compare-counts",
+      "counts side by side: two files' FLOPs, bytes and time of the same kernels (rooftop's "
+      "CUPTI counts beside Nsight Compute's), against the targets FLOPs equal, bytes within 2%");
+  cc->add_option("a", o->a,
+                 "kernels file (HDF5: analyze, import or profile --out) or any report import "
+                 "reads")
+      ->required();
+  cc->add_option("b", o->b, "the same for the other counts")->required();
+  add_format_flags(cc, o->format);
+  return {cc, [o](const std::string&) { return rooftop::app::run_compare_counts(*o); }};
+}
+
+Command add_report(CLI::App& app) {
+  auto o = std::make_shared<rooftop::app::ReportOptions>();
+  CLI::App* r = app.add_subcommand(
+      "report", "write one self-contained interactive HTML page of one or more rooftop files");
+  r->add_option("files", o->files, "ceilings or kernels files (HDF5); several are compared")
+      ->required();
+  r->add_option("--out", o->out, "HTML file to write")->required();
+  return {r, [o](const std::string&) { return rooftop::app::run_report(*o); }};
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   CLI::App app{"rooftop: measured rooflines -- ceilings of this machine, kernels on them"};
   app.set_version_flag("--version", std::string(ROOFTOP_VERSION) + " " + ROOFTOP_GIT_REVISION);
   app.require_subcommand(1);
-
-  rooftop::app::MeasureOptions measure;
-  CLI::App* m =
-      app.add_subcommand("measure", "characterize this machine and write a ceilings file");
-  m->add_option("--space", measure.space, "execution space to characterize")
-      ->check(CLI::IsMember({"host", "device"}));
-  m->add_flag("--quick", measure.quick, "short run (seconds): fewer points, shorter samples");
-  m->add_option("--device", measure.device, "--space device: the GPU to characterize (CUDA index)")
-      ->check(CLI::NonNegativeNumber);
-  m->add_option("--out", measure.out, "ceilings file to write (HDF5)");
-  m->add_option("--plot", measure.plot,
-                "SVG chart to write (roofline and bandwidth sweep; under MPI the fleet's spread)");
-  m->add_flag("--strict", measure.strict,
-              "exit 4 when a ceiling was measured while other tasks took its CPUs");
-
-  rooftop::app::ShowOptions show;
-  CLI::App* s = app.add_subcommand("show", "print a ceilings file as a table or JSON");
-  s->add_option("file", show.file, "ceilings file (HDF5)")->required();
-  add_format_flags(s, show.format);
-
-  rooftop::app::CompareOptions compare;
-  CLI::App* c = app.add_subcommand(
-      "compare", "ceilings of several files side by side, against the first, noise-aware");
-  c->add_option("files", compare.files,
-                "ceilings files (HDF5); the first is the baseline. One fleet file (measure "
-                "under MPI): its slow and failed ranks, exit status 3 when there are any")
-      ->required();
-  c->add_option("--plot", compare.plot,
-                "SVG chart to write (the rooflines overlaid; a fleet: the spread of each ceiling)");
-  add_format_flags(c, compare.format);
-  CLI::Option* threshold =
-      c->add_option("--threshold", compare.threshold,
-                    "fleet: a rank more than this fraction below the fleet median is slow")
-          ->capture_default_str()
-          ->check(CLI::Range(0.0, 1.0));
-
-  rooftop::app::ExportOptions exp;
-  CLI::App* e = app.add_subcommand("export", "write a ceilings file in a format other tools read");
-  e->add_option("file", exp.file, "ceilings file (HDF5)")->required();
-  e->add_option("--format", exp.format, "ert-json (ERT's roofline.json), csv or json")
-      ->required()
-      ->check(CLI::IsMember(std::vector<std::string>(std::begin(rooftop::ceilings::kExportFormats),
-                                                     std::end(rooftop::ceilings::kExportFormats))));
-  e->add_option("--out", exp.out, "file to write (default: stdout)");
-
-  rooftop::app::ImportCeilingsOptions import_ceilings;
-  CLI::App* ic =
-      app.add_subcommand("import-ceilings", "read an ERT roofline.json into a ceilings file");
-  ic->add_option("file", import_ceilings.file, "ERT roofline.json")->required();
-  ic->add_option("--out", import_ceilings.out, "ceilings file to write (HDF5)")->required();
-
-  rooftop::app::AnalyzeOptions analyze;
-  CLI::App* a = app.add_subcommand(
-      "analyze", "run kernels here (GPP ladder, reference kernels) and place them on the ceilings");
-  a->add_option("--ceilings", analyze.ceilings, "ceilings file (HDF5) of this machine")->required();
-  a->add_option("--kernels", analyze.kernels,
-                "comma-separated: " + listed(rooftop::kernels::kernel_names(), ", "));
-  a->add_option("--size", analyze.size,
-                listed(rooftop::kernels::size_names(), " or ") +
-                    " (default: small on a CPU, medium on a GPU)")
-      ->check(CLI::IsMember(rooftop::kernels::size_names()));
-  a->add_option("--out", analyze.out, "file to write: the ceilings with the kernels (HDF5)");
-  a->add_option("--plot", analyze.plot, "SVG chart to write (hierarchical roofline)");
-  add_format_flags(a, analyze.format);
-  a->add_flag("--no-cupti", analyze.no_cupti,
-              "declared counts even where CUPTI is available (to run under Nsight Compute, "
-              "which cannot share the profiler): CUPTI is then not loaded at all");
-  a->add_flag("--once", analyze.once,
-              "run each kernel once, its time that one run (for a profiler outside the "
-              "process, such as Nsight Compute, to see one run of every kernel)");
-  a->add_option("--kernel-budget", analyze.kernel_budget,
-                "seconds one kernel may take with its timed runs and counting (default 30); a "
-                "kernel whose counting would end past it keeps its declared counts")
-      ->check(CLI::PositiveNumber);
-
-  rooftop::app::ImportOptions import;
-  CLI::App* im = app.add_subcommand(
-      "import", "place kernels from profiler output (Nsight Compute, nvprof, Nsight Systems, "
-                "PyTorch) on measured ceilings");
-  im->add_option("report", import.reports,
-                 "profiler output of one run, the format told from the content: ncu --csv or "
-                 "text output, nvprof --csv, nsys stats --format csv (cuda_gpu_kern_sum, "
-                 "cuda_gpu_trace), nsys export --type sqlite, a PyTorch trace (.json, .json.gz); "
-                 "a file of times given with a report of counts times it")
-      ->required();
-  im->add_option("--timing", import.timing,
-                 "kernel times joined by name: nvprof --print-gpu-trace or summary CSV, nsys "
-                 "stats CSV, nsys SQLite export or a PyTorch trace");
-  im->add_option("--ceilings", import.ceilings, "ceilings file (HDF5)")->required();
-  im->add_option("--out", import.out, "file to write: the ceilings with the kernels (HDF5)");
-  im->add_option("--plot", import.plot, "SVG chart to write (hierarchical roofline)");
-  add_format_flags(im, import.format);
-
-  rooftop::app::ProfileOptions profile;
-  CLI::App* pr = app.add_subcommand(
-      "profile", "run an unmodified Kokkos program and place its kernels on the ceilings");
-  pr->add_option("--ceilings", profile.ceilings, "ceilings file (HDF5)")->required();
-  pr->add_option("--connector", profile.connector,
-                 "Kokkos Tools connector library (default: the one beside rooftop)");
-  pr->add_option("--out", profile.out, "file to write: the ceilings with the kernels (HDF5)");
-  pr->add_option("--plot", profile.plot, "SVG chart to write (hierarchical roofline)");
-  add_format_flags(pr, profile.format);
-  pr->add_option("command", profile.command, "-- the program and its arguments")->required();
-
-  rooftop::app::PlotOptions plot;
-  CLI::App* p = app.add_subcommand("plot", "draw a chart of one or more rooftop files");
-  p->add_option("files", plot.files, "ceilings or kernels files (HDF5)")->required();
-  p->add_option("--out", plot.out, "SVG chart to write")->required();
-
-  rooftop::app::CompareCountsOptions counts;
-  CLI::App* cc = app.add_subcommand(
-      "compare-counts",
-      "counts side by side: two files' FLOPs, bytes and time of the same kernels (rooftop's "
-      "CUPTI counts beside Nsight Compute's), against the targets FLOPs equal, bytes within 2%");
-  cc->add_option("a", counts.a,
-                 "kernels file (HDF5: analyze, import or profile --out) or any report import "
-                 "reads")
-      ->required();
-  cc->add_option("b", counts.b, "the same for the other counts")->required();
-  add_format_flags(cc, counts.format);
-
-  rooftop::app::ReportOptions report;
-  CLI::App* r = app.add_subcommand(
-      "report", "write one self-contained interactive HTML page of one or more rooftop files");
-  r->add_option("files", report.files, "ceilings or kernels files (HDF5); several are compared")
-      ->required();
-  r->add_option("--out", report.out, "HTML file to write")->required();
+  const std::vector<Command> commands = {
+      add_measure(app), add_show(app),    add_compare(app),        add_export(app),
+      add_import_ceilings(app),           add_analyze(app),        add_import(app),
+      add_profile(app), add_plot(app),    add_compare_counts(app), add_report(app)};
 
   try {
     app.parse(argc, argv);
@@ -190,20 +239,8 @@ int main(int argc, char** argv) {
   std::string command_line;
   for (int i = 0; i < argc; ++i) command_line += (i ? " " : "") + std::string(argv[i]);
   try {
-    if (m->parsed()) return rooftop::app::run_measure(measure, command_line);
-    if (s->parsed()) return rooftop::app::run_show(show);
-    if (c->parsed()) {
-      compare.threshold_given = threshold->count() > 0;
-      return rooftop::app::run_compare(compare);
-    }
-    if (e->parsed()) return rooftop::app::run_export(exp);
-    if (ic->parsed()) return rooftop::app::run_import_ceilings(import_ceilings, command_line);
-    if (a->parsed()) return rooftop::app::run_analyze(analyze, command_line);
-    if (im->parsed()) return rooftop::app::run_import(import, command_line);
-    if (p->parsed()) return rooftop::app::run_plot(plot);
-    if (r->parsed()) return rooftop::app::run_report(report);
-    if (cc->parsed()) return rooftop::app::run_compare_counts(counts);
-    if (pr->parsed()) return rooftop::app::run_profile(profile, command_line);
+    for (const Command& command : commands)
+      if (command.cli->parsed()) return command.run(command_line);
   } catch (const rooftop::Interrupted&) {
     // On a terminal the progress line is still open; end it first. Elsewhere the
     // message stays the single line that every failure prints.

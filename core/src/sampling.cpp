@@ -89,6 +89,15 @@ SampleSeries rate_series(const SampleSet& samples, double units_per_rep) {
   return series(samples, [units_per_rep](double seconds) { return units_per_rep / seconds * 1e-9; });
 }
 
+SweepPoint rate_point(const std::string& sweep, double x, double units_per_rep,
+                      const SampleSet& samples) {
+  SweepPoint p;
+  p.sweep = sweep;
+  p.x = x;
+  p.series() = rate_series(samples, units_per_rep);
+  return p;
+}
+
 void throw_if_cancelled(const Sampling& sampling) {
   if (sampling.cancel && sampling.cancel->load()) throw Interrupted();
 }

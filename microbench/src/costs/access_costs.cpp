@@ -69,7 +69,7 @@ core::SweepPoint measure_stride(const std::string& sweep, const std::uint32_t* w
     const std::uint32_t want = StrideKernel<Space>::expected(j, stride);
     if (sums(j) != want) fail(label, j, sums(j), want);
   }
-  return sweep_point(sweep, static_cast<double>(stride),
+  return core::rate_point(sweep, static_cast<double>(stride),
                      static_cast<double>(passes * useful) * sizeof(std::uint32_t), s);
 }
 
@@ -95,7 +95,7 @@ core::SweepPoint measure_matrix(const std::uint32_t* words, std::int64_t side,
   auto sums = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), k.sums);
   for (std::int64_t i = 0; i < items; ++i)
     if (sums(i) != Kernel::expected(i, side)) fail(label, i, sums(i), Kernel::expected(i, side));
-  return sweep_point(sweep, static_cast<double>(side),
+  return core::rate_point(sweep, static_cast<double>(side),
                      static_cast<double>(side * side) * sizeof(std::uint32_t), s);
 }
 
@@ -125,7 +125,7 @@ core::SweepPoint measure_occupancy(const std::uint32_t* words, std::int64_t pack
     const std::uint32_t want = Kernel::expected(g, threads, k.steps);
     if (sums(g) != want) fail(label, g, sums(g), want);
   }
-  return sweep_point("occupancy:dram", r.warps_per_sm,
+  return core::rate_point("occupancy:dram", r.warps_per_sm,
                      static_cast<double>(k.steps * kOccupancyLoads * threads) * sizeof(Pack16), s);
 }
 
@@ -164,7 +164,7 @@ core::SweepPoint measure_divergence(std::int64_t threads, std::int64_t inner, in
   const double flops = static_cast<double>(Kernel::active_items(threads, active)) *
                        device::kComputeChains * device::kComputeSteps * 2.0 *
                        static_cast<double>(inner);
-  return sweep_point("divergence:fp32", active, flops, s);
+  return core::rate_point("divergence:fp32", active, flops, s);
 }
 
 // inner for the divergence kernel at 32 lanes, scaled to the plan's launch time.

@@ -321,15 +321,4 @@ struct HostMatrixKernel {
               " (expected " + std::to_string(want) + ")");
 }
 
-// A point of `sweep` at `x` whose launch moved `units_per_launch` (useful bytes, or
-// FLOPs): its values in 10^9 per second.
-inline core::SweepPoint sweep_point(const std::string& sweep, double x, double units_per_launch,
-                                    const core::SampleSet& s) {
-  core::SweepPoint p;
-  p.sweep = sweep;
-  p.x = x;
-  p.series() = core::rate_series(s, units_per_launch);
-  return p;
-}
-
 }  // namespace rooftop::microbench::access

@@ -66,16 +66,4 @@ void check_words(const Kokkos::View<Word*, Memory>& v, std::int64_t n, const std
   }
 }
 
-// One point of a sweep from its samples: `value(seconds_per_repetition)` in the sweep's
-// units.
-template <class Value>
-core::SweepPoint sweep_point(const std::string& sweep, double x, const core::SampleSet& s,
-                             Value&& value) {
-  core::SweepPoint p;
-  p.sweep = sweep;
-  p.x = x;
-  p.series() = core::series(s, value);
-  return p;
-}
-
 }  // namespace rooftop::microbench::costs

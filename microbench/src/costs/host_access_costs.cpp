@@ -60,7 +60,7 @@ core::SweepPoint measure_stride(const std::string& sweep, double x, const Word* 
     const Word want = Kernel::expected(i, k.chunk, stride, s.reps);
     if (sums(i) != want) fail(label, i, static_cast<double>(sums(i)), static_cast<double>(want));
   }
-  return sweep_point(sweep, x, static_cast<double>(items * (k.chunk / stride)) * sizeof(Word), s);
+  return core::rate_point(sweep, x, static_cast<double>(items * (k.chunk / stride)) * sizeof(Word), s);
 }
 
 template <class Space, bool kColumns>
@@ -85,7 +85,7 @@ core::SweepPoint measure_matrix(const Word* words, std::int64_t side,
     const Word want = Kernel::expected(i, side, k.items, s.reps);
     if (sums(i) != want) fail(label, i, static_cast<double>(sums(i)), static_cast<double>(want));
   }
-  return sweep_point(sweep, static_cast<double>(side),
+  return core::rate_point(sweep, static_cast<double>(side),
                      static_cast<double>(side * side) * sizeof(Word), s);
 }
 

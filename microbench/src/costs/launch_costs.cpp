@@ -66,7 +66,7 @@ std::vector<core::SweepPoint> run_launch_costs(const LaunchPlan& plan,
         const core::SampleSet samples = core::sample(plan.sampling, 1, [&](std::int64_t reps) {
           for (std::int64_t r = 0; r < reps; ++r) exec.fence();
         });
-        out.push_back(sweep_point(sweep, 0.0, samples, us));
+        out.push_back(core::sweep_point(sweep, 0.0, samples, us));
         return;
       }
       const bool fenced = sweep == "launch:sync";
@@ -83,7 +83,7 @@ std::vector<core::SweepPoint> run_launch_costs(const LaunchPlan& plan,
         const Word stamp = k.stamp;
         check_words<Space>(k.out, items, "rooftop::" + sweep,
                            [stamp](std::int64_t i) { return stamp + static_cast<Word>(i); });
-        out.push_back(sweep_point(sweep, static_cast<double>(items), samples, us));
+        out.push_back(core::sweep_point(sweep, static_cast<double>(items), samples, us));
       }
     });
   }

@@ -81,7 +81,7 @@ core::SweepPoint copy_point(const std::string& sweep, const Buffer<Dst>& dst,
   check_words<Space>(dst, n, "rooftop::" + sweep,
                      [stamp](std::int64_t i) { return pattern(i, stamp); });
   const double b = static_cast<double>(bytes);
-  return sweep_point(sweep, b, s, [b](double t) { return b / t * 1e-9; });
+  return core::sweep_point(sweep, b, s, [b](double t) { return b / t * 1e-9; });
 }
 
 // "4 KiB", "256 MiB", "1 GiB" (the plan's sizes are powers of two). Not

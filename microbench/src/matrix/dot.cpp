@@ -89,12 +89,8 @@ std::uint32_t expected_word(DotInstruction instruction, std::int64_t i, std::int
 // `ops` each per chain and repetition.
 core::SweepPoint sweep_point(const std::string& figure, int x, const core::SampleSet& samples,
                              std::int64_t items, int ops) {
-  core::SweepPoint p;
-  p.sweep = figure;
-  p.x = x;
-  p.series() =
-      core::rate_series(samples, static_cast<double>(items) * x * 2.0 * kPairsPerRep * ops);
-  return p;
+  return core::rate_point(figure, x, static_cast<double>(items) * x * 2.0 * kPairsPerRep * ops,
+                          samples);
 }
 
 const DotKernelInfo& kernel_info(DotInstruction instruction) {

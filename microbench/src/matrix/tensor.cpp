@@ -345,7 +345,7 @@ core::SweepPoint run_tensor(const std::string& figure, std::int64_t threads, std
   const double ops = static_cast<double>(threads / 32) * kAcc *
                      static_cast<double>(inner * kTensorSteps + 1) *
                      tensor_ops_per_mma(figure, kBuildArch);
-  return tensor_point(figure, kAcc, ops, s);
+  return core::rate_point(figure, kAcc, ops, s);
 }
 
 // Calls f(Unit{}) with the unit of `figure` in this build: tc_fp64's is sm_90's m16n8k16

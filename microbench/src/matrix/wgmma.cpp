@@ -307,7 +307,7 @@ core::SweepPoint run_wgmma(const std::string& figure, std::int64_t inner,
 
   const double ops = static_cast<double>(blocks) * static_cast<double>(inner * kWgmmaSteps + 1) *
                      wgmma_ops(figure, N);
-  return tensor_point(wgmma_sweep(figure), N, ops, set);
+  return core::rate_point(wgmma_sweep(figure), N, ops, set);
 }
 
 template <class Unit>

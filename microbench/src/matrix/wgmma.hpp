@@ -11,16 +11,6 @@
 
 namespace rooftop::microbench::device {
 
-// A tensor sweep's point from its samples: `ops` operations per repetition.
-inline core::SweepPoint tensor_point(const std::string& sweep, double x, double ops,
-                                     const core::SampleSet& s) {
-  core::SweepPoint p;
-  p.sweep = sweep;
-  p.x = x;
-  p.series() = core::rate_series(s, ops);
-  return p;
-}
-
 // The current CUDA device's compute capability ("9.0"); "" in a build without CUDA.
 std::string cuda_compute_capability();
 

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <functional>
 #include <limits>
+#include <string>
 #include <vector>
 
 #include "rooftop/core/model.hpp"
@@ -100,6 +101,20 @@ SampleSeries series(const SampleSet& samples, Value&& value) {
 // The common case: a repetition does `units_per_rep` (FLOPs, bytes, operations), and
 // each value is their rate in 10^9 per second.
 SampleSeries rate_series(const SampleSet& samples, double units_per_rep);
+
+// A point of `sweep` at `x`: its values `value(seconds of one repetition)`, or the rate of
+// `units_per_rep` in 10^9 per second.
+template <class Value>
+SweepPoint sweep_point(const std::string& sweep, double x, const SampleSet& samples,
+                       Value&& value) {
+  SweepPoint p;
+  p.sweep = sweep;
+  p.x = x;
+  p.series() = series(samples, value);
+  return p;
+}
+SweepPoint rate_point(const std::string& sweep, double x, double units_per_rep,
+                      const SampleSet& samples);
 
 using Launch = std::function<void(std::int64_t reps)>;
 
