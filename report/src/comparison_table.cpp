@@ -8,11 +8,6 @@
 #include "rooftop/core/sampling.hpp"
 
 namespace rooftop::report {
-namespace {
-
-std::string cell(const char* format, double value) { return core::format_number(format, value); }
-
-}  // namespace
 
 nlohmann::json comparison_json(const ceilings::Comparison& cmp) {
   nlohmann::json files = nlohmann::json::array(), machines = nlohmann::json::array();
@@ -87,13 +82,13 @@ std::string comparison_table(const ceilings::Comparison& cmp) {
       const std::optional<core::Ceiling>& c = r.ceilings[i];
       std::string value = "-";
       if (c) {
-        value = cell("%.1f", c->value);
+        value = core::significant(c->value);
         if (!c->measured()) {
           value += "*";
           any_theoretical = true;
         }
       }
-      line += columns(value, r.ratios[i] ? cell("%.3g", *r.ratios[i]) : "-",
+      line += columns(value, r.ratios[i] ? core::significant(*r.ratios[i]) : "-",
                       ceilings::to_string(r.verdicts[i]));
       any_no_spread = any_no_spread || r.verdicts[i] == ceilings::Verdict::no_spread;
       any_disturbed = any_disturbed || r.verdicts[i] == ceilings::Verdict::disturbed;

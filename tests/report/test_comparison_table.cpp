@@ -45,7 +45,7 @@ TEST(CompareTable, MarksTheoreticalValuesAndExplainsNoSpread) {
       comparison_table(ceilings::compare({cpu_file(), gpu_file()}, {"cpu.h5", "gpu.h5"}));
   EXPECT_NE(text.find("[1] cpu.h5: Test CPU"), std::string::npos) << text;
   EXPECT_NE(text.find("[2] gpu.h5: Test GPU"), std::string::npos) << text;
-  EXPECT_NE(text.find("14336.0*"), std::string::npos) << text;
+  EXPECT_NE(text.find("14,336*"), std::string::npos) << text;
   EXPECT_NE(text.find("* theoretical, not measured"), std::string::npos) << text;
   EXPECT_NE(text.find("no spread:"), std::string::npos) << text;
   EXPECT_EQ(text.find(" \n"), std::string::npos) << "trailing blanks:\n" << text;
