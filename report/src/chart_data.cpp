@@ -64,34 +64,48 @@ bool utf8_continuation(char c) { return (static_cast<unsigned char>(c) & 0xC0) =
 
 namespace {
 
-// Each outermost template argument list as "<…>".
+// "<unnamed>" is a namespace that the demangler names, not template arguments.
+bool unnamed_at(const std::string& name, std::size_t i) { return name.compare(i, 9, "<unnamed>") == 0; }
+
+// Each outermost template argument list as "<…>"; one a cut name leaves open as "<…".
 std::string elide_template_arguments(const std::string& name) {
   std::string out;
   for (std::size_t i = 0; i < name.size(); ++i) {
-    if (name[i] != '<') {
-      out += name[i];
+    if (name[i] != '<' || unnamed_at(name, i)) {
+      out += unnamed_at(name, i) ? "<unnamed>" : std::string(1, name[i]);
+      if (unnamed_at(name, i)) i += 8;
       continue;
     }
     int depth = 1;
     std::size_t j = i + 1;
     for (; j < name.size() && depth > 0; ++j) depth += name[j] == '<' ? 1 : name[j] == '>' ? -1 : 0;
-    out += depth == 0 ? "<\xE2\x80\xA6>" : "<\xE2\x80\xA6";  // unclosed: cut short by a profiler
+    out += depth == 0 ? "<\xE2\x80\xA6>" : "<\xE2\x80\xA6";
     i = j - 1;
   }
   return out;
 }
 
-// The name without the parameter list it ends with ("f(int, float) const" -> "f").
+// The name without the parameter list it ends with, closed or cut short by the file's
+// 255 characters: "f<T>(int, float) const" -> "f<T>", "g(int, T2" -> "g". A parenthesis
+// followed by more of the name ("run()::[lambda(long) (instance 1)]", "(anonymous
+// namespace)::k") is a scope, not the parameters.
 std::string without_parameters(const std::string& name) {
-  std::size_t end = name.size();
-  if (name.size() > 6 && name.compare(name.size() - 6, 6, " const") == 0) end -= 6;
-  if (end == 0 || name[end - 1] != ')') return name;
-  int depth = 0;
-  for (std::size_t i = end; i-- > 0;) {
-    depth += name[i] == ')' ? 1 : name[i] == '(' ? -1 : 0;
-    if (depth == 0) return i > 0 ? name.substr(0, i) : name;
+  std::size_t parameters = std::string::npos;
+  int angles = 0, parens = 0, brackets = 0;
+  for (std::size_t i = 0; i < name.size(); ++i) {
+    const char c = name[i];
+    if (unnamed_at(name, i)) {
+      i += 8;
+      continue;
+    }
+    const bool top = angles == 0 && parens == 0 && brackets == 0;
+    if (top && c == '(') parameters = i;
+    if (top && c == ':' && i + 1 < name.size() && name[i + 1] == ':') parameters = std::string::npos;
+    angles += c == '<' ? 1 : c == '>' && angles > 0 ? -1 : 0;
+    parens += c == '(' ? 1 : c == ')' && parens > 0 ? -1 : 0;
+    brackets += c == '[' ? 1 : c == ']' && brackets > 0 ? -1 : 0;
   }
-  return name;
+  return parameters == std::string::npos || parameters == 0 ? name : name.substr(0, parameters);
 }
 
 }  // namespace

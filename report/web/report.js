@@ -196,7 +196,7 @@
       const t = label(layer, right - 4, l.at, l.text, {class: 'roof-label', fill: l.color,
         'text-anchor': 'end'});
       const b = textBox(right - 4, l.at, t.getComputedTextLength(), 'end');
-      if (boxes.free(b)) boxes.add(b); else t.remove();
+      if (boxes.free(b) && plot.contains(b)) boxes.add(b); else t.remove();
     }
     // Then each bandwidth ceiling's, along its line at the first place where it covers no
     // other label; left out where there is none (the line's tooltip names it).
@@ -217,7 +217,7 @@
           const cy = Y - t * Math.sin(angle) - 3.2 * Math.cos(angle);
           parts.push({x0: cx - 7, y0: cy - 7, x1: cx + 7, y1: cy + 7});
         }
-        if (Y < o.top || !parts.every((b) => boxes.free(b))) continue;
+        if (!parts.every((b) => boxes.free(b) && plot.contains(b))) continue;
         parts.forEach((b) => boxes.add(b));
         // On a white band, as the SVG chart draws it: a line a few pixels away stays off it.
         g.setAttribute('transform', `translate(${X},${Y}) rotate(${-angle * 180 / Math.PI})`);
@@ -296,7 +296,10 @@
       const t = label(ids, p.X, p.Y, p.x.id, {fill: p.x.color, 'data-key': p.x.key});
       const w = t.getComputedTextLength();
       const spot = [[9, 4, 'start'], [-9, 4, 'end'], [0, -10, 'middle'], [0, 18, 'middle']].find(
-          ([dx, dy, anchor]) => boxes.free(textBox(p.X + dx, p.Y + dy, w, anchor)));
+          ([dx, dy, anchor]) => {
+            const b = textBox(p.X + dx, p.Y + dy, w, anchor);
+            return boxes.free(b) && plot.contains(b);
+          });
       if (!spot) {
         t.remove();
         continue;
