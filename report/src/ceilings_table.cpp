@@ -47,10 +47,11 @@ struct RowText {
   std::string value, median, min, max, theoretical = "-", fraction = "-";
 };
 RowText row_text(const Ceiling& c) {
-  RowText f{core::significant(c.value), core::significant(c.median), core::significant(c.min),
-            core::significant(c.max)};
-  if (c.theoretical) f.theoretical = core::significant(*c.theoretical);
-  if (auto fraction = c.fraction_of_theoretical()) f.fraction = core::significant(*fraction);
+  const auto figure = [](double v) { return core::significant(v, core::kFigureDigits); };
+  RowText f{figure(c.value), figure(c.median), figure(c.min), figure(c.max)};
+  if (c.theoretical) f.theoretical = figure(*c.theoretical);
+  if (auto fraction = c.fraction_of_theoretical())
+    f.fraction = core::significant(*fraction, core::kRatioDigits);
   return f;
 }
 
@@ -86,7 +87,7 @@ void sweeps_text(std::ostringstream& out, const std::vector<core::SweepPoint>& p
       current = p.sweep;
     }
     out << " " << core::format_number("%g", p.x) << ": "
-        << core::significant(core::summarize(p.values).median);
+        << core::significant(core::summarize(p.values).median, core::kFigureDigits);
   }
   if (!current.empty()) out << "\n";
 }
@@ -103,10 +104,9 @@ void figures_text(std::ostringstream& out, const core::Figures& g, std::string_v
   for (const Ceiling& c : g.figures) {
     const RowText f = row_text(c);
     std::snprintf(line, sizeof line, "%-17s %10s %-8s %10s %10s %10s %4d  %-18s %11s %7s%s\n",
-                  c.name.c_str(), f.value.c_str(), c.units.c_str(), f.median.c_str(),
-                  f.min.c_str(), f.max.c_str(), c.samples, c.pattern.c_str(),
-                  f.theoretical.c_str(), f.fraction.c_str(),
-                  c.above_theoretical() ? "  ABOVE THEORETICAL" : "");
+                  c.name.c_str(), f.value.c_str(), c.units.c_str(), f.median.c_str(), f.min.c_str(),
+                  f.max.c_str(), c.samples, c.pattern.c_str(), f.theoretical.c_str(),
+                  f.fraction.c_str(), c.above_theoretical() ? "  ABOVE THEORETICAL" : "");
     out << line;
   }
   for (const Ceiling& c : g.figures) {
@@ -186,10 +186,9 @@ std::string ceilings_table(const CeilingsFile& f) {
     const std::string ws =
         c.working_set_bytes ? format_bytes(static_cast<double>(c.working_set_bytes)) : "-";
     std::snprintf(line, sizeof line, "%-11s %10s %-8s %10s %10s %10s %4d  %-8s %10s %12s %7s%s\n",
-                  c.name.c_str(), t.value.c_str(), c.units.c_str(), t.median.c_str(),
-                  t.min.c_str(), t.max.c_str(), c.samples, c.pattern.c_str(), ws.c_str(),
-                  t.theoretical.c_str(), t.fraction.c_str(),
-                  c.above_theoretical() ? "  ABOVE THEORETICAL" : "");
+                  c.name.c_str(), t.value.c_str(), c.units.c_str(), t.median.c_str(), t.min.c_str(),
+                  t.max.c_str(), c.samples, c.pattern.c_str(), ws.c_str(), t.theoretical.c_str(),
+                  t.fraction.c_str(), c.above_theoretical() ? "  ABOVE THEORETICAL" : "");
     out << line;
   }
   text_section(out, f, "theoretical peaks", &Ceiling::theoretical_basis);

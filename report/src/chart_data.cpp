@@ -65,7 +65,9 @@ bool utf8_continuation(char c) { return (static_cast<unsigned char>(c) & 0xC0) =
 namespace {
 
 // "<unnamed>" is a namespace that the demangler names, not template arguments.
-bool unnamed_at(const std::string& name, std::size_t i) { return name.compare(i, 9, "<unnamed>") == 0; }
+bool unnamed_at(const std::string& name, std::size_t i) {
+  return name.compare(i, 9, "<unnamed>") == 0;
+}
 
 // Each outermost template argument list as "<…>"; one a cut name leaves open as "<…".
 std::string elide_template_arguments(const std::string& name) {
@@ -100,7 +102,8 @@ std::string without_parameters(const std::string& name) {
     }
     const bool top = angles == 0 && parens == 0 && brackets == 0;
     if (top && c == '(') parameters = i;
-    if (top && c == ':' && i + 1 < name.size() && name[i + 1] == ':') parameters = std::string::npos;
+    if (top && c == ':' && i + 1 < name.size() && name[i + 1] == ':')
+      parameters = std::string::npos;
     angles += c == '<' ? 1 : c == '>' && angles > 0 ? -1 : 0;
     parens += c == '(' ? 1 : c == ')' && parens > 0 ? -1 : 0;
     brackets += c == '[' ? 1 : c == ']' && brackets > 0 ? -1 : 0;

@@ -34,9 +34,10 @@ std::string comparison_svg(const std::vector<core::CeilingsFile>& files,
     if (first[k] == k) add_roofs(files[k], color, "[" + tags[k] + "] ", compute, bandwidth);
     // Legend: one colour per machine, top left inside the plot.
     const double y = a.y0 + 16 + 16 * static_cast<double>(k);
-    const std::string text = "[" + std::to_string(k + 1) + "] " + labels[k] + ": " +
-                             ceilings::machine_name(files[k].machine) +
-                             (first[k] == k ? "" : " (the ceilings of [" + std::to_string(first[k] + 1) + "])");
+    const std::string text =
+        "[" + std::to_string(k + 1) + "] " + labels[k] + ": " +
+        ceilings::machine_name(files[k].machine) +
+        (first[k] == k ? "" : " (the ceilings of [" + std::to_string(first[k] + 1) + "])");
     s << "<line class='legend' x1='" << a.x0 + 8 << "' y1='" << y - 4 << "' x2='" << a.x0 + 28
       << "' y2='" << y - 4 << "' stroke='" << color << "' stroke-width='3'/><text x='" << a.x0 + 34
       << "' y='" << y << "' font-size='11' fill='" << color << "'>" << escape(text) << "</text>\n";

@@ -91,14 +91,15 @@ std::string comparison_table(const ceilings::Comparison& cmp) {
       const std::optional<core::Ceiling>& c = r.ceilings[i];
       std::string value = "-";
       if (c) {
-        value = core::significant(c->value);
+        value = core::significant(c->value, core::kFigureDigits);
         if (!c->measured()) {
           value += "*";
           any_theoretical = true;
         }
       }
-      line += columns(value, r.ratios[i] ? core::significant(*r.ratios[i]) : "-",
-                      ceilings::to_string(r.verdicts[i]));
+      line +=
+          columns(value, r.ratios[i] ? core::significant(*r.ratios[i], core::kRatioDigits) : "-",
+                  ceilings::to_string(r.verdicts[i]));
       any_no_spread = any_no_spread || r.verdicts[i] == ceilings::Verdict::no_spread;
       any_disturbed = any_disturbed || r.verdicts[i] == ceilings::Verdict::disturbed;
     }

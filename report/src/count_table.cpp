@@ -36,7 +36,7 @@ std::string target_of(const QuantityVerdict& v) {
 std::string percent(double d) {
   if (std::isnan(d)) return "A 0";
   if (d == 0.0) return "0%";
-  return (d > 0.0 ? "+" : "") + core::significant(100.0 * d) + "%";
+  return (d > 0.0 ? "+" : "") + core::significant(100.0 * d, core::kRatioDigits) + "%";
 }
 
 std::string range(const QuantityVerdict& v) {

@@ -137,7 +137,8 @@ std::vector<KernelRow> kernel_rows(const core::CeilingsFile& file) {
 bool draw_steps(std::ostringstream& s, const std::vector<KernelRow>& rows) {
   std::map<std::string, std::vector<const KernelRow*>> groups;
   for (const KernelRow& r : rows)
-    if (!ladder_of(r.kernel).empty() && !r.points.empty()) groups[ladder_of(r.kernel)].push_back(&r);
+    if (!ladder_of(r.kernel).empty() && !r.points.empty())
+      groups[ladder_of(r.kernel)].push_back(&r);
   bool any_step = false;
   for (auto& [group, versions] : groups) {
     std::stable_sort(versions.begin(), versions.end(), [](const KernelRow* x, const KernelRow* y) {
@@ -197,7 +198,8 @@ double kernel_table(std::ostringstream& s, const std::vector<KernelRow>& rows, d
     const core::KernelRecord& k = r.kernel;
     const bool placed = !r.points.empty();
     const bool above = r.above;
-    const std::vector<std::string> name = wrap(display_name(k.name), chars(x_rate - 60 - x_name), 2);
+    const std::vector<std::string> name =
+        wrap(display_name(k.name), chars(x_rate - 60 - x_name), 2);
     const std::vector<std::string> status = wrap(r.status, chars(right - x_status), 2);
     s << "<g class='kernel-row" << (above ? " above" : "") << "'><title>"
       << escape(k.name + (k.description.empty() ? "" : "\n" + k.description)) << "</title>";
@@ -209,12 +211,12 @@ double kernel_table(std::ostringstream& s, const std::vector<KernelRow>& rows, d
         << escape(name[i]) << "</text>";
     if (k.time_s > 0.0)
       s << "<text x='" << x_rate << "' y='" << y << "' text-anchor='end'>"
-        << core::significant(k.gflop_per_s()) << "</text>";
+        << core::significant(k.gflop_per_s(), core::kFigureDigits) << "</text>";
     s << "<text x='" << x_limiter << "' y='" << y << "'>"
       << escape(k.limiter.empty() ? "-" : k.limiter) << "</text>";
     if (k.time_s > 0.0 && k.attainable_gflop_per_s > 0.0)
       s << "<text x='" << x_fraction << "' y='" << y << "' text-anchor='end'>"
-        << core::significant(100.0 * k.fraction_of_roof) << "%</text>";
+        << core::significant(100.0 * k.fraction_of_roof, core::kRatioDigits) << "%</text>";
     for (std::size_t i = 0; i < status.size() && !r.status.empty(); ++i)
       s << "<text class='status' x='" << x_status << "' y='" << y + line * static_cast<double>(i)
         << "' fill='" << (above ? "#d62728' font-weight='bold" : "#777") << "'>"

@@ -25,10 +25,10 @@ void leader(std::ostringstream& s, double x1, double y1, double x2, double y2) {
 std::vector<Spot> id_spots(double X, double Y) {
   std::vector<Spot> spots;
   for (const double r : {1.0, 2.5, 4.5}) {
-    const Spot ring[] = {{9 * r, 4, "start"},          {-9 * r, 4, "end"},
-                         {0, -10 * r, "middle"},       {0, 4 + 14 * r, "middle"},
-                         {7 * r, -7 * r, "start"},     {7 * r, 4 + 11 * r, "start"},
-                         {-7 * r, -7 * r, "end"},      {-7 * r, 4 + 11 * r, "end"}};
+    const Spot ring[] = {{9 * r, 4, "start"},      {-9 * r, 4, "end"},
+                         {0, -10 * r, "middle"},   {0, 4 + 14 * r, "middle"},
+                         {7 * r, -7 * r, "start"}, {7 * r, 4 + 11 * r, "start"},
+                         {-7 * r, -7 * r, "end"},  {-7 * r, 4 + 11 * r, "end"}};
     for (const Spot& p : ring) spots.push_back({X + p.x, Y + p.y, p.anchor});
   }
   return spots;
@@ -55,6 +55,17 @@ std::vector<std::vector<std::size_t>> crowds(const std::vector<Mark>& marks) {
   for (auto& [r, members] : groups)
     if (members.size() >= 3) out.push_back(std::move(members));
   return out;
+}
+
+// A roof's label at the best of `spots` (Layout::place), with `title` as its tooltip;
+// none where every spot is taken (the line's own tooltip names it).
+void roof_label(std::ostringstream& s, const Axes& a, Layout& layout, const std::string& label,
+                const std::string& title, const char* color, const std::vector<Spot>& spots) {
+  if (const std::optional<Spot> p = layout.place(label, 10, spots, plot_box(a)))
+    s << "<text x='" << num(p->x) << "' y='" << num(p->y) << "' text-anchor='" << p->anchor
+      << "' font-size='10' fill='" << color << "'" << kHalo << "><title>" << escape(title)
+      << "</title>" << escape(label) << "</text>";
+  s << "\n";
 }
 
 struct Mark {
@@ -88,7 +99,8 @@ bool crowd_column(std::ostringstream& s, const Axes& a, const std::vector<Mark>&
   shift = std::max(shift, y.back() - (a.y0 + a.h - 4));
   for (double& v : y) v -= shift;
   double left = 1e300, right = -1e300;
-  for (std::size_t i : crowd) left = std::min(left, marks[i].X), right = std::max(right, marks[i].X);
+  for (std::size_t i : crowd)
+    left = std::min(left, marks[i].X), right = std::max(right, marks[i].X);
   // Each side's column as one box, so that pick weighs it whole.
   const auto column = [&](bool to_right) {
     const double x0 = to_right ? right + 22 : left - 22 - widest;
@@ -139,16 +151,9 @@ void draw_mix_roofs(std::ostringstream& s, const Axes& a, const core::CeilingsFi
       << "' y2='" << num(Y) << "' stroke='#888' stroke-width='1.2' stroke-dasharray='8,3,2,3'>"
       << "<title>" << escape(label + ": " + title) << "</title></line>";
     // Inline before the line's start or after its end, else above or below either end.
-    const std::optional<Spot> p =
-        layout.place(label, 10,
-                     {{x1 - 4, Y + 3, "end"}, {x2 + 4, Y + 3, "start"}, {x1, Y - 3, "start"},
-                      {x2, Y - 3, "end"}, {x1, Y + 12, "start"}, {x2, Y + 12, "end"}},
-                     plot_box(a));
-    if (p)
-      s << "<text x='" << num(p->x) << "' y='" << num(p->y) << "' text-anchor='" << p->anchor
-        << "' font-size='10' fill='#888'" << kHalo << "><title>" << escape(title) << "</title>"
-        << escape(label) << "</text>";
-    s << "\n";
+    roof_label(s, a, layout, label, title, "#888",
+               {{x1 - 4, Y + 3, "end"}, {x2 + 4, Y + 3, "start"}, {x1, Y - 3, "start"},
+                {x2, Y - 3, "end"}, {x1, Y + 12, "start"}, {x2, Y + 12, "end"}});
   }
 }
 
@@ -176,16 +181,9 @@ void draw_tensor_roofs(std::ostringstream& s, const Axes& a, const core::Ceiling
     // At the right end above the line, as the compute roofs' labels, else below it, else
     // at the left end or the middle.
     const double middle = a.x0 + a.w / 2;
-    const std::optional<Spot> p =
-        layout.place(label, 10,
-                     {{right, Y - 3, "end"}, {right, Y + 11, "end"}, {left, Y - 3, "start"},
-                      {left, Y + 11, "start"}, {middle, Y - 3, "middle"}, {middle, Y + 11, "middle"}},
-                     plot_box(a));
-    if (p)
-      s << "<text x='" << num(p->x) << "' y='" << num(p->y) << "' text-anchor='" << p->anchor
-        << "' font-size='10' fill='#555'" << kHalo << "><title>" << escape(title) << "</title>"
-        << escape(label) << "</text>";
-    s << "\n";
+    roof_label(s, a, layout, label, title, "#555",
+               {{right, Y - 3, "end"}, {right, Y + 11, "end"}, {left, Y - 3, "start"},
+                {left, Y + 11, "start"}, {middle, Y - 3, "middle"}, {middle, Y + 11, "middle"}});
   }
 }
 
@@ -203,10 +201,10 @@ void draw_rate_only(std::ostringstream& s, const Axes& a, std::vector<KernelRow>
       << escape(r.id + " " + r.kernel.name + ": " + core::significant(r.rate_only) +
                 " GFLOP/s achieved; no byte counts, so no arithmetic intensity: read against "
                 "the compute roofs only")
-      << "</title><line x1='" << num(x1) << "' y1='" << num(Y) << "' x2='" << num(x2)
-      << "' y2='" << num(Y) << "' stroke='" << r.color
-      << "' stroke-width='2' stroke-dasharray='4,2'/><circle cx='" << num(x1) << "' cy='"
-      << num(Y) << "' r='4.5' fill='white' stroke='" << r.color << "' stroke-width='2'/>";
+      << "</title><line x1='" << num(x1) << "' y1='" << num(Y) << "' x2='" << num(x2) << "' y2='"
+      << num(Y) << "' stroke='" << r.color
+      << "' stroke-width='2' stroke-dasharray='4,2'/><circle cx='" << num(x1) << "' cy='" << num(Y)
+      << "' r='4.5' fill='white' stroke='" << r.color << "' stroke-width='2'/>";
     layout.marks.push_back({x1 - 5, Y - 5, x2, Y + 5});
     // Beside the tick, or the nearest free line above or below it, with a leader line.
     const std::string text = r.id + " (no AI)";
@@ -235,7 +233,8 @@ void kernel_legend(std::ostringstream& s, const Axes& a, const std::vector<std::
        {std::pair{left, upper}, {right, upper}, {right, lower}, {left, lower}})
     places.push_back({bx, by, bx + width, by + height});
   for (double by = upper; by <= lower; by += 20)
-    for (double bx = left; bx <= right; bx += 20) places.push_back({bx, by, bx + width, by + height});
+    for (double bx = left; bx <= right; bx += 20)
+      places.push_back({bx, by, bx + width, by + height});
   const Box box = places[layout.pick(places, plot_box(a)).value_or(0)];
   layout.labels.push_back(box);
   const double x = box.x0 + 6, top = box.y0;

@@ -47,13 +47,14 @@ void roofline_panel(std::ostringstream& s, const core::CeilingsFile& f, double t
       disturbed += (disturbed.empty() ? "" : ", ") + c.name +
                    (gpu ? "" : " (" + num(100.0 * *c.disturbance, 0) + "%)");
   if (!disturbed.empty()) {
-    const std::string why = gpu ? "median sample saw others on the GPU"
-                                : "median sample's time lost to others";
+    const std::string why =
+        gpu ? "median sample saw others on the GPU" : "median sample's time lost to others";
     const std::string text = "disturbed (" + why + "): " + disturbed;
     s << "<text class='disturbed' x='" << a.x0 + 14 << "' y='" << a.y0 + a.h - 10
       << "' font-size='11' fill='#b00'" << kHalo << ">disturbed (" << why
       << "): " << escape(disturbed) << "</text>\n";
-    layout.labels.push_back(text_box(a.x0 + 14, a.y0 + a.h - 10, text_width(text, 11), 11, "start"));
+    layout.labels.push_back(
+        text_box(a.x0 + 14, a.y0 + a.h - 10, text_width(text, 11), 11, "start"));
   }
   draw_roofs(s, a, f, layout);
 
@@ -129,7 +130,9 @@ void sweep_panel(std::ostringstream& s, const core::CeilingsFile& f, double top)
       s << "<line class='headline' x1='" << a.px(x1) << "' y1='" << Y << "' x2='" << a.px(x2)
         << "' y2='" << Y << "' stroke='#000' stroke-width='3'/>\n";
       place_text(s, a, layout, c->name + " " + num(c->value), " font-weight='bold'",
-                 {{X, Y - 6, "middle"}, {X, Y + 15, "middle"}, {X - 40, Y - 6, "middle"},
+                 {{X, Y - 6, "middle"},
+                  {X, Y + 15, "middle"},
+                  {X - 40, Y - 6, "middle"},
                   {X + 40, Y - 6, "middle"}});
     }
   }
@@ -149,8 +152,10 @@ void sweep_panel(std::ostringstream& s, const core::CeilingsFile& f, double top)
           << kPalette[i % 8] << "'><title>" << escape(text) << "</title></circle>\n";
         layout.marks.push_back({X - 4, Y - 4, X + 4, Y + 4});
         place_text(s, a, layout, text, "",
-                   {{X + 6, Y - 6, "start"}, {X + 6, Y + 14, "start"}, {X - 6, Y - 6, "end"},
-                   {X - 6, Y + 14, "end"}});
+                   {{X + 6, Y - 6, "start"},
+                    {X + 6, Y + 14, "start"},
+                    {X - 6, Y - 6, "end"},
+                    {X - 6, Y + 14, "end"}});
       }
     ++i;
   }

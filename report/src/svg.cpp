@@ -98,7 +98,8 @@ Box text_box(double x, double y, double width, double font_size, const char* anc
 }
 
 bool Layout::clear(const Box& b) const {
-  return std::none_of(labels.begin(), labels.end(), [&](const Box& l) { return b.overlap(l) > 0.0; });
+  return std::none_of(labels.begin(), labels.end(),
+                      [&](const Box& l) { return b.overlap(l) > 0.0; });
 }
 
 std::optional<std::size_t> Layout::pick(const std::vector<Box>& candidates,

@@ -11,17 +11,22 @@ namespace {
 struct Affine {
   double a = 1, b = 0, c = 0, d = 1, e = 0, f = 0;
   Affine then(const Affine& inner) const {  // this ∘ inner
-    return {a * inner.a + c * inner.b, b * inner.a + d * inner.b, a * inner.c + c * inner.d,
-            b * inner.c + d * inner.d, a * inner.e + c * inner.f + e, b * inner.e + d * inner.f + f};
+    return {a * inner.a + c * inner.b,     b * inner.a + d * inner.b,
+            a * inner.c + c * inner.d,     b * inner.c + d * inner.d,
+            a * inner.e + c * inner.f + e, b * inner.e + d * inner.f + f};
   }
-  std::array<double, 2> at(double x, double y) const { return {a * x + c * y + e, b * x + d * y + f}; }
+  std::array<double, 2> at(double x, double y) const {
+    return {a * x + c * y + e, b * x + d * y + f};
+  }
 };
 
 // "translate(x,y) rotate(deg)": the functions the charts write, applied right to left.
 Affine parse_transform(const std::string& text) {
   Affine m;
-  static const std::regex function(R"((translate|rotate)\(\s*([-0-9.e+]+)(?:[\s,]+([-0-9.e+]+))?\s*\))");
-  for (auto it = std::sregex_iterator(text.begin(), text.end(), function); it != std::sregex_iterator(); ++it) {
+  static const std::regex function(
+      R"((translate|rotate)\(\s*([-0-9.e+]+)(?:[\s,]+([-0-9.e+]+))?\s*\))");
+  for (auto it = std::sregex_iterator(text.begin(), text.end(), function);
+       it != std::sregex_iterator(); ++it) {
     const double p = std::atof((*it)[2].str().c_str());
     const double q = (*it)[3].matched ? std::atof((*it)[3].str().c_str()) : 0.0;
     Affine step;
@@ -88,7 +93,8 @@ std::vector<TextBox> text_boxes(const std::string& svg) {
   std::vector<Group> stack{{Affine{}, 16.0}};
   std::vector<TextBox> out;
   static const std::regex tag(R"(<(/?)(g|text)\b([^>]*?)(/?)>)");
-  for (auto it = std::sregex_iterator(svg.begin(), svg.end(), tag); it != std::sregex_iterator(); ++it) {
+  for (auto it = std::sregex_iterator(svg.begin(), svg.end(), tag); it != std::sregex_iterator();
+       ++it) {
     const std::smatch& m = *it;
     const std::string attrs = m[3].str();
     if (m[2] == "g") {
@@ -96,8 +102,9 @@ std::vector<TextBox> text_boxes(const std::string& svg) {
         if (stack.size() > 1) stack.pop_back();
       } else if (m[4] != "/") {
         const std::string size = attribute(attrs, "font-size");
-        stack.push_back({stack.back().transform.then(parse_transform(attribute(attrs, "transform"))),
-                         size.empty() ? stack.back().font_size : std::atof(size.c_str())});
+        stack.push_back(
+            {stack.back().transform.then(parse_transform(attribute(attrs, "transform"))),
+             size.empty() ? stack.back().font_size : std::atof(size.c_str())});
       }
       continue;
     }
@@ -114,7 +121,8 @@ std::vector<TextBox> text_boxes(const std::string& svg) {
     const double width = 0.58 * font * static_cast<double>(n);
     const std::string anchor = attribute(attrs, "text-anchor");
     const double left = anchor == "end" ? x - width : anchor == "middle" ? x - width / 2 : x;
-    const Affine to_chart = stack.back().transform.then(parse_transform(attribute(attrs, "transform")));
+    const Affine to_chart =
+        stack.back().transform.then(parse_transform(attribute(attrs, "transform")));
     const double top = y - 0.8 * font, bottom = y + 0.22 * font;
     out.push_back({text,
                    {to_chart.at(left, top), to_chart.at(left + width, top),

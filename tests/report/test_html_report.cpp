@@ -133,10 +133,10 @@ TEST(HtmlReport, RealProgramsKernelsReadRight) {
   const std::string import = std::string(ROOFTOP_TEST_FIXTURES) + "/import/";
   const core::CeilingsFile ceilings = ceilings::read_file(h5 + "h200-ceilings.h5");
   core::CeilingsFile torch = ceilings;
-  torch.kernels = counters::parse_reports({{read_text(import + "ncu-text-h200-torch.txt"), "ncu"},
-                                           {read_text(import + "pytorch-h200-torch-model.json.gz"),
-                                            "trace"}})
-                      .kernels;
+  torch.kernels =
+      counters::parse_reports({{read_text(import + "ncu-text-h200-torch.txt"), "ncu"},
+                               {read_text(import + "pytorch-h200-torch-model.json.gz"), "trace"}})
+          .kernels;
   for (core::KernelRecord& k : torch.kernels) core::apply(core::place(k, torch), k);
   const core::CeilingsFile profile = ceilings::read_file(h5 + "h200-profile-connector-app.h5");
   const core::CeilingsFile gpp = ceilings::read_file(h5 + "h200-gpp-small-cupti.h5");

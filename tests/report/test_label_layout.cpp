@@ -49,10 +49,9 @@ void expect_no_overlap(const std::string& svg, const std::string& chart) {
 }
 
 TEST(LabelLayout, RooflinesOfRealFiles) {
-  for (const std::string& path :
-       {kH5 + "h200-ceilings.h5", kData + "h200-2026-11-27-ceilings-2.h5",
-        kData + "epyc-zen4-ceilings.h5", kData + "example-ceilings.h5", kData + "v100-ert.h5",
-        kData + "epyc-zen4-costs.h5"})
+  for (const std::string& path : {kH5 + "h200-ceilings.h5", kData + "h200-2026-11-27-ceilings-2.h5",
+                                  kData + "epyc-zen4-ceilings.h5", kData + "example-ceilings.h5",
+                                  kData + "v100-ert.h5", kData + "epyc-zen4-costs.h5"})
     expect_no_overlap(roofline_svg(ceilings::read_file(path)), path);
 }
 

@@ -22,6 +22,12 @@ std::string fixed(double value, int digits);
 // "33,086", significant(2.5e-6) == "2.50e-06"; "inf", "nan" as printf writes them.
 std::string significant(double value, int digits = 3);
 
+// The digits every table gives, as the HTML report's tables do: a measured figure (a
+// ceiling's value, median, min and max, a rate, a time) four, a ratio, fraction or
+// percentage three.
+inline constexpr int kFigureDigits = 4;
+inline constexpr int kRatioDigits = 3;
+
 // The items with `separator` between them: join({"a", "b"}, ", ") == "a, b".
 std::string join(const std::vector<std::string>& items, const std::string& separator);
 

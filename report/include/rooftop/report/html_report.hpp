@@ -19,7 +19,8 @@ namespace rooftop::report {
 // one `show --json`, `analyze --json` and `compare --json` print:
 // {"schema": "rooftop-report", "schema_version", "levels", "precisions",
 //  "files": [{"label", "roofs_of" (the first file with the same ceilings, whose roofs are
-//             drawn for both: its own index or an earlier one), "machine_name", "command_line", "ceilings": ceilings_json, "kernels": kernels_json's kernels,
+//             drawn for both: its own index or an earlier one), "machine_name",
+//             "command_line", "ceilings": ceilings_json, "kernels": kernels_json's kernels,
 //             "sweep": {"patterns": [{"pattern", "points": [[bytes, GB/s]]}],
 //                       "levels": [{"name", "capacity", "lo", "hi"}]},
 //             "trace": {"working_set", "series": [{"name", "points": [[AI, GFLOP/s]]}]}}],
