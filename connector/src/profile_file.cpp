@@ -121,7 +121,7 @@ KernelRecord to_record(const LabelStats& s, std::size_t index) {
   KernelRecord r;
   r.name = s.label;
   r.id = "k" + std::to_string(index + 1);
-  r.group = "kokkos";
+  r.group = "";  // a program's kernels are different codes, not versions of one
   r.order = static_cast<int>(index);
   r.invocations = static_cast<int>(s.invocations);
   r.samples = static_cast<int>(s.invocations);
@@ -255,7 +255,7 @@ Profile parse_profile(const std::string& text, const std::string& name) {
     r.name = field<std::string>(j, "name", "", name, number);
     if (r.name.empty()) fail(name, number, "kernel without a \"name\"");
     r.id = field<std::string>(j, "id", "k" + std::to_string(p.kernels.size() + 1), name, number);
-    r.group = field<std::string>(j, "group", "kokkos", name, number);
+    r.group = field<std::string>(j, "group", "", name, number);
     r.order = field<int>(j, "order", static_cast<int>(p.kernels.size()), name, number);
     r.source = field<std::string>(j, "source", p.source, name, number);
     r.invocations = field<int>(j, "invocations", 1, name, number);

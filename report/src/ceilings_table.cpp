@@ -42,6 +42,19 @@ nlohmann::json rows_json(const std::vector<Ceiling>& ceilings) {
   return rows;
 }
 
+// A row's figures as the tables print them ("-" where there is none).
+struct RowText {
+  std::string value, median, min, max, theoretical = "-", fraction = "-";
+};
+RowText row_text(const Ceiling& c) {
+  const auto figure = [](double v) { return core::significant(v, core::kFigureDigits); };
+  RowText f{figure(c.value), figure(c.median), figure(c.min), figure(c.max)};
+  if (c.theoretical) f.theoretical = figure(*c.theoretical);
+  if (auto fraction = c.fraction_of_theoretical())
+    f.fraction = core::significant(*fraction, core::kRatioDigits);
+  return f;
+}
+
 // A sweep's points by its parameter: the median of each point's samples.
 nlohmann::json sweeps_json(const std::vector<core::SweepPoint>& points) {
   nlohmann::json out = nlohmann::json::array();
@@ -74,7 +87,7 @@ void sweeps_text(std::ostringstream& out, const std::vector<core::SweepPoint>& p
       current = p.sweep;
     }
     out << " " << core::format_number("%g", p.x) << ": "
-        << core::format_number("%.3g", core::summarize(p.values).median);
+        << core::significant(core::summarize(p.values).median, core::kFigureDigits);
   }
   if (!current.empty()) out << "\n";
 }
@@ -89,12 +102,11 @@ void figures_text(std::ostringstream& out, const core::Figures& g, std::string_v
                 "frac");
   out << line;
   for (const Ceiling& c : g.figures) {
-    char theo[32] = "-", frac[32] = "-";
-    if (c.theoretical) std::snprintf(theo, sizeof theo, "%.4g", *c.theoretical);
-    if (auto fr = c.fraction_of_theoretical()) std::snprintf(frac, sizeof frac, "%.3f", *fr);
-    std::snprintf(line, sizeof line, "%-17s %10.4g %-8s %10.4g %10.4g %10.4g %4d  %-18s %11s %7s%s\n",
-                  c.name.c_str(), c.value, c.units.c_str(), c.median, c.min, c.max, c.samples,
-                  c.pattern.c_str(), theo, frac, c.above_theoretical() ? "  ABOVE THEORETICAL" : "");
+    const RowText f = row_text(c);
+    std::snprintf(line, sizeof line, "%-17s %10s %-8s %10s %10s %10s %4d  %-18s %11s %7s%s\n",
+                  c.name.c_str(), f.value.c_str(), c.units.c_str(), f.median.c_str(), f.min.c_str(),
+                  f.max.c_str(), c.samples, c.pattern.c_str(), f.theoretical.c_str(),
+                  f.fraction.c_str(), c.above_theoretical() ? "  ABOVE THEORETICAL" : "");
     out << line;
   }
   for (const Ceiling& c : g.figures) {
@@ -170,16 +182,13 @@ std::string ceilings_table(const CeilingsFile& f) {
                 "theoretical", "frac");
   out << line;
   for (const Ceiling& c : f.ceilings) {
-    char theo[32] = "-", frac[32] = "-";
-    if (c.theoretical) std::snprintf(theo, sizeof theo, "%.1f", *c.theoretical);
-    if (auto fr = c.fraction_of_theoretical()) std::snprintf(frac, sizeof frac, "%.3f", *fr);
+    const RowText t = row_text(c);
     const std::string ws =
         c.working_set_bytes ? format_bytes(static_cast<double>(c.working_set_bytes)) : "-";
-    std::snprintf(line, sizeof line,
-                  "%-11s %10.1f %-8s %10.1f %10.1f %10.1f %4d  %-8s %10s %12s %7s%s\n",
-                  c.name.c_str(), c.value, c.units.c_str(), c.median, c.min, c.max, c.samples,
-                  c.pattern.c_str(), ws.c_str(), theo, frac,
-                  c.above_theoretical() ? "  ABOVE THEORETICAL" : "");
+    std::snprintf(line, sizeof line, "%-11s %10s %-8s %10s %10s %10s %4d  %-8s %10s %12s %7s%s\n",
+                  c.name.c_str(), t.value.c_str(), c.units.c_str(), t.median.c_str(), t.min.c_str(),
+                  t.max.c_str(), c.samples, c.pattern.c_str(), ws.c_str(), t.theoretical.c_str(),
+                  t.fraction.c_str(), c.above_theoretical() ? "  ABOVE THEORETICAL" : "");
     out << line;
   }
   text_section(out, f, "theoretical peaks", &Ceiling::theoretical_basis);

@@ -35,4 +35,29 @@ struct Traces {
 };
 Traces flops_traces(const core::CeilingsFile& f);
 
+// The ladder a kernel is a version of, whose versions charts join in `order` by arrows;
+// empty where it is none. Files written by `import` and `profile` before their kernels
+// were given no group named the whole list "import" or "kokkos": different kernels, not
+// versions of one, so those are no ladder either.
+std::string ladder_of(const core::KernelRecord& k);
+
+// For each file, the first of `files` whose ceilings are the same as its own (names,
+// values, measured or theoretical): its own index, or an earlier one. Charts draw the
+// roofs of files of one machine's one measurement once (a ceilings file and the kernels
+// files written on it).
+std::vector<std::size_t> same_roofs(const std::vector<core::CeilingsFile>& files);
+
+// Whether `c` continues a UTF-8 sequence (no place to cut text).
+bool utf8_continuation(char c);
+
+// `text` in about `width` characters: its start and its end with an ellipsis between.
+std::string cut_middle(const std::string& text, std::size_t width);
+
+// A kernel's name as tables show it, the full name going to a tooltip: a name longer than
+// `width` characters loses a leading `void`, its parameter list and its template
+// arguments ("void at::native::vectorized_elementwise_kernel<4, …>(int, …)" ->
+// "at::native::vectorized_elementwise_kernel<…>"), then, where it is still too long, its
+// middle (the end of a Kokkos label is what tells kernels apart).
+std::string display_name(const std::string& name, std::size_t width = 48);
+
 }  // namespace rooftop::report

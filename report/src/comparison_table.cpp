@@ -1,5 +1,6 @@
 #include "rooftop/report/comparison_table.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <sstream>
 
@@ -8,11 +9,6 @@
 #include "rooftop/core/sampling.hpp"
 
 namespace rooftop::report {
-namespace {
-
-std::string cell(const char* format, double value) { return core::format_number(format, value); }
-
-}  // namespace
 
 nlohmann::json comparison_json(const ceilings::Comparison& cmp) {
   nlohmann::json files = nlohmann::json::array(), machines = nlohmann::json::array();
@@ -73,28 +69,37 @@ std::string comparison_table(const ceilings::Comparison& cmp) {
     std::snprintf(buf, sizeof buf, " | %10s %8s  %-11s", value.c_str(), ratio.c_str(), verdict);
     return std::string(buf);
   };
-  char head[32];
-  std::snprintf(head, sizeof head, "%-11s %-8s", "ceiling", "units");
-  std::string line = head;
+  // The name and units columns as wide as their longest entry (a figure's name, such as
+  // occupancy90_dram, is longer than a ceiling's).
+  std::size_t name_width = 11, units_width = 8;
+  for (const ceilings::ComparedCeiling& r : cmp.ceilings) {
+    name_width = std::max(name_width, r.name.size());
+    units_width = std::max(units_width, r.units.size());
+  }
+  const auto head = [&](const std::string& name, const std::string& units) {
+    return name + std::string(name_width + 1 - name.size(), ' ') + units +
+           std::string(units_width - units.size(), ' ');
+  };
+  std::string line = head("ceiling", "units");
   for (std::size_t i = 0; i < cmp.files.size(); ++i)
     line += columns("[" + std::to_string(i + 1) + "]", "ratio", "verdict");
   emit(line);
   bool any_theoretical = false, any_no_spread = false, any_disturbed = false;
   for (const ceilings::ComparedCeiling& r : cmp.ceilings) {
-    std::snprintf(head, sizeof head, "%-11s %-8s", r.name.c_str(), r.units.c_str());
-    line = head;
+    line = head(r.name, r.units);
     for (std::size_t i = 0; i < r.ceilings.size(); ++i) {
       const std::optional<core::Ceiling>& c = r.ceilings[i];
       std::string value = "-";
       if (c) {
-        value = cell("%.1f", c->value);
+        value = core::significant(c->value, core::kFigureDigits);
         if (!c->measured()) {
           value += "*";
           any_theoretical = true;
         }
       }
-      line += columns(value, r.ratios[i] ? cell("%.3g", *r.ratios[i]) : "-",
-                      ceilings::to_string(r.verdicts[i]));
+      line +=
+          columns(value, r.ratios[i] ? core::significant(*r.ratios[i], core::kRatioDigits) : "-",
+                  ceilings::to_string(r.verdicts[i]));
       any_no_spread = any_no_spread || r.verdicts[i] == ceilings::Verdict::no_spread;
       any_disturbed = any_disturbed || r.verdicts[i] == ceilings::Verdict::disturbed;
     }

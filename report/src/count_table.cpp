@@ -36,7 +36,7 @@ std::string target_of(const QuantityVerdict& v) {
 std::string percent(double d) {
   if (std::isnan(d)) return "A 0";
   if (d == 0.0) return "0%";
-  return core::format_number("%+.3g%%", 100.0 * d);
+  return (d > 0.0 ? "+" : "") + core::significant(100.0 * d, core::kRatioDigits) + "%";
 }
 
 std::string range(const QuantityVerdict& v) {
@@ -83,7 +83,8 @@ std::string verdict_text(const QuantityVerdict& v) {
 
 std::string value_text(const std::optional<double>& v, QuantityKind kind) {
   if (!v) return "-";
-  return core::format_number(kind == QuantityKind::time ? "%.4g" : "%.6g", *v);
+  // Counts to six digits, so that a difference of a fraction of a percent shows.
+  return core::significant(*v, kind == QuantityKind::time ? 4 : 6);
 }
 
 nlohmann::json kernels_json(const std::vector<CountedKernel>& kernels) {
@@ -187,7 +188,7 @@ std::string count_comparison_table(const core::CountComparison& c) {
     line.erase(line.find_last_not_of(' ') + 1);
     out << line << "\n";
   };
-  emit(pad("pair", 14) + pad("quantity", 13) + pad("A", 14, true) + pad("B", 14, true) +
+  emit(pad("pair", 14) + pad("quantity", 13) + pad("A", 20, true) + pad("B", 20, true) +
        pad("B - A", 10, true));
   bool any_per_launch = false;
   for (const CountPair& p : c.pairs) {
@@ -204,8 +205,8 @@ std::string count_comparison_table(const core::CountComparison& c) {
         if (!how->empty()) remark += std::string(remark.empty() ? "" : "; ") + tag + " " + *how;
       const std::string d =
           q.relative_difference ? percent(*q.relative_difference) : (q.a && q.b ? "A 0" : "-");
-      emit(head + pad(q.name, 13) + pad(value_text(q.a, q.kind), 14, true) +
-           pad(value_text(q.b, q.kind), 14, true) + pad(d, 10, true) + "  " + remark);
+      emit(head + pad(q.name, 13) + pad(value_text(q.a, q.kind), 20, true) +
+           pad(value_text(q.b, q.kind), 20, true) + pad(d, 10, true) + "  " + remark);
       head = pad("", 14);
     }
   }

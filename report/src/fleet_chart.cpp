@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include "rooftop/report/chart.hpp"
 #include "svg.hpp"
@@ -88,6 +89,8 @@ std::string fleet_spread_svg(const ceilings::FleetFile& fleet,
       << "<text x='" << x0 + w + 8 << "' y='" << Y + 4 << "' font-size='11' fill='#555'>"
       << escape("spread " + num(100.0 * st.spread, 1) + "%") << "</text>\n";
     int labelled = 0;
+    Layout layout;  // the slow ranks' names of this row, none over another
+    const Box row{x0, Y - row_h / 2, x0 + w, Y + row_h / 2};
     for (const Dot& d : rows[i]) {
       const double X = px(d.ratio);
       const double dy = 4.0 * static_cast<double>(d.rank->rank % 5 - 2);  // keep equal values apart
@@ -96,9 +99,17 @@ std::string fleet_spread_svg(const ceilings::FleetFile& fleet,
         << escape(d.rank->label() + ": " + num(d.value, 1) + " " + st.units + " (" +
                   num(d.ratio, 3) + " of the median)")
         << "</title></circle>\n";
-      if (d.slow && labelled++ < 6)
-        s << "<text x='" << X + 6 << "' y='" << Y + dy - 5 << "' font-size='10' fill='#d62728'>"
-          << escape("r" + std::to_string(d.rank->rank) + " " + d.rank->hostname) << "</text>\n";
+      if (!d.slow || labelled >= 6) continue;
+      const std::string name = "r" + std::to_string(d.rank->rank) + " " + d.rank->hostname;
+      const std::optional<Spot> p = layout.place(
+          name, 10,
+          {{X + 6, Y + dy - 5, "start"}, {X + 6, Y + dy + 12, "start"}, {X - 6, Y + dy - 5, "end"},
+           {X - 6, Y + dy + 12, "end"}},
+          row);
+      if (!p) continue;  // no room: the dot's tooltip names the rank
+      ++labelled;
+      s << "<text x='" << p->x << "' y='" << p->y << "' text-anchor='" << p->anchor
+        << "' font-size='10' fill='#d62728'>" << escape(name) << "</text>\n";
     }
   }
   if (rows.empty())

@@ -10,7 +10,10 @@
 namespace rooftop::report {
 namespace {
 
-std::string percent(double fraction) { return core::format_number("%.1f%%", 100.0 * fraction); }
+std::string percent(double fraction) {
+  return core::significant(100.0 * fraction, core::kRatioDigits) + "%";
+}
+std::string figure(double v) { return core::significant(v, core::kFigureDigits); }
 
 // Padded columns end without blanks.
 std::string trimmed(const char* line) {
@@ -101,9 +104,9 @@ std::string fleet_table(const ceilings::FleetFile& fleet) {
                 "median", "min", "max", "spread", "ranks", "min at", "max at");
   out << trimmed(line);
   for (const ceilings::FleetStatistic& s : fleet.statistics) {
-    std::snprintf(line, sizeof line, "%-11s %-8s %10.1f %10.1f %10.1f %7s %5d  %-7s %s",
-                  s.name.c_str(), s.units.c_str(), s.median, s.min, s.max,
-                  percent(s.spread).c_str(), s.ranks,
+    std::snprintf(line, sizeof line, "%-11s %-8s %10s %10s %10s %7s %5d  %-7s %s", s.name.c_str(),
+                  s.units.c_str(), figure(s.median).c_str(), figure(s.min).c_str(),
+                  figure(s.max).c_str(), percent(s.spread).c_str(), s.ranks,
                   ("rank " + std::to_string(s.min_rank)).c_str(),
                   ("rank " + std::to_string(s.max_rank)).c_str());
     out << trimmed(line);
@@ -125,8 +128,10 @@ std::string fleet_review_table(const ceilings::FleetReview& rv) {
       last = s.rank;
       slow_ranks.insert(s.rank);
       char line[256];
-      std::snprintf(line, sizeof line, "    %-11s %10.1f %-8s %.3f of the fleet median %.1f%s\n",
-                    s.ceiling.c_str(), s.value, s.units.c_str(), s.ratio, s.fleet_median,
+      std::snprintf(line, sizeof line, "    %-11s %10s %-8s %s of the fleet median %s%s\n",
+                    s.ceiling.c_str(), figure(s.value).c_str(), s.units.c_str(),
+                    core::significant(s.ratio, core::kRatioDigits).c_str(),
+                    figure(s.fleet_median).c_str(),
                     s.within_own_spread ? " (noisy: its own samples reach the median)" : "");
       out << line;
     }

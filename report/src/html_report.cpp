@@ -69,13 +69,23 @@ nlohmann::json report_json(const std::vector<core::CeilingsFile>& files,
                      {"precisions", precisions},
                      {"files", nlohmann::json::array()},
                      {"comparison", nullptr}};
+  const std::vector<std::size_t> roofs_of = same_roofs(files);
   for (std::size_t i = 0; i < files.size(); ++i) {
     const core::CeilingsFile f = placed(files[i]);
+    nlohmann::json kernels = kernels_json(f, labels[i], {})["kernels"];
+    // What the page shows of each kernel beside its record: the name in a table, and the
+    // ladder its arrows join (null: none).
+    for (std::size_t k = 0; k < kernels.size(); ++k) {
+      const std::string ladder = ladder_of(f.kernels[k]);
+      kernels[k]["short_name"] = display_name(f.kernels[k].name);
+      kernels[k]["ladder"] = ladder.empty() ? nlohmann::json(nullptr) : nlohmann::json(ladder);
+    }
     out["files"].push_back({{"label", labels[i]},
+                            {"roofs_of", roofs_of[i]},
                             {"machine_name", ceilings::machine_name(f.machine)},
                             {"command_line", f.provenance.command_line},
                             {"ceilings", ceilings_json(f)},
-                            {"kernels", kernels_json(f, labels[i], {})["kernels"]},
+                            {"kernels", kernels},
                             {"sweep", sweep_json(f)},
                             {"trace", trace_json(f)}});
   }

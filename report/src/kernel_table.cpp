@@ -38,21 +38,21 @@ nlohmann::json tensor_ops_json(const KernelRecord& k) {
   return j;
 }
 
-// "tc_fp16 1.37e+11 (99.8% of operations)", one unit after another.
+// "tc_fp16 137,438,953,472 (99.8% of operations)", one unit after another.
 std::string tensor_ops_text(const KernelRecord& k) {
   std::string s;
   for (const core::TensorOps& t : k.tensor_ops)
-    s += (s.empty() ? "" : ", ") + t.figure + " " + core::format_number("%.3g", t.ops) +
-         (k.flops() > 0.0
-              ? core::format_number(" (%.1f%% of operations)", 100.0 * t.ops / k.flops())
-              : "");
+    s +=
+        (s.empty() ? "" : ", ") + t.figure + " " + core::significant(t.ops, core::kFigureDigits) +
+        (k.flops() > 0.0 ? " (" + core::significant(100.0 * t.ops / k.flops(), core::kRatioDigits) +
+                               "% of operations)"
+                         : "");
   return s;
 }
 
-using core::fixed;
+using core::significant;
 
-// Three significant digits, whatever the magnitude (AI spans 1e-2 ... 1e3).
-std::string general3(double v) { return core::format_number("%.3g", v); }
+std::string figure(double v) { return significant(v, core::kFigureDigits); }
 
 std::string pad(const std::string& s, std::size_t width, bool right = false) {
   if (s.size() >= width) return s;
@@ -125,15 +125,17 @@ std::string kernels_table(const core::CeilingsFile& file, const std::vector<std:
   out << "  " << pad("limiter", 14) << pad("of roof", 8, true) << "  check\n";
   for (const KernelRecord& k : file.kernels) {
     const bool timed = k.time_s > 0.0;
-    out << pad(k.id, 8) << pad(timed ? general3(k.time_s) : "-", 11, true)
-        << pad(timed && k.flops() > 0.0 ? fixed(k.gflop_per_s(), 1) : "-", 10, true);
+    out << pad(k.id, 8) << pad(timed ? figure(k.time_s) : "-", 11, true)
+        << pad(timed && k.flops() > 0.0 ? figure(k.gflop_per_s()) : "-", 10, true);
     for (const std::string& l : levels) {
       const auto ai = core::arithmetic_intensity(k, l);
-      out << pad(ai ? general3(*ai) : "-", 10, true);
+      out << pad(ai ? figure(*ai) : "-", 10, true);
     }
     out << "  " << pad(k.limiter.empty() ? "-" : k.limiter, 14)
-        << pad(timed && k.attainable_gflop_per_s > 0.0 ? fixed(k.fraction_of_roof, 3) : "-", 8,
-               true)
+        << pad(timed && k.attainable_gflop_per_s > 0.0
+                   ? significant(k.fraction_of_roof, core::kRatioDigits)
+                   : "-",
+               8, true)
         << "  " << (k.check.empty() ? "-" : k.check)
         << (k.above.empty() ? "" : "  ABOVE " + k.above)
         << (timed && k.flops() > 0.0 && k.bytes.empty() ? "  NO BYTES: vs compute roofs only" : "")

@@ -59,15 +59,17 @@ struct Roof {
 };
 
 // Compute ceilings: horizontal lines, labelled at the right edge; labels are pushed
-// apart when two ceilings are close. `taken`, where given, receives the labels' boxes.
+// down, clear of the labels `layout` holds, when two ceilings are close. Each label's box
+// goes into `layout`.
 void draw_compute_roofs(std::ostringstream& s, const Axes& a, std::vector<Roof> roofs,
-                        std::vector<Box>* taken = nullptr);
+                        Layout& layout);
 
 // Bandwidth ceilings: diagonals up to the compute ceiling they meet, labelled along the
-// line (parallel lines keep their labels apart). `taken`, where given, receives boxes
-// that cover the slanted labels.
+// line where the label is clear of those `layout` holds (parallel lines keep their labels
+// apart), else below it; a label that finds no room is left out, its line keeping it as a
+// tooltip. Boxes that cover the slanted labels go into `layout`.
 void draw_bandwidth_roofs(std::ostringstream& s, const Axes& a, const std::vector<Roof>& roofs,
-                          std::vector<Box>* taken = nullptr);
+                          Layout& layout);
 
 // The roofs of one file; `color` empty gives each compute ceiling its own colour (the
 // single-machine chart).
@@ -75,7 +77,6 @@ void add_roofs(const core::CeilingsFile& f, const std::string& color, const std:
                std::vector<Roof>& compute, std::vector<Roof>& bandwidth);
 
 // The ceilings of one machine, each compute ceiling in its own colour.
-void draw_roofs(std::ostringstream& s, const Axes& a, const core::CeilingsFile& f,
-                std::vector<Box>* taken = nullptr);
+void draw_roofs(std::ostringstream& s, const Axes& a, const core::CeilingsFile& f, Layout& layout);
 
 }  // namespace rooftop::report

@@ -92,6 +92,46 @@ double text_width(const std::string& text, double font_size) {
   return 0.58 * font_size * static_cast<double>(text.size());
 }
 
+Box text_box(double x, double y, double width, double font_size, const char* anchor) {
+  const double left = anchor[0] == 'e' ? x - width : anchor[0] == 'm' ? x - width / 2 : x;
+  return {left, y - 0.8 * font_size, left + width, y + 0.22 * font_size};
+}
+
+bool Layout::clear(const Box& b) const {
+  return std::none_of(labels.begin(), labels.end(),
+                      [&](const Box& l) { return b.overlap(l) > 0.0; });
+}
+
+std::optional<std::size_t> Layout::pick(const std::vector<Box>& candidates,
+                                        const Box& bounds) const {
+  std::optional<std::size_t> best;
+  double best_cost = 1e300;
+  for (std::size_t i = 0; i < candidates.size(); ++i) {
+    const Box& b = candidates[i];
+    if (b.x0 < bounds.x0 - 0.5 || b.x1 > bounds.x1 + 0.5 || b.y0 < bounds.y0 - 0.5 ||
+        b.y1 > bounds.y1 + 0.5 || !clear(b))
+      continue;
+    double cost = 0.0;
+    for (const Box& m : marks) cost += b.overlap(m);
+    if (cost < best_cost - 0.01) {  // areas in square pixels, with rounding noise
+      best_cost = cost;
+      best = i;
+    }
+  }
+  return best;
+}
+
+std::optional<Spot> Layout::place(const std::string& text, double font_size,
+                                  const std::vector<Spot>& spots, const Box& bounds) {
+  std::vector<Box> boxes;
+  for (const Spot& p : spots)
+    boxes.push_back(text_box(p.x, p.y, text_width(text, font_size), font_size, p.anchor));
+  const std::optional<std::size_t> i = pick(boxes, bounds);
+  if (!i) return std::nullopt;
+  labels.push_back(boxes[*i]);
+  return spots[*i];
+}
+
 void svg_begin(std::ostringstream& s, double width, double height) {
   s << "<?xml version='1.0' encoding='UTF-8'?>\n"
     << "<svg xmlns='http://www.w3.org/2000/svg' width='" << width << "' height='" << height

@@ -5,8 +5,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "rooftop/core/model.hpp"
 
@@ -49,6 +51,35 @@ struct Box {
     const double h = std::min(y1, o.y1) - std::max(y0, o.y0);
     return w > 0.0 && h > 0.0 ? w * h : 0.0;
   }
+  double area() const { return (x1 - x0) * (y1 - y0); }
+};
+
+// The box of one line of text `width` pixels wide, its anchor ("start", "middle",
+// "end") at x and its baseline at y: from the cap height above to the descenders below.
+Box text_box(double x, double y, double width, double font_size, const char* anchor);
+
+// Where one line of text can go: its anchor ("start", "middle", "end") and baseline.
+struct Spot {
+  double x, y;
+  const char* anchor;
+};
+
+// What a chart has placed so far: labels, which no other label may overlap, and marks
+// (markers, lines' ends, legends) that labels keep off where they can. Every label of a
+// chart is placed through one Layout, so that no two overlap, or it is not drawn.
+struct Layout {
+  std::vector<Box> labels, marks;
+
+  // `b` overlaps no label placed so far.
+  bool clear(const Box& b) const;
+  // The index of the best of `candidates`: inside `bounds` (the plot, whose frame's
+  // labels lie outside it) and clear of every label, covering the least of the marks,
+  // ties to the first; none where no candidate is.
+  std::optional<std::size_t> pick(const std::vector<Box>& candidates, const Box& bounds) const;
+  // The best of `spots` for `text` (as pick chooses), its box then added to the labels;
+  // none where every spot is taken.
+  std::optional<Spot> place(const std::string& text, double font_size,
+                            const std::vector<Spot>& spots, const Box& bounds);
 };
 
 // The XML declaration, the <svg> element and a white background.

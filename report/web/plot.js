@@ -148,6 +148,12 @@ class LogPlot {
     const [a, b] = this.view.y;
     return this.o.top + this.h - this.h * Math.log(y / a) / Math.log(b / a);
   }
+  // Whether a box lies inside the plotting area, where a label is seen (the rest is
+  // clipped, and the frame's own labels lie outside).
+  contains(b) {
+    return b.x0 >= this.o.left && b.x1 <= this.o.left + this.w && b.y0 >= this.o.top &&
+        b.y1 <= this.o.top + this.h;
+  }
   // Zoom by `f` about the point at fractions (fx, fy) of the plotting area.
   zoom(f, fx, fy) {
     const scale = (range, t) => {

@@ -129,13 +129,26 @@
     return {x: [xlo, xhi], y: [Math.pow(10, Math.floor(Math.log10(low))), yhi]};
   }
 
+  // Files with the same ceilings (a ceilings file and the kernels files placed on it)
+  // share one set of roofs, tagged with all their numbers.
+  const roofsOf = files.map((f, fi) => (f.roofs_of === undefined ? fi : f.roofs_of));
+  const sharing = (fi) => files.map((f, gi) => gi).filter((gi) => roofsOf[gi] === fi);
+  const roofTag = (fi) => several ? '[' + sharing(fi).map((gi) => gi + 1).join(',') + '] ' : '';
+
+  // A label's box as the charts estimate it (text_box in report/src/svg.cpp): its measured
+  // width, from the cap height above the baseline to the descenders below.
+  const textBox = (x, y, width, anchor) => {
+    const left = anchor === 'end' ? x - width : anchor === 'middle' ? x - width / 2 : x;
+    return {x0: left, y0: y - 8.8, x1: left + width, y1: y + 2.42};
+  };
+
   function roofs(plot, layer, boxes) {
     const o = plot.o, right = o.left + plot.w;
     const angle = Math.atan((plot.h / Math.log(plot.view.y[1] / plot.view.y[0])) /
                             (plot.w / Math.log(plot.view.x[1] / plot.view.x[0])));
-    const computeLabels = [];
+    const computeLabels = [], bandwidthLabels = [];
     files.forEach((f, fi) => {
-      if (off.has('file:' + fi)) return;
+      if (roofsOf[fi] !== fi || sharing(fi).every((gi) => off.has('file:' + gi))) return;
       const cs = f.ceilings.ceilings.filter((c) => c.value > 0);
       const peak = Math.max(1, ...cs.filter((c) => c.kind === 'compute').map((c) => c.value));
       const bwMax = Math.max(1, ...cs.filter((c) => c.kind !== 'compute').map((c) => c.value));
@@ -150,42 +163,20 @@
           y1: plot.py(compute ? c.value : x1 * c.value), y2: plot.py(compute ? c.value : x2 * c.value),
           stroke: color, 'stroke-dasharray': dash, 'data-ceiling': c.name, tabindex: 0,
           role: 'img'}, layer);
-        const text = tag(fi) + c.name + ' ' + sig(c.value, 4) + ' ' + c.units +
+        const text = roofTag(fi) + c.name + ' ' + sig(c.value, 4) + ' ' + c.units +
             (c.measured ? '' : ' (theoretical)');
         line.setAttribute('aria-label', 'ceiling ' + text);
-        bindTip(line, () => tag(fi) + c.name, () => [['value', sig(c.value, 4) + ' ' + c.units],
+        bindTip(line, () => roofTag(fi) + c.name, () => [['value', sig(c.value, 4) + ' ' + c.units],
           ['theoretical', c.theoretical === null ? '-' : sig(c.theoretical, 4) + ' ' + c.units],
           ['fraction of theoretical', sig(c.fraction_of_theoretical, 3)],
           ['samples', String(c.samples)], ['pattern', c.pattern || '-']], null, true);
-        if (compute) {
-          computeLabels.push({y: plot.py(c.value), text: text, color: color});
-          continue;
-        }
-        // Along the line, at the first place where the label covers no other label.
-        const enter = Math.max(plot.view.x[0], plot.view.y[0] / c.value);
-        const width = text.length * 6.4;
-        for (let X = plot.px(enter) + 12; X + width * Math.cos(angle) < plot.px(x2); X += 16) {
-          const Y = plot.py(Math.exp(Math.log(plot.view.x[0]) + (X - o.left) / plot.w *
-              Math.log(plot.view.x[1] / plot.view.x[0])) * c.value) - 4;
-          const parts = [];
-          for (let t = 4; t < width; t += 8) {
-            const cx = X + t * Math.cos(angle) + 4 * Math.sin(angle);
-            const cy = Y - t * Math.sin(angle) - 4 * Math.cos(angle);
-            parts.push({x0: cx - 5, y0: cy - 5, x1: cx + 5, y1: cy + 5});
-          }
-          if (Y < o.top || !parts.every((b) => boxes.free(b))) continue;
-          parts.forEach((b) => boxes.add(b));
-          // On a white band, as the SVG chart draws it: a line a few pixels away stays off it.
-          const g = svg('g', {class: 'roof-label',
-            transform: `translate(${X},${Y}) rotate(${-angle * 180 / Math.PI})`}, layer);
-          const band = svg('rect', {class: 'band', x: -2, y: -10, width: width + 4, height: 13}, g);
-          band.setAttribute('width', label(g, 0, 0, text, {fill: color}).getComputedTextLength() + 4);
-          break;
-        }
+        if (compute) computeLabels.push({y: plot.py(c.value), text: text, color: color});
+        else bandwidthLabels.push({c: c, x2: x2, text: text, color: color});
       }
     });
-    // Labels 13 px apart at least; each run of labels that would touch is centred on the
-    // lines it labels (several machines' ceilings crowd one band), below the run above it.
+    // The compute ceilings' labels first, at the right edge: 13 px apart at least; each
+    // run of labels that would touch is centred on the lines it labels (several machines'
+    // ceilings crowd one band), below the run above it.
     computeLabels.sort((a, b) => a.y - b.y);
     let floor = o.top + 10, run = [];
     const settle = () => {
@@ -202,9 +193,37 @@
     }
     if (run.length) settle();
     for (const l of computeLabels) {
-      const y = l.at;
-      label(layer, right - 4, y, l.text, {class: 'roof-label', fill: l.color, 'text-anchor': 'end'});
-      boxes.add({x0: right - 4 - l.text.length * 6.4, y0: y - 10, x1: right, y1: y + 2});
+      const t = label(layer, right - 4, l.at, l.text, {class: 'roof-label', fill: l.color,
+        'text-anchor': 'end'});
+      const b = textBox(right - 4, l.at, t.getComputedTextLength(), 'end');
+      if (boxes.free(b) && plot.contains(b)) boxes.add(b); else t.remove();
+    }
+    // Then each bandwidth ceiling's, along its line at the first place where it covers no
+    // other label; left out where there is none (the line's tooltip names it).
+    for (const {c, x2, text, color} of bandwidthLabels) {
+      const g = svg('g', {class: 'roof-label'}, layer);
+      const band = svg('rect', {class: 'band', x: -2, y: -10, height: 13}, g);
+      const width = label(g, 0, 0, text, {fill: color}).getComputedTextLength();
+      band.setAttribute('width', width + 4);
+      const enter = Math.max(plot.view.x[0], plot.view.y[0] / c.value);
+      let placed = false;
+      for (let X = plot.px(enter) + 12; !placed && X + width * Math.cos(angle) < plot.px(x2); X += 16) {
+        const Y = plot.py(Math.exp(Math.log(plot.view.x[0]) + (X - o.left) / plot.w *
+            Math.log(plot.view.x[1] / plot.view.x[0])) * c.value) - 4;
+        // Boxes 14 px square 8 px apart along the middle of the text cover its band.
+        const parts = [];
+        for (let t = 4; t - 4 < width; t += 8) {
+          const cx = X + t * Math.cos(angle) - 3.2 * Math.sin(angle);
+          const cy = Y - t * Math.sin(angle) - 3.2 * Math.cos(angle);
+          parts.push({x0: cx - 7, y0: cy - 7, x1: cx + 7, y1: cy + 7});
+        }
+        if (!parts.every((b) => boxes.free(b) && plot.contains(b))) continue;
+        parts.forEach((b) => boxes.add(b));
+        // On a white band, as the SVG chart draws it: a line a few pixels away stays off it.
+        g.setAttribute('transform', `translate(${X},${Y}) rotate(${-angle * 180 / Math.PI})`);
+        placed = true;
+      }
+      if (!placed) g.remove();
     }
   }
 
@@ -249,12 +268,13 @@
                 () => kernelRows(x, null), x.key);
       }
     }
-    // The versions of a group in order, joined level by level.
+    // The versions of a ladder in order, joined level by level; other kernels (those of
+    // an import or a profile) are no versions of one another and get no arrows.
     if (!off.has('steps')) {
       const groups = new Map();
       for (const p of placed)
-        if (p.x.k.group) {
-          const g = p.x.fi + ':' + p.x.k.group;
+        if (p.x.k.ladder) {
+          const g = p.x.fi + ':' + p.x.k.ladder;
           if (!groups.has(g)) groups.set(g, []);
           groups.get(g).push(p);
         }
@@ -273,17 +293,22 @@
     // Ids beside the points where they fit; zooming in makes room for the others.
     const ids = svg('g', {class: 'ids', 'aria-hidden': 'true'}, layer);
     for (const p of placed) {
-      const w = p.x.id.length * 6.4;
-      for (const [dx, dy, anchor] of [[9, 4, 'start'], [-9, 4, 'end'], [0, -10, 'middle'],
-                                      [0, 18, 'middle']]) {
-        const left = anchor === 'start' ? p.X + dx : anchor === 'end' ? p.X + dx - w : p.X - w / 2;
-        const b = {x0: left, y0: p.Y + dy - 10, x1: left + w, y1: p.Y + dy + 2};
-        if (!boxes.free(b)) continue;
-        boxes.add(b);
-        label(ids, p.X + dx, p.Y + dy, p.x.id, {fill: p.x.color, 'text-anchor': anchor,
-          'data-key': p.x.key});
-        break;
+      const t = label(ids, p.X, p.Y, p.x.id, {fill: p.x.color, 'data-key': p.x.key});
+      const w = t.getComputedTextLength();
+      const spot = [[9, 4, 'start'], [-9, 4, 'end'], [0, -10, 'middle'], [0, 18, 'middle']].find(
+          ([dx, dy, anchor]) => {
+            const b = textBox(p.X + dx, p.Y + dy, w, anchor);
+            return boxes.free(b) && plot.contains(b);
+          });
+      if (!spot) {
+        t.remove();
+        continue;
       }
+      const [dx, dy, anchor] = spot;
+      boxes.add(textBox(p.X + dx, p.Y + dy, w, anchor));
+      t.setAttribute('x', p.X + dx);
+      t.setAttribute('y', p.Y + dy);
+      t.setAttribute('text-anchor', anchor);
     }
   }
 
@@ -320,7 +345,7 @@
       group('Machines', files.map((f, fi) => ['file:' + fi, tag(fi) + f.machine_name,
         (e) => html('span', {class: 'swatch c' + (fi % PALETTE.length)}, null, e)]));
     const extras = [];
-    if (kernels.some((x) => x.k.group)) extras.push(['steps', 'ladder arrows']);
+    if (kernels.some((x) => x.k.ladder)) extras.push(['steps', 'ladder arrows']);
     if (files.some((f) => f.trace.series.length)) extras.push(['trace', 'FLOPs-per-element trace']);
     group('Show', extras);
   }

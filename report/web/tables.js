@@ -10,7 +10,10 @@ function sortableTable(parent, caption, columns, rows, decorate) {
   const body = html('tbody', {}, null, table);
   const cells = rows.map((row) => {
     const r = html('tr', {}, null, body);
-    for (const c of columns) html('td', c.numeric ? {class: 'num'} : {}, c.text(row), r);
+    for (const c of columns) {
+      const td = html('td', c.numeric ? {class: 'num'} : c.cls ? {class: c.cls} : {}, c.text(row), r);
+      if (c.title) td.setAttribute('title', c.title(row));
+    }
     if (decorate) decorate(r, row);
     return r;
   });
@@ -46,9 +49,12 @@ const KernelTable = {
     const num = (name, value, digits) => ({name: name, numeric: true, value: value,
       text: (x) => { const v = value(x); return v === null ? '-' : sig(v, digits || 4); }});
     const columns = [];
-    if (several) columns.push({name: 'file', value: (x) => x.fi, text: (x) => tag(x.fi)});
-    columns.push({name: 'id', value: (x) => x.id, text: (x) => x.id},
-                 {name: 'kernel', value: (x) => x.k.name, text: (x) => x.k.name},
+    if (several)
+      columns.push({name: 'file', cls: 'id', value: (x) => x.fi, text: (x) => tag(x.fi)});
+    // Ids never wrap; a long name shows shortened, whole in its tooltip.
+    columns.push({name: 'id', cls: 'id', value: (x) => x.id, text: (x) => x.id},
+                 {name: 'kernel', cls: 'name', value: (x) => x.k.name,
+                   text: (x) => x.k.short_name || x.k.name, title: (x) => x.k.name},
                  num('time s', (x) => x.k.time_s),
                  num('GFLOP/s', (x) => x.k.gflop_per_s));
     for (const l of levels)

@@ -155,8 +155,8 @@ TEST(CliH200, CompareCountsPutsRooftopsCuptiCountsBesideNsightComputes) {
         "  B: " + files[1] + ": Nsight Compute CSV (ncu-wide), 12 kernels",
         std::string("paired by order: no kernel name of either file contains one of the other's"),
         std::string("unpaired: B k10, k11, k12"),
-        std::string("v1 / k1       fp64 FLOPs      1.76274e+11   1.45815e+11    -17.3%  B "
-                    "without dadd, dmul"),
+        std::string("v1 / k1       fp64 FLOPs        176,273,766,576     145,814,978,560    "
+                    "-17.3%  B without dadd, dmul"),
         std::string("v4 / k4       per launch: A's counts cover 3, B's 1"),
         std::string("  l1 bytes     within 2% in all 9 pairs (B - A 0%)"),
         std::string("  dram bytes   within 2% in 1 of 9 pairs; off target: v2 -3.55%, v3 -17.7%"),

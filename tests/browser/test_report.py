@@ -56,6 +56,7 @@ def number(text):
 class Page(unittest.TestCase):
     """A report written by the rooftop program and opened in one browser for the class."""
     source = None
+    window = {}  # the browser's window size, where a class needs its own
 
     @classmethod
     def write_report(cls, work):
@@ -65,7 +66,7 @@ class Page(unittest.TestCase):
     def setUpClass(cls):
         cls.work = tempfile.mkdtemp(prefix="rooftop-browser-")
         cls.page = cls.write_report(cls.work)
-        cls.browser = browser.Browser()
+        cls.browser = browser.Browser(**cls.window)
         cls.browser.requests()  # the browser's own start page
         cls.browser.open(cls.page)
         cls.console = cls.browser.log("browser")
@@ -93,6 +94,40 @@ class Page(unittest.TestCase):
             t.querySelectorAll('tr[data-key]').forEach(
                 (r) => rows[r.dataset.key] = r.querySelector('td').textContent);
             return {title: t.querySelector('.tip-title').textContent, rows: rows};""")
+
+    def overlapping_labels(self, chart):
+        """Pairs of texts of `chart` (an SVG) whose boxes intersect: each box its measured
+        width, from 0.8 em above the baseline to 0.22 em below (as the charts estimate it),
+        through its transforms, so that slanted labels are checked as drawn."""
+        return self.run_js("""
+            const quads = [];
+            for (const t of arguments[0].querySelectorAll('text')) {
+              const w = t.getComputedTextLength();
+              if (!t.textContent || w === 0) continue;
+              const f = parseFloat(getComputedStyle(t).fontSize);
+              const x = t.x.baseVal.length ? t.x.baseVal[0].value : 0;
+              const y = t.y.baseVal.length ? t.y.baseVal[0].value : 0;
+              const anchor = t.getAttribute('text-anchor') || getComputedStyle(t).textAnchor;
+              const left = anchor === 'end' ? x - w : anchor === 'middle' ? x - w / 2 : x;
+              const m = t.getCTM();
+              const corners = [[left, y - 0.8 * f], [left + w, y - 0.8 * f], [left + w, y + 0.22 * f],
+                               [left, y + 0.22 * f]].map(([px, py]) =>
+                                 new DOMPoint(px, py).matrixTransform(m));
+              quads.push({text: t.textContent, c: corners});
+            }
+            const apart = (p, q) => [p, q].some((shape) => shape.c.some((u, i) => {
+              const v = shape.c[(i + 1) % 4], nx = v.y - u.y, ny = u.x - v.x;
+              const along = (c) => c.x * nx + c.y * ny, len = Math.hypot(nx, ny);
+              if (len === 0) return false;
+              const a = p.c.map(along), b = q.c.map(along);
+              return Math.max(...a) <= Math.min(...b) + 0.01 * len ||
+                  Math.max(...b) <= Math.min(...a) + 0.01 * len;
+            }));
+            const out = [];
+            for (let i = 0; i < quads.length; i++)
+              for (let j = 0; j < i; j++)
+                if (!apart(quads[i], quads[j])) out.push(quads[j].text + ' / ' + quads[i].text);
+            return out;""", self.browser.element(chart))
 
     def assert_loaded_cleanly(self):
         self.assertEqual([e["message"] for e in self.console], [], "console messages")
@@ -156,6 +191,9 @@ class GppReport(Page):
 
     def test_keyboard_focus_shows_the_tooltip(self):
         first = self.points()[0]
+        # The pointer off the chart (where an earlier test may have left it, a scroll on
+        # focus could move a line under it and its leaving hide the tooltip).
+        self.browser.hover(self.browser.find_all("header h1")[0])
         # From the control just before the chart, Tab past the ceilings (each a stop with
         # its own tooltip) to the first point, as a keyboard user does.
         self.run_js("document.querySelector('#roofline .zoom button:last-child').focus();")
@@ -229,6 +267,10 @@ class GppReport(Page):
         self.assertGreater(len(set(pixels)), 20, "too few colours for a chart")
 
 
+    def test_no_two_labels_of_a_chart_overlap(self):
+        for chart in self.browser.find_all("svg.plot-svg"):
+            self.assertEqual(self.overlapping_labels(chart), [])
+
     def test_print_layout_hides_the_controls_and_keeps_the_charts(self):
         shown = "return [...document.querySelectorAll(arguments[0])].filter((e) => " \
                 "getComputedStyle(e).display !== 'none' && e.getClientRects().length).length;"
@@ -260,8 +302,9 @@ class HostileReport(Page):
         self.assertEqual(self.run_js("return document.scripts.length;"), 2)
 
     def test_names_read_as_text(self):
+        # A long name shows shortened; the whole of it is the cell's tooltip, as text.
         cells = self.run_js("return [...document.querySelectorAll('#kernels tbody tr')]"
-                            ".map((r) => r.cells[1].textContent);")
+                            ".map((r) => r.cells[1].title);")
         self.assertEqual(cells, [k["name"] for k in self.kernels])
         self.assertIn("</script>", cells[0])
         host = self.run_js("""const dt = [...document.querySelectorAll('dl.machine dt')]
@@ -276,6 +319,91 @@ class HostileReport(Page):
         self.run_js("arguments[0].focus();", self.browser.element(points[0]))
         self.assertIn(self.kernels[0]["name"], self.tooltip()["title"])
         self.assertIsNone(self.run_js("return window.__pwned === undefined ? null : window.__pwned;"))
+
+
+FIXTURES = os.path.join(ROOT, "tests", "fixtures")
+H200 = os.path.join(FIXTURES, "h5", "h200-ceilings.h5")
+PROFILE = os.path.join(FIXTURES, "h5", "h200-profile-connector-app.h5")
+
+
+class TorchReport(Page):
+    """What a user of real programs reads at 1,400 px: the H200's ceilings, the kernels of
+    a PyTorch program imported from Nsight Compute's log and the profiler's trace (C++
+    template names of PyTorch, cuBLAS and cuDNN), and the connector's profile of a Kokkos
+    program, the three files on the same ceilings."""
+    window = {"width": 1400, "height": 900}
+
+    @classmethod
+    def write_report(cls, work):
+        torch = os.path.join(work, "torch.h5")
+        subprocess.run([ROOFTOP, "import", os.path.join(FIXTURES, "import", "ncu-text-h200-torch.txt"),
+                        os.path.join(FIXTURES, "import", "pytorch-h200-torch-model.json.gz"),
+                        "--ceilings", H200, "--out", torch], check=True,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        cls.kernels = read_kernels(torch) + read_kernels(PROFILE)
+        return cls.report([H200, torch, PROFILE], os.path.join(work, "torch.html"))
+
+    def test_loads_cleanly_and_the_page_has_no_horizontal_overflow(self):
+        self.assert_loaded_cleanly()
+        self.assertEqual(self.run_js("return window.innerWidth;"), 1400)
+        table = self.run_js("""const t = document.querySelector('#kernels table');
+                               return [t.scrollWidth, t.clientWidth, t.parentElement.clientWidth];""")
+        self.assertLessEqual(table[0], table[1], "the kernels table scrolls")
+        self.assertLessEqual(table[1], table[2], "the kernels table is wider than its section")
+        page = self.run_js("return [document.documentElement.scrollWidth, "
+                           "document.documentElement.clientWidth];")
+        self.assertLessEqual(page[0], page[1], "the page scrolls sideways")
+
+    def test_ids_do_not_wrap(self):
+        # The lines each cell's text takes (the swatch before an id is no text).
+        lines = self.run_js("""return [...document.querySelectorAll('#kernels td.id')].map((td) => {
+                                   const text = [...td.childNodes].find((n) => n.nodeType === 3);
+                                   const r = document.createRange();
+                                   r.selectNodeContents(text);
+                                   const tops = [...r.getClientRects()].map((b) => Math.round(b.top));
+                                   return new Set(tops).size;
+                               });""")
+        self.assertEqual(len(lines), 2 * len(self.kernels))  # the file and the id of each
+        self.assertEqual(set(lines), {1})
+
+    def test_long_names_are_shortened_with_the_whole_name_on_hover(self):
+        cells = self.run_js("return [...document.querySelectorAll('#kernels td.name')]"
+                            ".map((td) => [td.textContent, td.title]);")
+        self.assertEqual([title for _, title in cells], [k["name"] for k in self.kernels])
+        gelu = [(text, title) for text, title in cells if "GeluCUDAKernelImpl" in title]
+        self.assertTrue(gelu)
+        for text, title in gelu:
+            self.assertEqual(text, "at::vectorized_elementwise_kernel<\u2026>")
+        for text, title in cells:
+            self.assertLessEqual(len(text), 50, text)
+            if len(title) <= 48:
+                self.assertEqual(text, title)
+
+    def test_no_arrows_between_kernels_that_are_no_versions_of_one(self):
+        self.assertGreater(len(self.browser.find_all("#roofline .point")), 10)
+        self.assertEqual(len(self.browser.find_all("#roofline .step")), 0)
+        self.assertEqual(len(self.browser.find_all("input[data-toggle='steps']")), 0)
+
+    def test_roofs_of_the_same_ceilings_are_drawn_once(self):
+        import h5py
+        with h5py.File(H200, "r") as f:
+            ceilings = len(f["ceilings"][()])
+        self.assertEqual(len(self.browser.find_all("#roofline .roof")), ceilings)
+        labels = self.run_js("return [...document.querySelectorAll('#roofline .roof-label')]"
+                             ".map((t) => t.textContent);")
+        self.assertTrue(labels)
+        for text in labels:
+            self.assertTrue(text.startswith("[1,2,3] "), text)
+
+    def test_no_two_labels_of_the_roofline_overlap(self):
+        chart = self.browser.find_all("#roofline svg.plot-svg")[0]
+        self.assertEqual(self.overlapping_labels(chart), [])
+        zoom_in = self.browser.find_all("#roofline .zoom button")[0]
+        self.browser.click(zoom_in)
+        try:
+            self.assertEqual(self.overlapping_labels(chart), [])
+        finally:
+            self.browser.click(self.browser.find_all("#roofline .zoom button")[2])
 
 
 def read_figures(path, group):
@@ -294,6 +422,10 @@ class FiguresReport(Page):
     @classmethod
     def write_report(cls, work):
         return cls.report([COSTS], os.path.join(work, "costs.html"))
+
+    def test_no_two_labels_of_a_chart_overlap(self):
+        for chart in self.browser.find_all("svg.plot-svg"):
+            self.assertEqual(self.overlapping_labels(chart), [])
 
     def test_figures_tables_and_one_line_per_sweep(self):
         self.assert_loaded_cleanly()

@@ -121,7 +121,7 @@ TEST(CeilingsTable, FiguresAndTheirSweepsFollowTheCeilings) {
   EXPECT_NE(text.find("launch_latency", costs), std::string::npos);
   EXPECT_NE(text.find("launch_latency: empty kernel, launch to completion; an empty kernel"),
             std::string::npos) << text;
-  EXPECT_NE(text.find("launch:sync (us by work items per kernel): 1: 4.25 1.04858e+06: 20.5"),
+  EXPECT_NE(text.find("launch:sync (us by work items per kernel): 1: 4.250 1.04858e+06: 20.50"),
             std::string::npos) << text;
   EXPECT_EQ(text.find("matrix:"), std::string::npos) << "an empty group is left out";
 }

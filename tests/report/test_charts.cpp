@@ -14,6 +14,8 @@
 #include <string>
 #include <vector>
 
+#include "label_boxes.hpp"
+#include "rooftop/ceilings/io.hpp"
 #include "rooftop/core/roofline.hpp"
 #include "rooftop/report/chart.hpp"
 #include "rooftop/report/kernel_table.hpp"
@@ -63,8 +65,21 @@ TEST(ComparisonSvg, EveryCeilingOfEveryMachineIsDrawnAndLabelled) {
 }
 
 TEST(ComparisonSvg, NeverMeasuredCeilingsAreDotted) {
-  const std::string svg = comparison_svg({gpu_file(), gpu_file()}, {"a.h5", "b.h5"});
+  CeilingsFile other = gpu_file();
+  other.ceilings[2].value = 900.0;  // another DRAM figure: other ceilings
+  const std::string svg = comparison_svg({gpu_file(), other}, {"a.h5", "b.h5"});
   EXPECT_EQ(count(svg, "stroke-dasharray='2,3'"), 2u);  // l1 of each
+}
+
+// A ceilings file and the kernels files placed on it hold the same ceilings: their roofs
+// are drawn once, labelled with every file's number; the legend still names each file.
+TEST(ComparisonSvg, FilesWithTheSameCeilingsShareOneSetOfRoofs) {
+  const std::string svg = comparison_svg({gpu_file(), gpu_file()}, {"a.h5", "b.h5"});
+  EXPECT_EQ(count(svg, "class='ceiling compute'"), 1u);
+  EXPECT_EQ(count(svg, "class='ceiling bandwidth'"), 2u);
+  EXPECT_NE(svg.find(">[1,2] fp64_fma 7000.0 GFLOP/s</text>"), std::string::npos);
+  EXPECT_EQ(count(svg, "class='legend'"), 2u);
+  EXPECT_NE(svg.find("[2] b.h5: Test GPU &lt;sm_70&gt; (the ceilings of [1])"), std::string::npos);
 }
 
 TEST(RooflineSvg, TheoreticalCeilingIsMarkedOnTheSingleMachineChartToo) {
@@ -275,6 +290,36 @@ TEST(KernelsSvg, ArrowsOnlyWithinAGroupAndOnlyBetweenDrawnVersions) {
   EXPECT_EQ(count(svg, "class='step'"), 3u + 1u);  // v0 > v2 at three levels, a0 > a1 at l1
 }
 
+// The kernels of a profiler's report or of a program are different codes, not versions of
+// one: no arrow joins them, whether their file names no group (as import and profile
+// write now) or the whole list "import" or "kokkos" (as they wrote before), as the
+// connector's profile of the H200 does.
+TEST(KernelsSvg, NoArrowsBetweenKernelsOfAnImportOrAProfile) {
+  for (const std::string group : {"", "import", "kokkos"}) {
+    CeilingsFile f = ladder_file();
+    for (std::size_t i = 0; i < f.kernels.size(); ++i) f.kernels[i].group = group;
+    EXPECT_EQ(count(kernels_svg(f, "t"), "class='step'"), 0u) << group;
+  }
+  const CeilingsFile profile =
+      ceilings::read_file(std::string(ROOFTOP_TEST_FIXTURES) + "/h5/h200-profile-connector-app.h5");
+  ASSERT_GE(profile.kernels.size(), 3u);
+  EXPECT_EQ(count(kernels_svg(profile, "t"), "class='step'"), 0u);
+  const CeilingsFile ladder =
+      ceilings::read_file(std::string(ROOFTOP_TEST_FIXTURES) + "/h5/h200-gpp-small-cupti.h5");
+  EXPECT_GT(count(kernels_svg(ladder, "t"), "class='step'"), 0u) << "GPP's ladder keeps them";
+}
+
+// The charts the tests above draw keep their labels apart too (test_label_layout.cpp
+// checks those of real files).
+TEST(KernelsSvg, NoTwoLabelsOfTheseChartsOverlap) {
+  for (const std::string& svg :
+       {kernels_svg(ladder_file(), "t"), roofline_svg(rooftop::testing::sample_ceilings_file()),
+        roofline_svg(gpu_file()),
+        comparison_svg({rooftop::testing::sample_ceilings_file(), gpu_file()},
+                       {"cpu.h5", "gpu.h5"})})
+    EXPECT_EQ(rooftop::testing::overlapping_labels(svg), std::vector<std::string>{});
+}
+
 TEST(KernelsSvg, LegendTableHasOneRowPerKernel) {
   CeilingsFile f = ladder_file();
   f.kernels.push_back(kernel("nt", "", 0, 1e9, 0.0, {{"dram", 1e9}}));
@@ -284,7 +329,7 @@ TEST(KernelsSvg, LegendTableHasOneRowPerKernel) {
   const std::size_t row = svg.find(">gpp::v1</text>");
   ASSERT_NE(row, std::string::npos);
   const std::string v1 = svg.substr(row, svg.find("</g>", row) - row);
-  EXPECT_NE(v1.find(">200</text>"), std::string::npos) << v1;
+  EXPECT_NE(v1.find(">200.0</text>"), std::string::npos) << v1;
   EXPECT_NE(v1.find(">dram</text>"), std::string::npos) << v1;
   EXPECT_NE(v1.find(">6.25%</text>"), std::string::npos) << v1;
 }
@@ -462,7 +507,8 @@ TEST(KernelsSvg, AMatrixUnitsRoofIsDrawnOnlyForTheKernelsPlacedAgainstIt) {
   EXPECT_EQ(j["kernels"].back()["limiter"], "tc_fp16");
   EXPECT_TRUE(j["kernels"][0]["tensor_ops"].empty());
   const std::string table = kernels_table(f, {});
-  EXPECT_NE(table.find("tensor ops: tc_fp16 1e+14 (100.0% of operations)"), std::string::npos)
+  EXPECT_NE(table.find("tensor ops: tc_fp16 100,000,000,000,000 (100% of operations)"),
+            std::string::npos)
       << table;
   EXPECT_EQ(count(table, "tensor ops:"), 1u);
 }

@@ -5,6 +5,8 @@
 
 #include <string>
 
+#include "rooftop/ceilings/compare.hpp"
+#include "rooftop/ceilings/io.hpp"
 #include "rooftop/report/comparison_table.hpp"
 #include "samples.hpp"
 
@@ -45,7 +47,7 @@ TEST(CompareTable, MarksTheoreticalValuesAndExplainsNoSpread) {
       comparison_table(ceilings::compare({cpu_file(), gpu_file()}, {"cpu.h5", "gpu.h5"}));
   EXPECT_NE(text.find("[1] cpu.h5: Test CPU"), std::string::npos) << text;
   EXPECT_NE(text.find("[2] gpu.h5: Test GPU"), std::string::npos) << text;
-  EXPECT_NE(text.find("14336.0*"), std::string::npos) << text;
+  EXPECT_NE(text.find("14,336*"), std::string::npos) << text;
   EXPECT_NE(text.find("* theoretical, not measured"), std::string::npos) << text;
   EXPECT_NE(text.find("no spread:"), std::string::npos) << text;
   EXPECT_EQ(text.find(" \n"), std::string::npos) << "trailing blanks:\n" << text;
@@ -64,6 +66,31 @@ TEST(CompareTable, ACeilingOnlyALaterFileHasGetsARow) {
       comparison_table(ceilings::compare({gpu_file(), cpu_file()}, {"gpu.h5", "cpu.h5"}));
   EXPECT_NE(text.find("l3 "), std::string::npos) << text;
   EXPECT_NE(text.find("no baseline"), std::string::npos) << text;
+}
+
+// The H200's three runs of one day: a small figure keeps its digits (stride32_l2 0.06982,
+// not 0.1), a value its four beside its ratio's three (d2h_latency 2.035 us, 1.22), a
+// large one its whole integer part; every row's columns line up, figures' longer names
+// included.
+TEST(CompareTable, FiguresKeepTheirSignificantDigits) {
+  std::vector<core::CeilingsFile> files;
+  std::vector<std::string> labels;
+  for (const char* run : {"1", "2", "3"}) {
+    labels.push_back(std::string(ROOFTOP_DATA_DIR) + "/h200-2026-11-27-ceilings-" + run + ".h5");
+    files.push_back(ceilings::read_file(labels.back()));
+  }
+  const std::string text = comparison_table(ceilings::compare(files, labels));
+  const auto row = [&](const std::string& name) {
+    const std::size_t at = text.find("\n" + name + " ");
+    EXPECT_NE(at, std::string::npos) << name;
+    return at == std::string::npos ? "" : text.substr(at + 1, text.find('\n', at + 1) - at - 1);
+  };
+  EXPECT_NE(row("stride32_l2").find("|    0.06982     1.00  baseline"), std::string::npos) << text;
+  EXPECT_NE(row("d2h_latency").find("|      2.035     1.22  higher"), std::string::npos) << text;
+  EXPECT_NE(row("fp64_fma").find("|     33,086     1.00  baseline"), std::string::npos) << text;
+  const std::size_t bar = row("fp64_fma").find('|');
+  for (const char* name : {"stride32_l2", "occupancy90_dram", "launch_breakeven", "tc_int8"})
+    EXPECT_EQ(row(name).find('|'), bar) << name;
 }
 
 }  // namespace

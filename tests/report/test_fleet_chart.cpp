@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "label_boxes.hpp"
 #include "rooftop/report/chart.hpp"
 #include "support.hpp"
 
@@ -55,6 +56,21 @@ TEST(FleetSpreadSvg, OneDotPerRankAndCeilingSlowOnesRedAndNamed) {
   EXPECT_NE(svg.find("fp64_fma"), std::string::npos);
   EXPECT_NE(svg.find("100.0 GFLOP/s"), std::string::npos);
   EXPECT_NE(svg.find("more than 5.0% below"), std::string::npos);
+}
+
+// Slow ranks of nearly one value: each name where it covers no other, or only in its
+// dot's tooltip.
+TEST(FleetSpreadSvg, NamesOfSlowRanksDoNotOverlap) {
+  std::vector<RankRecord> ranks;
+  for (int r = 0; r < 10; ++r)
+    ranks.push_back(rank(r, "node" + std::to_string(r), r < 6 ? 100 : 70 + 0.1 * r, 10));
+  const ceilings::FleetFile f = ceilings::make_fleet({}, ranks);
+  const std::string svg = fleet_spread_svg(f, ceilings::review(f, 0.05));
+  EXPECT_EQ(count(svg, "<circle class='slow'"), 4u);
+  EXPECT_GE(count(svg, "fill='#d62728'>r"), 2u);
+  EXPECT_EQ(rooftop::testing::overlapping_labels(svg), std::vector<std::string>{});
+  const std::string other = fleet_spread_svg(fleet(), ceilings::review(fleet(), 0.05));
+  EXPECT_EQ(rooftop::testing::overlapping_labels(other), std::vector<std::string>{});
 }
 
 TEST(FleetSpreadSvg, FailedRanksAreListedEscaped) {

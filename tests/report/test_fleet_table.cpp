@@ -30,7 +30,7 @@ TEST(FleetReviewTable, ANoisySlowRankIsSaidToBeSo) {
 
 TEST(FleetReview, TextNamesHostDeviceAndReasonAndSaysWhatWasFound) {
   const std::string text = fleet_review_table(ceilings::review(sample_fleet(), 0.05));
-  EXPECT_NE(text.find("more than 5.0% below the fleet median"), std::string::npos) << text;
+  EXPECT_NE(text.find("more than 5.00% below the fleet median"), std::string::npos) << text;
   EXPECT_NE(text.find("rank 3 on node02, cpus 3"), std::string::npos) << text;
   EXPECT_NE(text.find("0.900 of the fleet median 10.0"), std::string::npos) << text;
   EXPECT_NE(text.find("rank 2 on node02, gpu 1: --space device: no GPU backend"), std::string::npos)
@@ -39,7 +39,7 @@ TEST(FleetReview, TextNamesHostDeviceAndReasonAndSaysWhatWasFound) {
   const ceilings::FleetFile healthy =
       ceilings::make_fleet(fleet_provenance(), {ok_rank(0, "a", {make_ceiling("l1", 1, 1, 1, 3)})});
   EXPECT_NE(
-      fleet_review_table(ceilings::review(healthy, 0.05)).find("no rank is more than 5.0% below"),
+      fleet_review_table(ceilings::review(healthy, 0.05)).find("no rank is more than 5.00% below"),
       std::string::npos);
 }
 

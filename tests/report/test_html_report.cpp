@@ -6,8 +6,13 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <iterator>
 #include <string>
 
+#include "rooftop/ceilings/io.hpp"
+#include "rooftop/core/roofline.hpp"
+#include "rooftop/counters/import.hpp"
 #include "rooftop/report/html_report.hpp"
 #include "rooftop/report/kernel_table.hpp"
 #include "support.hpp"
@@ -113,6 +118,65 @@ TEST(HtmlReport, SeveralFilesCarryTheirComparison) {
   ASSERT_EQ(j["files"].size(), 2u);
   ASSERT_TRUE(j["comparison"].is_object());
   EXPECT_EQ(j["comparison"]["files"], nlohmann::json({"a.h5", "b.h5"}));
+}
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+// What a user of real programs reports: the H200's ceilings, the kernels of a PyTorch
+// program imported from Nsight Compute's log and the profiler's trace, and the connector's
+// profile of a Kokkos program, all three on the same ceilings.
+TEST(HtmlReport, RealProgramsKernelsReadRight) {
+  const std::string h5 = std::string(ROOFTOP_TEST_FIXTURES) + "/h5/";
+  const std::string import = std::string(ROOFTOP_TEST_FIXTURES) + "/import/";
+  const core::CeilingsFile ceilings = ceilings::read_file(h5 + "h200-ceilings.h5");
+  core::CeilingsFile torch = ceilings;
+  torch.kernels =
+      counters::parse_reports({{read_text(import + "ncu-text-h200-torch.txt"), "ncu"},
+                               {read_text(import + "pytorch-h200-torch-model.json.gz"), "trace"}})
+          .kernels;
+  for (core::KernelRecord& k : torch.kernels) core::apply(core::place(k, torch), k);
+  const core::CeilingsFile profile = ceilings::read_file(h5 + "h200-profile-connector-app.h5");
+  const core::CeilingsFile gpp = ceilings::read_file(h5 + "h200-gpp-small-cupti.h5");
+  const core::CeilingsFile second =
+      ceilings::read_file(std::string(ROOFTOP_DATA_DIR) + "/h200-2026-11-27-ceilings-2.h5");
+  const nlohmann::json j = report_json({ceilings, torch, profile, gpp, second},
+                                       {"c.h5", "torch.h5", "profile.h5", "gpp.h5", "2.h5"});
+
+  // The roofs of the first four are one set (GPP's file was placed on the same ceilings);
+  // the day's second measurement has its own.
+  for (std::size_t i = 0; i < 4; ++i) EXPECT_EQ(j["files"][i]["roofs_of"], 0) << i;
+  EXPECT_EQ(j["files"][4]["roofs_of"], 4);
+
+  // Names whole in the JSON, shortened beside them: no "void", no parameters, no template
+  // arguments (the demangler's "<unnamed>" namespace kept), the middle of what is still long.
+  const nlohmann::json& kernels = j["files"][1]["kernels"];
+  ASSERT_EQ(kernels.size(), torch.kernels.size());
+  std::size_t gelu = 0;
+  for (std::size_t i = 0; i < kernels.size(); ++i) {
+    const std::string name = kernels[i]["name"], short_name = kernels[i]["short_name"];
+    EXPECT_EQ(name, torch.kernels[i].name);
+    EXPECT_LE(short_name.size(), 50u) << short_name;
+    EXPECT_EQ(short_name.find("void "), std::string::npos) << short_name;
+    EXPECT_EQ(short_name.find('('), std::string::npos) << short_name;
+    if (name.find("GeluCUDAKernelImpl") != std::string::npos) {
+      EXPECT_EQ(short_name, "at::vectorized_elementwise_kernel<\xE2\x80\xA6>");
+      ++gelu;
+    }
+    if (name.size() <= 48) {
+      EXPECT_EQ(short_name, name);
+    }
+    EXPECT_TRUE(kernels[i]["ladder"].is_null()) << "an import's kernels are no ladder";
+  }
+  EXPECT_EQ(gelu, 1u);
+  EXPECT_EQ(kernels[0]["short_name"].get<std::string>().rfind("at::<unnamed>::", 0), 0u);
+  EXPECT_EQ(kernels[2]["short_name"], "cutlass::Kernel2<\xE2\x80\xA6>");
+
+  // The profile's kernels (group "kokkos" in this older file) are no ladder; GPP's are one.
+  for (const nlohmann::json& k : j["files"][2]["kernels"]) EXPECT_TRUE(k["ladder"].is_null());
+  for (const nlohmann::json& k : j["files"][3]["kernels"]) EXPECT_EQ(k["ladder"], "gpp");
 }
 
 }  // namespace

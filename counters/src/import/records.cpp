@@ -6,7 +6,7 @@ KernelRecord new_record(const std::string& name, std::size_t index, const char* 
   KernelRecord r;
   r.name = name;
   r.id = "k" + std::to_string(index + 1);
-  r.group = "import";
+  r.group = "";  // the kernels of a report are different codes, not versions of one
   r.order = static_cast<int>(index);
   r.source = source;
   return r;

@@ -14,6 +14,20 @@ std::string format_number(const char* conversion, double value);
 // `digits` after the decimal point: fixed(2.345, 1) == "2.3".
 std::string fixed(double value, int digits);
 
+// A figure as every table and chart label prints it: at least `digits` significant
+// digits, and the whole of its integer part, with thousands separators from 1,000 on;
+// beyond 1e15 or below 1e-4 in exponent form. So small values keep their digits and
+// large ones are never rounded to hundreds: significant(0.069812) == "0.0698",
+// significant(1.2) == "1.20", significant(412.04) == "412", significant(33086.3) ==
+// "33,086", significant(2.5e-6) == "2.50e-06"; "inf", "nan" as printf writes them.
+std::string significant(double value, int digits = 3);
+
+// The digits every table gives, as the HTML report's tables do: a measured figure (a
+// ceiling's value, median, min and max, a rate, a time) four, a ratio, fraction or
+// percentage three.
+inline constexpr int kFigureDigits = 4;
+inline constexpr int kRatioDigits = 3;
+
 // The items with `separator` between them: join({"a", "b"}, ", ") == "a, b".
 std::string join(const std::vector<std::string>& items, const std::string& separator);
 

@@ -18,13 +18,16 @@ namespace rooftop::report {
 // What the page draws, from the views the other outputs use, so that every number is the
 // one `show --json`, `analyze --json` and `compare --json` print:
 // {"schema": "rooftop-report", "schema_version", "levels", "precisions",
-//  "files": [{"label", "machine_name", "command_line", "ceilings": ceilings_json, "kernels": kernels_json's kernels,
+//  "files": [{"label", "roofs_of" (the first file with the same ceilings, whose roofs are
+//             drawn for both: its own index or an earlier one), "machine_name",
+//             "command_line", "ceilings": ceilings_json, "kernels": kernels_json's kernels,
 //             "sweep": {"patterns": [{"pattern", "points": [[bytes, GB/s]]}],
 //                       "levels": [{"name", "capacity", "lo", "hi"}]},
 //             "trace": {"working_set", "series": [{"name", "points": [[AI, GFLOP/s]]}]}}],
 //  "comparison": comparison_json (several files) or null}
 // Kernels without a placement (a limiter) are placed on their file's ceilings, as the
-// kernels chart places them.
+// kernels chart places them; each kernel also has "short_name" (its name as tables show
+// it, the full one in "name") and "ladder" (the ladder whose versions arrows join, or null).
 nlohmann::json report_json(const std::vector<core::CeilingsFile>& files,
                            const std::vector<std::string>& labels);
 
