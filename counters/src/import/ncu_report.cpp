@@ -17,6 +17,7 @@ const std::map<std::string, Quantity>& ncu_metrics() {
     std::map<std::string, Quantity> m;
     for (const char* prefix : {"sm__", "smsp__"}) {  // the SM and its sub-partitions count alike
       for (const Precision& p : kPrecisions) {
+        if (!p.counted_by_instructions()) continue;
         for (const char* op : kOps)
           m[std::string(prefix) + "sass_thread_inst_executed_op_" + p.sass + op + "_pred_on.sum"] =
               Quantity::count;
@@ -172,7 +173,11 @@ KernelRecord ncu_record(const NcuKernel& k, std::size_t index, const NcuReport& 
   for (const counters::LevelBytes& b : c.bytes) {
     const std::string label(b.label);
     if (b.bytes) {
-      r.bytes.push_back({std::string(b.level), *b.bytes});
+      r.bytes.push_back(counters::recorded_bytes(b));
+      if (const std::string partial = counters::partial_bytes_remark(b); !partial.empty()) {
+        book.add(partial, "", r.id);
+        remarks.push_back(label + " " + b.counted + "s only");
+      }
       if (b.newer)
         book.add(label + " bytes from " + b.from + ", the newer definition (" +
                      kClassicBytes.at(b.level) + " absent or n/a)",

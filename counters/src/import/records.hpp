@@ -66,9 +66,13 @@ template <class InFile, class MetricName>
 bool note_missing_flop_metrics(const std::string& file, const char* all_metrics, InFile in_file,
                                MetricName metric_name, std::vector<std::string>& notes) {
   std::vector<const Precision*> absent;
-  for (const Precision& p : kPrecisions)
+  std::size_t counted = 0;
+  for (const Precision& p : kPrecisions) {
+    if (!p.counted_by_instructions()) continue;
+    ++counted;
     if (!in_file(p)) absent.push_back(&p);
-  if (absent.size() == std::size(kPrecisions)) {
+  }
+  if (absent.size() == counted) {
     notes.push_back(file + ": no FLOP metric (" + all_metrics + "): FLOPs recorded as 0");
     return true;
   }
@@ -85,7 +89,7 @@ template <class Has, class Total>
 std::map<std::string, std::string> flops_short(Has has, Total total) {
   std::map<std::string, std::string> out;
   for (const Precision& p : kPrecisions) {
-    if (total(p)) continue;
+    if (!p.counted_by_instructions() || total(p)) continue;
     std::string lacking;
     int parts = 0;
     for (const char* op : kOps) {
