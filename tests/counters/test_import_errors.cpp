@@ -57,7 +57,8 @@ TEST(ImportErrors, NotAReport) {
   // One line naming every format rooftop reads.
   const std::string json = error_of([] { parse_report("{\"gbytes\": [1, 2]}\n", "x.json"); });
   EXPECT_NE(json.find("x.json: a file in no format rooftop reads (it reads: Nsight Systems "
-                      "SQLite export, PyTorch profiler trace, Nsight Compute CSV, nvprof CSV, "
+                      "SQLite export, PyTorch profiler metric trace, PyTorch profiler trace, "
+                      "Nsight Compute CSV, nvprof CSV, "
                       "Nsight Systems stats CSV, Nsight Compute text log;"),
             std::string::npos)
       << json;
