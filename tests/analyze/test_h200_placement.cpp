@@ -67,8 +67,7 @@ TEST(H200Placement, TheTraceAlonePlacesEachOperatorByThePrecisionItRan) {
   const core::CeilingsFile ceilings = ceilings::read_file(kFixtures + "/h5/h200-ceilings.h5");
   std::vector<std::string> notes;
   const std::vector<core::KernelRecord> kernels = trace_kernels(notes);
-  for (const std::string& n : notes)
-    EXPECT_EQ(n.find("counted as fp16"), std::string::npos) << n;
+  for (const std::string& n : notes) EXPECT_EQ(n.find("counted as fp16"), std::string::npos) << n;
   // The bf16 flash attention: 2 x 8 x 16 x 512 x 512 x (64 + 64) FLOPs a call, 5 calls.
   const core::KernelRecord& flash = named(kernels, "sdpa_sm90_flash_fprop_wgmma_f16");
   EXPECT_EQ(flash.precision, "bf16");
@@ -101,10 +100,15 @@ TEST(H200Placement, TheTraceAlonePlacesEachOperatorByThePrecisionItRan) {
     EXPECT_TRUE(p.above.empty());
     EXPECT_NE(p.note.find(e.note), std::string::npos) << p.note;
   }
-  // The convolution's record names its kernels: the TF32 implicit GEMM among them.
+  // The convolution's record names its kernels, each cut at 100 characters: the TF32
+  // implicit GEMM among them.
   const core::KernelRecord& conv = named(kernels, "[operator] aten::conv2d");
   EXPECT_EQ(conv.precision, "fp32");
-  EXPECT_NE(conv.description.find("sm80_xmma_fprop_implicit_gemm_tf32f32"), std::string::npos)
+  EXPECT_EQ(conv.description.rfind(
+                "its kernels: cudnn::engines_precompiled::nchwToNhwcKernel<float, float, float, "
+                "false, true, (cudnnKernelDataTy...; sm80_xmma_fprop_implicit_gemm_tf32f32",
+                0),
+            0u)
       << conv.description;
   // The SIMT SGEMM stays on the FP32 roofs, below them.
   const core::Placement simt = core::place(named(kernels, "cutlass_80_simt_sgemm"), ceilings);
@@ -137,15 +141,15 @@ TEST(H200Placement, AnFp32RateAboveItsRoofsAndWithinTf32IsPlacedThereBySaying) {
 
 TEST(H200Placement, TheNcuLogBesideTheTraceStillPlacesByItsTensorOps) {
   const core::CeilingsFile ceilings = ceilings::read_file(kFixtures + "/h5/h200-ceilings.h5");
-  ImportBackend backend(std::vector<std::string>{
-      kFixtures + "/import/ncu-text-h200-torch.txt",
-      kFixtures + "/import/pytorch-h200-torch-model.json.gz"});
+  ImportBackend backend(
+      std::vector<std::string>{kFixtures + "/import/ncu-text-h200-torch.txt",
+                               kFixtures + "/import/pytorch-h200-torch-model.json.gz"});
   std::vector<std::string> notes;
   const std::vector<core::KernelRecord> kernels = backend.collect(notes);
   ASSERT_EQ(kernels.size(), 18u);
-  for (const auto& [name, figure] : {std::pair{"sdpa_sm90_flash_fprop_wgmma_f16", "tc_bf16"},
-                                     std::pair{"nvjet_sm90_hsh", "tc_fp16"},
-                                     std::pair{"implicit_gemm_tf32f32", "tc_tf32"}}) {
+  for (const auto& [name, figure] :
+       {std::pair{"sdpa_sm90_flash_fprop_wgmma_f16", "tc_bf16"},
+        std::pair{"nvjet_sm90_hsh", "tc_fp16"}, std::pair{"implicit_gemm_tf32f32", "tc_tf32"}}) {
     SCOPED_TRACE(name);
     const core::KernelRecord& k = named(kernels, name);
     EXPECT_EQ(k.time_source, "PyTorch profiler kernel durations, scaled to the report's launches");

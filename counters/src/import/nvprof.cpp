@@ -171,20 +171,8 @@ KernelRecord nvprof_record(const NvprofKernel& k, std::size_t index, const Timin
       {"l1", "gld_transactions + gst_transactions"},
       {"l2", "l2_read_transactions + l2_write_transactions"},
       {"dram", "dram_read_transactions + dram_write_transactions"}};
-  for (const counters::LevelBytes& l : c.bytes) {
-    if (l.bytes) {
-      r.bytes.push_back(counters::recorded_bytes(l));
-      if (const std::string partial = counters::partial_bytes_remark(l); !partial.empty()) {
-        book.add(partial, "", r.id);
-        remarks.push_back(std::string(l.label) + " " + l.counted + "s only");
-      }
-    } else {
-      book.add(
-          "no " + std::string(l.label) + " byte metric (" + recipe.at(l.level) + ", absent or n/a)",
-          std::string(l.label) + " not plotted", r.id);
-      remarks.push_back("no " + std::string(l.label) + " bytes");
-    }
-  }
+  for (const counters::LevelBytes& l : c.bytes)
+    record_bytes(l, recipe.at(l.level), r, book, remarks);
 
   // Time: the timing file, else transactions x 32 B over the reported throughput.
   if (timed) {

@@ -135,11 +135,11 @@ Reading read(const Input& file, const Timing* given) {
     bool untimed = false;
     for (const core::KernelRecord& k : result.kernels) untimed = untimed || k.time_s <= 0.0;
     if (untimed)
-      result.notes.push_back(
-          file.name +
-          ": kernels without gpu__time_duration.sum have no time (the range "
-          "profiler runs alone: no kernel events): placed by arithmetic intensity only; an "
-          "ordinary PyTorch trace of the same run, given beside it, times them");
+      result.notes.push_back(file.name +
+                             ": kernels without gpu__time_duration.sum have no time (the range "
+                             "profiler runs alone: no kernel events): placed by arithmetic "
+                             "intensity only, where bytes were counted; an ordinary PyTorch "
+                             "trace of the same run, given beside it, times them");
   }
   result.flops_short = flops_short(
       [&](const Precision& p, const char* op) {

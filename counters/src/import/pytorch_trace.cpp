@@ -237,17 +237,31 @@ void attribute(Events& ev) {
   }
 }
 
-// The distinct kernels of an operator record, for its description: a kernel's name
-// without its arguments, cut at 100 characters (the file keeps 255).
+// A kernel's name without its return type and arguments ("void f<int, (E)2>(int)" is
+// "f<int, (E)2>": the first '(' outside the template arguments), cut at 100 characters.
+std::string short_name(const std::string& name) {
+  std::string s = name.rfind("void ", 0) == 0 ? name.substr(5) : name;
+  int depth = 0;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    depth += s[i] == '<' ? 1 : s[i] == '>' ? -1 : 0;
+    if (s[i] == '(' && depth <= 0) {
+      s.resize(i);
+      break;
+    }
+  }
+  return s.size() > 100 ? s.substr(0, 97) + "..." : s;
+}
+
+// The distinct kernels of an operator record, for its description (the file keeps 255
+// characters of it).
 std::string kernels_of(const std::vector<std::string>& names) {
   std::string out;
   std::vector<std::string> seen;
   for (const std::string& n : names) {
-    std::string shown = base_name(n);
-    if (shown.size() > 100) shown = shown.substr(0, 97) + "...";
+    const std::string shown = short_name(n);
     if (std::find(seen.begin(), seen.end(), shown) != seen.end()) continue;
     seen.push_back(shown);
-    out += (out.empty() ? "its kernels: " : ", ") + shown;
+    out += (out.empty() ? "its kernels: " : "; ") + shown;
   }
   return out;
 }

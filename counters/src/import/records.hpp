@@ -12,6 +12,7 @@
 
 #include "rooftop/core/model.hpp"
 #include "rooftop/core/vocabulary.hpp"
+#include "rooftop/counters/evaluate.hpp"
 
 namespace rooftop::counters::importing {
 
@@ -105,6 +106,12 @@ std::map<std::string, std::string> flops_short(Has has, Total total) {
   }
   return out;
 }
+
+// One level's bytes as the evaluator found them, into `r`: a level without a count, or
+// with one half of its traffic only, is a note and a remark (`metrics`: what its count
+// comes from, for the note).
+void record_bytes(const counters::LevelBytes& b, const std::string& metrics, KernelRecord& r,
+                  NoteBook& book, std::vector<std::string>& remarks);
 
 // A new record: name, id "k<index+1>", group "import", order and source.
 KernelRecord new_record(const std::string& name, std::size_t index, const char* source);
