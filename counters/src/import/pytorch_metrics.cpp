@@ -20,6 +20,8 @@
 // FLOP alias asks for smsp__). A kernel's time is gpu__time_duration.sum where collected:
 // its replayed runs' time, as CUPTI profiled them, said so in `time_source`. An ordinary
 // trace of the same run given beside it (or as --timing) times the kernels instead.
+// Later PyTorch releases ignore these options (pytorch/pytorch#187204: they "no longer
+// enable CUPTI range profiling"); this reads the traces the earlier ones wrote.
 
 #include <cmath>
 #include <map>
