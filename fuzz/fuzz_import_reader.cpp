@@ -1,7 +1,7 @@
 // One reader of the profiler import on arbitrary bytes, as `rooftop import` reads a file:
 // inflated where it is gzip, told apart by content, then read by the reader the target is
 // built for (ROOFTOP_FUZZ_READER, the name of its registry entry in counters/src/import/readers.cpp:
-// ncu_csv, nvprof, ncu_text, nsys_stats, nsys_sqlite, pytorch_trace); an input another
+// ncu_csv, nvprof, ncu_text, nsys_stats, nsys_sqlite, pytorch_trace, pytorch_metrics); an input another
 // reader claims is left alone, so each target's executions are its reader's. The first byte
 // chooses between a report alone (even) and a report with a timing file (odd: the rest is
 // split at the first form feed), as `rooftop import REPORT --timing FILE`; where the reader

@@ -24,7 +24,7 @@ if [ "$seconds" = --runs ]; then
 fi
 targets=("$@")
 all=(fuzz_ceilings_file fuzz_ert_json fuzz_ncu_csv fuzz_nvprof fuzz_ncu_text fuzz_nsys_stats
-     fuzz_nsys_sqlite fuzz_pytorch_trace)
+     fuzz_nsys_sqlite fuzz_pytorch_trace fuzz_pytorch_metrics)
 ((${#targets[@]})) || targets=("${all[@]}")
 build="$root/build-fuzz"
 export LSAN_OPTIONS="suppressions=$root/fuzz/lsan.supp:print_suppressions=0"
@@ -68,10 +68,12 @@ for f in "$import"/*.sqlite; do seed fuzz_nsys_sqlite "$f"; done
 inflated="$build/inflated"
 mkdir -p "$inflated"
 for f in "$import"/pytorch-*.json.gz; do
-  seed fuzz_pytorch_trace "$f"
+  target=fuzz_pytorch_trace
+  case "$f" in *cupti-metrics*) target=fuzz_pytorch_metrics ;; esac  # range counters
+  seed "$target" "$f"
   json="$inflated/$(basename "$f" .gz)"
   gzip -dc "$f" >"$json"
-  [ "$(wc -c <"$json")" -gt 65536 ] || seed fuzz_pytorch_trace "$json"
+  [ "$(wc -c <"$json")" -gt 65536 ] || seed "$target" "$json"
 done
 rm -rf "$inflated"
 

@@ -260,7 +260,8 @@ void check_row_type(hid_t type, const char* table) {
 // Every column the reader asks for must be stored: HDF5 would leave a missing one zero,
 // and a zero read as a measurement is wrong. Columns added by a later minor version are
 // the exception (a file from before them reads them as 0, which the readers expect).
-constexpr const char* kAddedColumns[] = {"ilp", "clock_ghz", "disturbance"};  // 1.3, 1.5, 1.6
+constexpr const char* kAddedColumns[] = {"ilp", "clock_ghz", "disturbance",   // 1.3, 1.5, 1.6
+                                         "flops_bf16", "flops_fp8", "counted"};  // 1.8
 
 void check_columns_present(hid_t stored, hid_t wanted, const char* table) {
   const int n = H5Tget_nmembers(wanted);

@@ -75,6 +75,7 @@ struct KernelRow {
   char source[32];
   char precision[8];
   double flops_fp64, flops_fp32, flops_fp16;
+  double flops_bf16, flops_fp8;  // since 1.8; 0 when read from an older file
   double fma_fraction;  // NaN where unknown
   double tensor_instructions;
   double time_s, time_min, time_max;
@@ -93,6 +94,7 @@ struct KernelBytesRow {
   char level[16];
   double bytes;
   double arithmetic_intensity;  // FLOPs / bytes
+  char counted[8];  // since 1.8: "read" or "write" where only that half was counted; empty: all
 };
 
 // A kernel's operations on one matrix unit (schema 1.7, a table older files lack).
@@ -152,6 +154,8 @@ h5::Handle kernel_type() {
                                        ROOFTOP_H5_FIELD(R, flops_fp64),
                                        ROOFTOP_H5_FIELD(R, flops_fp32),
                                        ROOFTOP_H5_FIELD(R, flops_fp16),
+                                       ROOFTOP_H5_FIELD(R, flops_bf16),
+                                       ROOFTOP_H5_FIELD(R, flops_fp8),
                                        ROOFTOP_H5_FIELD(R, fma_fraction),
                                        ROOFTOP_H5_FIELD(R, tensor_instructions),
                                        ROOFTOP_H5_FIELD(R, time_s),
@@ -174,7 +178,8 @@ h5::Handle kernel_bytes_type() {
   return h5::compound_type(sizeof(R),
                            {ROOFTOP_H5_FIELD(R, kernel), ROOFTOP_H5_FIELD(R, level),
                             ROOFTOP_H5_FIELD(R, bytes),
-                            ROOFTOP_H5_FIELD(R, arithmetic_intensity)});
+                            ROOFTOP_H5_FIELD(R, arithmetic_intensity),
+                            ROOFTOP_H5_FIELD(R, counted)});
 }
 
 h5::Handle kernel_tensor_type() {
@@ -405,6 +410,8 @@ void write_kernels(hid_t file, const std::vector<core::KernelRecord>& kernels) {
     r.flops_fp64 = k.flops_fp64;
     r.flops_fp32 = k.flops_fp32;
     r.flops_fp16 = k.flops_fp16;
+    r.flops_bf16 = k.flops_bf16;
+    r.flops_fp8 = k.flops_fp8;
     r.fma_fraction = k.fma_fraction >= 0.0 ? k.fma_fraction : std::nan("");
     r.tensor_instructions = k.tensor_instructions;
     r.time_s = k.time_s;
@@ -426,6 +433,7 @@ void write_kernels(hid_t file, const std::vector<core::KernelRecord>& kernels) {
       h5::put(br.level, b.level, "level");
       br.bytes = b.bytes;
       br.arithmetic_intensity = b.bytes > 0.0 ? k.flops() / b.bytes : std::nan("");
+      h5::put(br.counted, b.counted, "counted");
       bytes.push_back(br);
     }
     for (const core::TensorOps& t : k.tensor_ops) {
@@ -458,6 +466,8 @@ std::vector<core::KernelRecord> read_kernels(hid_t file) {
     k.flops_fp64 = r.flops_fp64;
     k.flops_fp32 = r.flops_fp32;
     k.flops_fp16 = r.flops_fp16;
+    k.flops_bf16 = r.flops_bf16;
+    k.flops_fp8 = r.flops_fp8;
     k.fma_fraction = std::isfinite(r.fma_fraction) ? r.fma_fraction : -1.0;
     k.tensor_instructions = r.tensor_instructions;
     k.time_s = r.time_s;
@@ -478,7 +488,8 @@ std::vector<core::KernelRecord> read_kernels(hid_t file) {
     if (r.kernel < 0 || static_cast<std::size_t>(r.kernel) >= out.size())
       throw Error("kernels/bytes: row for kernel " + std::to_string(r.kernel) + " of " +
                   std::to_string(out.size()));
-    out[static_cast<std::size_t>(r.kernel)].bytes.push_back({h5::get(r.level), r.bytes});
+    out[static_cast<std::size_t>(r.kernel)].bytes.push_back(
+        {h5::get(r.level), r.bytes, h5::get(r.counted)});
   }
   if (!h5::exists(g.get(), "tensor_ops")) return out;  // before 1.7, or no matrix-unit ops
   for (const KernelTensorRow& r :

@@ -204,7 +204,8 @@ void check_kernel(const core::KernelRecord& k, std::size_t row) {
       "/kernels row " + std::to_string(row) + " (" + core::quoted(k.name) + ")";
   const std::pair<const char*, double> values[] = {
       {"flops_fp64", k.flops_fp64}, {"flops_fp32", k.flops_fp32},
-      {"flops_fp16", k.flops_fp16}, {"tensor_instructions", k.tensor_instructions},
+      {"flops_fp16", k.flops_fp16}, {"flops_bf16", k.flops_bf16},
+      {"flops_fp8", k.flops_fp8},   {"tensor_instructions", k.tensor_instructions},
       {"time_s", k.time_s},         {"time_min", k.time_min},
       {"time_max", k.time_max}};
   for (const auto& [field, v] : values) non_negative(v, where, field);
@@ -213,8 +214,12 @@ void check_kernel(const core::KernelRecord& k, std::size_t row) {
   if (k.samples < 0) fail(where, "samples " + std::to_string(k.samples) + " is negative");
   if (k.invocations < 0)
     fail(where, "invocations " + std::to_string(k.invocations) + " is negative");
-  for (const core::LevelBytes& b : k.bytes)
+  for (const core::LevelBytes& b : k.bytes) {
     non_negative(b.bytes, where + " level " + core::quoted(b.level), "bytes");
+    if (!b.counted.empty() && b.counted != "read" && b.counted != "write")
+      fail(where + " level " + core::quoted(b.level),
+           "bytes counted as " + core::quoted(b.counted) + ", not \"read\" or \"write\"");
+  }
   std::set<std::string> units;
   for (const core::TensorOps& t : k.tensor_ops) {
     if (!core::tensor_figure(t.figure))

@@ -41,6 +41,12 @@ const LevelBytes* KernelRecord::find_bytes(const std::string& level) const {
   return nullptr;
 }
 
+double KernelRecord::precision_flops() const {
+  double sum = 0.0;
+  for (const Precision& p : kPrecisions) sum += this->*p.flops;
+  return sum;
+}
+
 double KernelRecord::tensor_flops() const {
   double sum = 0.0;
   for (const TensorOps& t : tensor_ops) sum += t.ops;

@@ -1,8 +1,10 @@
 #include "rooftop/core/roofline.hpp"
 
 #include <algorithm>
+#include <cctype>
 
 #include "rooftop/core/format.hpp"
+#include "rooftop/core/vocabulary.hpp"
 
 namespace rooftop::core {
 
@@ -31,6 +33,60 @@ std::optional<ComputeRoof> compute_roof(const CeilingsFile& file, const std::str
   return std::nullopt;
 }
 
+namespace {
+
+bool names_tag(const KernelRecord& kernel, std::string_view tag) {
+  const auto holds = [&](std::string text) {
+    std::transform(text.begin(), text.end(), text.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    return text.find(tag) != std::string::npos;
+  };
+  return holds(kernel.name) || holds(kernel.description);
+}
+
+// The roof of the kernel's precision (kPrecisions: the one table of precision -> roof),
+// with the note that says which rule chose it where it is not the CUDA cores' ceilings.
+void precision_roof(const KernelRecord& kernel, const CeilingsFile& file, double achieved,
+                    double tolerance, Placement& p) {
+  const Precision* precision = find_precision(kernel.precision);
+  if (!precision) return;
+  const std::string name(precision->name), label(precision->label);
+  const Ceiling* figure =
+      precision->matrix.empty() ? nullptr : file.matrix.find(std::string(precision->matrix));
+  if (figure && figure->value <= 0.0) figure = nullptr;
+  if (!precision->ceilings) {
+    if (figure) {
+      p.compute = ComputeRoof{figure->value, figure->name};
+      p.tensor = true;
+      p.note = label + " FLOPs: placed against " + figure->name +
+               ", the precision's tensor-core figure (no CUDA-core " + label +
+               " ceiling is measured)";
+    } else if (!precision->matrix.empty()) {
+      p.note = label + " FLOPs and the file has no " + std::string(precision->matrix) +
+               " figure (/matrix): no compute roof";
+    }
+    return;
+  }
+  p.compute = compute_roof(file, name, kernel.fma_fraction);
+  if (!figure) return;
+  const std::string unit = figure->name;
+  if (!precision->matrix_tag.empty() && names_tag(kernel, precision->matrix_tag)) {
+    p.note = "its kernel's name says " + std::string(precision->matrix_tag) +
+             " (a tensor-core kernel of cuBLAS or cuDNN): placed against " + unit;
+  } else if (p.compute && achieved > p.compute->gflop_per_s * (1.0 + tolerance) &&
+             achieved <= figure->value * (1.0 + tolerance)) {
+    p.note = format_number("its %.0f GFLOP/s lies above ", achieved) + p.compute->ceiling +
+             " and within " + unit + ": placed against " + unit + " (" + label +
+             " work run on the tensor cores, as cuDNN and cuBLAS may do)";
+  } else {
+    return;
+  }
+  p.compute = ComputeRoof{figure->value, unit};
+  p.tensor = true;
+}
+
+}  // namespace
+
 Placement place(const KernelRecord& kernel, const CeilingsFile& file, double tolerance) {
   Placement p;
   p.gflop_per_s = kernel.gflop_per_s();
@@ -44,13 +100,14 @@ Placement place(const KernelRecord& kernel, const CeilingsFile& file, double tol
       p.note = "FP8 operations, E4M3 and E5M2 alike (the tensor-path counters do not tell them "
                "apart): placed against tc_fp8_e4m3";
   } else {
+    precision_roof(kernel, file, p.gflop_per_s, tolerance, p);
     if (unit)
       p.note = format_number("%.0f%% of its operations are ",
                              100.0 * unit->ops / kernel.flops()) +
                unit->figure + " ops, and the file has no " + unit->figure +
-               " figure (/matrix): placed against the CUDA cores' roofs";
-    if (!kernel.precision.empty())
-      p.compute = compute_roof(file, kernel.precision, kernel.fma_fraction);
+               " figure (/matrix): placed against " +
+               (p.tensor ? p.compute->ceiling : std::string("the CUDA cores' roofs")) +
+               (p.note.empty() ? "" : "; " + p.note);
   }
   if (p.compute) {
     p.limiter = p.compute->ceiling;

@@ -44,6 +44,102 @@ std::optional<double> nvprof_l1(const Lookup& value, std::string& from) {
   return bytes;
 }
 
+// The DRAM pairs of evaluate(), each as its read and its write half with their scale.
+struct DramPair {
+  const char* read;
+  const char* write;
+  double scale;
+  const char* suffix;  // of `from`
+};
+constexpr DramPair kDramPairs[] = {
+    {"dram__bytes_read.sum", "dram__bytes_write.sum", 1.0, ""},
+    {"dram__sectors_read.sum", "dram__sectors_write.sum", kSectorBytes, " x 32 B"},
+    {"dram_read_transactions", "dram_write_transactions", kTransactionBytes, " x 32 B"},
+    {"dram_read_bytes", "dram_write_bytes", 1.0, ""},
+    {"dram__read_bytes", "dram__write_bytes", 1.0, ""},
+};
+
+// Where no pair is whole, the first half that was collected: reads alone (or writes
+// alone) are fewer bytes than the kernel moved, kept and marked as such, not dropped.
+LevelBytes half_dram(const Lookup& value) {
+  LevelBytes b{"dram", "DRAM", std::nullopt, "", false, ""};
+  for (const DramPair& p : kDramPairs)
+    for (const auto& [metric, half] : {std::pair{p.read, "read"}, std::pair{p.write, "write"}})
+      if (const auto v = value(metric)) {
+        b.bytes = *v * p.scale;
+        b.from = std::string(metric) + p.suffix;
+        b.counted = half;
+        return b;
+      }
+  return b;
+}
+
+// Bytes at each level from the first definition that is there, and the newer
+// definitions beside them.
+void evaluate_bytes(const Lookup& value, Counts& c) {
+  // The newer definitions.
+  std::string l1_newer_from;
+  if (auto lgds = value("l1tex__lsu_writeback_active_mem_lgds.sum")) {
+    c.l1_newer = *lgds * kWritebackBytes;
+    l1_newer_from = "l1tex__lsu_writeback_active_mem_lgds.sum x 128 B";
+  } else if (auto lg = value("l1tex__lsu_writeback_active_mem_lg.sum")) {
+    const auto ds = value("l1tex__lsu_writeback_active_mem_ds.sum");
+    c.l1_newer = (*lg + ds.value_or(0.0)) * kWritebackBytes;
+    l1_newer_from = std::string("l1tex__lsu_writeback_active_mem_lg.sum") +
+                    (ds ? " + _ds.sum" : "") + " x 128 B";
+  }
+  if (auto x = value("lts__lts2xbar_cycles_active.sum")) c.l2_newer = *x * kSectorBytes;
+
+  // Each level from the first definition that is there.
+  const auto level =
+      [&](std::string_view name, std::string_view label,
+          std::initializer_list<std::pair<std::optional<double>, std::string>> definitions) {
+        LevelBytes b{name, label, std::nullopt, "", false, ""};
+        for (const auto& [bytes, from] : definitions)
+          if (bytes) {
+            b.bytes = bytes;
+            b.from = from;
+            break;
+          }
+        return b;
+      };
+  const auto scaled = [&](const char* metric, double scale) -> std::optional<double> {
+    const auto v = value(metric);
+    return v ? std::optional<double>(*v * scale) : std::nullopt;
+  };
+  std::string nvprof_l1_from;
+  const auto l1_nvprof = nvprof_l1(value, nvprof_l1_from);
+  c.bytes.push_back(
+      level("l1", "L1",
+            {{value("l1tex__t_bytes.sum"), "l1tex__t_bytes.sum"},
+             {scaled("l1tex__t_sectors.sum", kSectorBytes), "l1tex__t_sectors.sum x 32 B"},
+             {c.l1_newer, l1_newer_from},
+             {l1_nvprof, nvprof_l1_from}}));
+  c.bytes.push_back(
+      level("l2", "L2",
+            {{value("lts__t_bytes.sum"), "lts__t_bytes.sum"},
+             {scaled("lts__t_sectors.sum", kSectorBytes), "lts__t_sectors.sum x 32 B"},
+             {c.l2_newer, "lts__lts2xbar_cycles_active.sum x 32 B"},
+             {both(value, "l2_read_transactions", "l2_write_transactions", kTransactionBytes),
+              "l2_read_transactions + l2_write_transactions x 32 B"}}));
+  c.bytes.push_back(
+      level("dram", "DRAM",
+            {{value("dram__bytes.sum"), "dram__bytes.sum"},
+             {both(value, "dram__bytes_read.sum", "dram__bytes_write.sum", 1.0),
+              "dram__bytes_read.sum + _write.sum"},
+             {both(value, "dram__sectors_read.sum", "dram__sectors_write.sum", kSectorBytes),
+              "dram__sectors_read.sum + _write.sum x 32 B"},
+             {both(value, "dram_read_transactions", "dram_write_transactions", kTransactionBytes),
+              "dram_read_transactions + dram_write_transactions x 32 B"},
+             {both(value, "dram_read_bytes", "dram_write_bytes", 1.0),
+              "dram_read_bytes + dram_write_bytes"},
+             {both(value, "dram__read_bytes", "dram__write_bytes", 1.0),
+              "dram__read_bytes + dram__write_bytes"}}));
+  if (!c.bytes[2].bytes) c.bytes[2] = half_dram(value);
+  c.bytes[0].newer = c.bytes[0].bytes && c.bytes[0].from == l1_newer_from;
+  c.bytes[1].newer = c.bytes[1].bytes && c.bytes[1].from.rfind("lts__lts2xbar", 0) == 0;
+}
+
 }  // namespace
 
 std::string flop_metric(char letter, std::string_view op) {
@@ -64,6 +160,7 @@ Counts evaluate(const Lookup& value) {
   Counts c;
   double fma_flops = 0.0, all_flops = 0.0, most = 0.0;
   for (const core::Precision& p : core::kPrecisions) {
+    if (!p.counted_by_instructions()) continue;
     PrecisionFlops f;
     f.precision = &p;
     std::optional<double> count[3];
@@ -110,71 +207,24 @@ Counts evaluate(const Lookup& value) {
       c.tensor_ops.push_back({t.figure, t.metric, *v});
   }
 
-  // The newer definitions.
-  std::string l1_newer_from;
-  if (auto lgds = value("l1tex__lsu_writeback_active_mem_lgds.sum")) {
-    c.l1_newer = *lgds * kWritebackBytes;
-    l1_newer_from = "l1tex__lsu_writeback_active_mem_lgds.sum x 128 B";
-  } else if (auto lg = value("l1tex__lsu_writeback_active_mem_lg.sum")) {
-    const auto ds = value("l1tex__lsu_writeback_active_mem_ds.sum");
-    c.l1_newer = (*lg + ds.value_or(0.0)) * kWritebackBytes;
-    l1_newer_from = std::string("l1tex__lsu_writeback_active_mem_lg.sum") +
-                    (ds ? " + _ds.sum" : "") + " x 128 B";
-  }
-  if (auto x = value("lts__lts2xbar_cycles_active.sum")) c.l2_newer = *x * kSectorBytes;
-
-  // Each level from the first definition that is there.
-  const auto level =
-      [&](std::string_view name, std::string_view label,
-          std::initializer_list<std::pair<std::optional<double>, std::string>> definitions) {
-        LevelBytes b{name, label, std::nullopt, "", false};
-        for (const auto& [bytes, from] : definitions)
-          if (bytes) {
-            b.bytes = bytes;
-            b.from = from;
-            break;
-          }
-        return b;
-      };
-  const auto scaled = [&](const char* metric, double scale) -> std::optional<double> {
-    const auto v = value(metric);
-    return v ? std::optional<double>(*v * scale) : std::nullopt;
-  };
-  std::string nvprof_l1_from;
-  const auto l1_nvprof = nvprof_l1(value, nvprof_l1_from);
-  c.bytes.push_back(
-      level("l1", "L1",
-            {{value("l1tex__t_bytes.sum"), "l1tex__t_bytes.sum"},
-             {scaled("l1tex__t_sectors.sum", kSectorBytes), "l1tex__t_sectors.sum x 32 B"},
-             {c.l1_newer, l1_newer_from},
-             {l1_nvprof, nvprof_l1_from}}));
-  c.bytes.push_back(
-      level("l2", "L2",
-            {{value("lts__t_bytes.sum"), "lts__t_bytes.sum"},
-             {scaled("lts__t_sectors.sum", kSectorBytes), "lts__t_sectors.sum x 32 B"},
-             {c.l2_newer, "lts__lts2xbar_cycles_active.sum x 32 B"},
-             {both(value, "l2_read_transactions", "l2_write_transactions", kTransactionBytes),
-              "l2_read_transactions + l2_write_transactions x 32 B"}}));
-  c.bytes.push_back(
-      level("dram", "DRAM",
-            {{value("dram__bytes.sum"), "dram__bytes.sum"},
-             {both(value, "dram__bytes_read.sum", "dram__bytes_write.sum", 1.0),
-              "dram__bytes_read.sum + _write.sum"},
-             {both(value, "dram__sectors_read.sum", "dram__sectors_write.sum", kSectorBytes),
-              "dram__sectors_read.sum + _write.sum x 32 B"},
-             {both(value, "dram_read_transactions", "dram_write_transactions", kTransactionBytes),
-              "dram_read_transactions + dram_write_transactions x 32 B"},
-             {both(value, "dram_read_bytes", "dram_write_bytes", 1.0),
-              "dram_read_bytes + dram_write_bytes"},
-             {both(value, "dram__read_bytes", "dram__write_bytes", 1.0),
-              "dram__read_bytes + dram__write_bytes"}}));
-  c.bytes[0].newer = c.bytes[0].bytes && c.bytes[0].from == l1_newer_from;
-  c.bytes[1].newer = c.bytes[1].bytes && c.bytes[1].from.rfind("lts__lts2xbar", 0) == 0;
+  evaluate_bytes(value, c);
 
   auto ns = value("gpu__time_duration.sum");
   if (!ns) ns = value(kPascalDuration);
   if (ns) c.duration_s = *ns * 1e-9;
   return c;
+}
+
+core::LevelBytes recorded_bytes(const LevelBytes& bytes) {
+  return {std::string(bytes.level), bytes.bytes.value_or(0.0), bytes.counted};
+}
+
+std::string partial_bytes_remark(const LevelBytes& bytes) {
+  if (bytes.counted.empty()) return {};
+  const std::string label(bytes.label);
+  return label + " bytes are " + bytes.counted + "s only (" + bytes.from + "; no " +
+         (bytes.counted == "read" ? "write" : "read") + " count collected): its " + label +
+         " intensity is an upper bound";
 }
 
 std::vector<core::TensorOps> recorded_tensor_ops(const Counts& counts) {

@@ -29,10 +29,12 @@ std::string bytes_text(double bytes) { return core::format_number("%.6g B", byte
 const std::vector<Metric>& roofline_metrics() {
   static const std::vector<Metric> metrics = [] {
     std::vector<Metric> m;
-    for (const core::Precision& p : core::kPrecisions)
+    for (const core::Precision& p : core::kPrecisions) {
+      if (!p.counted_by_instructions()) continue;
       for (std::string_view op : core::kFlopOps)
         m.push_back({counters::flop_metric(p.sass, op), MetricRole::flops, "",
                      std::string(p.label) + " " + std::string(op) + " thread instructions"});
+    }
     m.push_back({kTensor, MetricRole::tensor, "", "tensor-pipe warp instructions"});
     for (const core::TensorPath& t : core::kTensorPaths)
       m.push_back({std::string(t.metric), MetricRole::tensor_ops, "",
@@ -110,7 +112,9 @@ Evaluation evaluate(const MetricValues& values) {
   for (std::size_t i = 0; i < c.bytes.size(); ++i) {
     const counters::LevelBytes& b = c.bytes[i];
     const std::string label(b.label);
-    if (b.bytes) r.bytes.push_back({std::string(b.level), *b.bytes});
+    if (b.bytes) r.bytes.push_back(counters::recorded_bytes(b));
+    if (const std::string partial = counters::partial_bytes_remark(b); !partial.empty())
+      e.remarks.push_back(partial);
     if (b.bytes && b.newer)
       e.remarks.push_back(label + " bytes from " + newer[i] + " (" + classic[i] +
                           " not collected)");
@@ -123,9 +127,7 @@ Evaluation evaluate(const MetricValues& values) {
 
 void apply_counts(const Evaluation& evaluation, core::KernelRecord& record) {
   const KernelRecord& c = evaluation.counts;
-  record.flops_fp64 = c.flops_fp64;
-  record.flops_fp32 = c.flops_fp32;
-  record.flops_fp16 = c.flops_fp16;
+  for (const core::Precision& p : core::kPrecisions) record.*p.flops = c.*p.flops;
   record.fma_fraction = c.fma_fraction;
   record.precision = c.precision;
   record.tensor_instructions = c.tensor_instructions;

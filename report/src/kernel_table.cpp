@@ -66,9 +66,11 @@ nlohmann::json kernels_json(const core::CeilingsFile& file, const std::string& c
   nlohmann::json kernels = nlohmann::json::array();
   for (const KernelRecord& k : file.kernels) {
     nlohmann::json bytes = nlohmann::json::object(), ai = nlohmann::json::object();
+    nlohmann::json counted = nlohmann::json::object();  // levels counted in part: an AI bound
     for (const core::LevelBytes& b : k.bytes) {
       bytes[b.level] = b.bytes;
       ai[b.level] = ceilings::number_or_null(core::arithmetic_intensity(k, b.level));
+      if (!b.counted.empty()) counted[b.level] = b.counted;
     }
     const bool timed = k.time_s > 0.0;
     kernels.push_back(
@@ -93,6 +95,7 @@ nlohmann::json kernels_json(const core::CeilingsFile& file, const std::string& c
          {"tensor_ops", tensor_ops_json(k)},
          {"gflop_per_s", timed ? nlohmann::json(k.gflop_per_s()) : nlohmann::json(nullptr)},
          {"bytes", bytes},
+         {"bytes_counted", counted},
          {"ai", ai},
          {"limiter", k.limiter.empty() ? nlohmann::json(nullptr) : nlohmann::json(k.limiter)},
          {"attainable_gflop_per_s", k.attainable_gflop_per_s > 0.0

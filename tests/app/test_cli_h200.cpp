@@ -1,9 +1,10 @@
 // The outputs of rooftop's first run on an NVIDIA H200 (fixtures/README.md), through the
 // program as a user runs it: the ceilings file (schema 1.7, with the tensor cores'
 // figures) shown, an Nsight Compute log of a PyTorch program placed on it against the
-// tensor figures, the connector's CUPTI profile shown and drawn, the ncu log of a failed
-// profile refused in one line, and rooftop's CUPTI counts of the GPP ladder beside Nsight
-// Compute's (compare-counts).
+// tensor figures, the same program's profiler trace placed by its operators' precisions,
+// the connector's CUPTI profile shown and drawn, the ncu log of a failed profile refused in
+// one line, and rooftop's CUPTI counts of the GPP ladder beside Nsight Compute's
+// (compare-counts).
 
 #include <gtest/gtest.h>
 
@@ -99,6 +100,39 @@ TEST(CliH200, AnNcuLogOfPyTorchKernelsIsPlacedAgainstTheTensorFigures) {
     EXPECT_NE(chart.find(figure), std::string::npos) << figure;
   for (const char* figure : {"tc_int8", "tc_fp8_e4m3", "tc_fp64"})
     EXPECT_EQ(chart.find(figure), std::string::npos) << figure;
+}
+
+TEST(CliH200, ThePyTorchTraceAlonePlacesItsOperatorsByTheirPrecision) {
+  // The profiler trace of the same program: the bf16 flash attention against tc_bf16, the
+  // fp16 bmm against tc_fp16, the fp32 convolution (cuDNN's TF32 implicit GEMM) against
+  // tc_tf32, and no warning that counts or ceilings are wrong.
+  TempDir logs, files;
+  const std::string out = files.file("torch.h5");
+  const RunResult r =
+      run_rooftop({"import", kImport + "pytorch-h200-torch-model.json.gz", "--ceilings",
+                   kH5 + "h200-ceilings.h5", "--out", out, "--json"},
+                  logs);
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.err.find("its counts or the ceilings are wrong"), std::string::npos) << r.err;
+  const json j = json::parse(r.out);
+  const json* attention = kernel(j, "sdpa_sm90_flash_fprop_wgmma_f16");
+  const json* bmm = kernel(j, "nvjet_sm90_hsh");
+  const json* conv = kernel(j, "[operator] aten::conv2d");
+  ASSERT_TRUE(attention && bmm && conv);
+  EXPECT_EQ((*attention)["limiter"], "tc_bf16");
+  EXPECT_EQ((*attention)["precision"], "bf16");
+  EXPECT_EQ((*attention)["flops_by_precision"]["bf16"].get<double>(),
+            5 * 2.0 * 8 * 16 * 512 * 512 * 128);
+  EXPECT_EQ((*bmm)["limiter"], "tc_fp16");
+  EXPECT_EQ((*conv)["limiter"], "tc_tf32");
+  EXPECT_NE((*conv)["note"].get<std::string>().find("its kernel's name says tf32"),
+            std::string::npos);
+  EXPECT_EQ((*conv)["above"], "");
+  // The kernels file keeps the BF16 FLOPs (schema 1.8).
+  const json shown = run_json({"show", out, "--json"});
+  EXPECT_EQ(shown["schema_version"], "1.8");
+  EXPECT_EQ((*kernel(shown, "sdpa_sm90_flash_fprop_wgmma_f16"))["flops_by_precision"]["bf16"],
+            (*attention)["flops_by_precision"]["bf16"]);
 }
 
 TEST(CliH200, TheConnectorsCuptiProfileIsShownAndDrawn) {

@@ -103,7 +103,7 @@ TEST(Figures, CostsAndMatrixUnitsComeBackAsWritten) {
   const core::CeilingsFile written = with_figures();
   write_file(path, written);
   const core::CeilingsFile read = read_file(path);
-  EXPECT_EQ(read.provenance.schema_version, "1.7");
+  EXPECT_EQ(read.provenance.schema_version, "1.8");  // as this rooftop writes
   expect_same(written.costs, read.costs);
   expect_same(written.matrix, read.matrix);
   ASSERT_NE(read.costs.find("h2d"), nullptr);

@@ -1,9 +1,14 @@
 // Roofline math against hand-computed cases: arithmetic intensity, the ridge point,
-// each limiter, the FMA-mix-adjusted compute roof, efficiency, and points above a roof.
+// each limiter, the FMA-mix-adjusted compute roof, efficiency, points above a roof, and the
+// roof of each precision (tensor-core figures for FP16, BF16, FP8 and TF32).
 
 #include <gtest/gtest.h>
 
+#include <utility>
+#include <vector>
+
 #include "rooftop/core/roofline.hpp"
+#include "rooftop/core/vocabulary.hpp"
 #include "support.hpp"
 
 namespace rooftop::core {
@@ -250,6 +255,80 @@ TEST(Roofline, TheFigureOfTheUnitWithMostOpsIsTheRoof) {
   EXPECT_TRUE(p.tensor);
   EXPECT_EQ(p.limiter, "tc_int8");
   EXPECT_DOUBLE_EQ(p.attainable_gflop_per_s, 4000.0);
+}
+
+}  // namespace
+}  // namespace rooftop::core
+
+namespace rooftop::core {
+namespace {
+
+// `gflops` GFLOP/s over one second, all in `precision`, with no bytes.
+KernelRecord precision_kernel(const char* precision, double gflops) {
+  KernelRecord k;
+  k.name = "k";
+  k.precision = precision;
+  k.*find_precision(precision)->flops = gflops * 1e9;
+  k.time_s = 1.0;
+  return k;
+}
+
+CeilingsFile machine_with_figures(std::vector<std::pair<const char*, double>> figures) {
+  CeilingsFile f;
+  f.ceilings = {rooftop::testing::make_ceiling("fp32_fma", 100, 99, 101, 5)};
+  for (const auto& [name, value] : figures) {
+    Ceiling c = figure_row(name);
+    c.value = c.median = c.min = c.max = value;
+    c.samples = 3;
+    f.matrix.figures.push_back(c);
+  }
+  return f;
+}
+
+TEST(RooflinePrecisions, EachPrecisionWithoutCudaCoreCeilingsHasItsTensorFigure) {
+  const CeilingsFile f =
+      machine_with_figures({{"tc_fp16", 1000}, {"tc_bf16", 990}, {"tc_fp8_e4m3", 2000}});
+  for (const auto& [precision, figure] : {std::pair{"fp16", "tc_fp16"},
+                                          std::pair{"bf16", "tc_bf16"},
+                                          std::pair{"fp8", "tc_fp8_e4m3"}}) {
+    SCOPED_TRACE(precision);
+    const Placement p = place(precision_kernel(precision, 500), f);
+    EXPECT_TRUE(p.tensor);
+    EXPECT_EQ(p.limiter, figure);
+    EXPECT_DOUBLE_EQ(p.attainable_gflop_per_s, f.matrix.find(figure)->value);
+    EXPECT_NE(p.note.find(std::string("placed against ") + figure), std::string::npos) << p.note;
+  }
+}
+
+TEST(RooflinePrecisions, WithoutItsFigureABf16KernelHasNoRoofAndSaysSo) {
+  const Placement p = place(precision_kernel("bf16", 500), machine_with_figures({}));
+  EXPECT_FALSE(p.compute.has_value());
+  EXPECT_TRUE(p.limiter.empty());
+  EXPECT_EQ(p.note, "BF16 FLOPs and the file has no tc_bf16 figure (/matrix): no compute roof");
+}
+
+TEST(RooflinePrecisions, Fp32GoesToTf32ByItsNameOrByARateOnlyTf32Explains) {
+  const CeilingsFile f = machine_with_figures({{"tc_tf32", 400}});
+  KernelRecord named = precision_kernel("fp32", 50);
+  named.name = "sm80_xmma_gemm_tf32f32_tf32f32_f32_nn_n_tilesize128x128x16";
+  Placement p = place(named, f);
+  EXPECT_EQ(p.limiter, "tc_tf32");
+  EXPECT_NE(p.note.find("its kernel's name says tf32"), std::string::npos) << p.note;
+  // By rate: 300 GFLOP/s is above fp32_fma's 100 and within tc_tf32's 400.
+  p = place(precision_kernel("fp32", 300), f);
+  EXPECT_EQ(p.limiter, "tc_tf32");
+  EXPECT_TRUE(p.above.empty());
+  EXPECT_NE(p.note.find("its 300 GFLOP/s lies above fp32_fma and within tc_tf32"),
+            std::string::npos)
+      << p.note;
+  // Below the FP32 roof, or above every figure: the FP32 roof, and above it is flagged.
+  EXPECT_EQ(place(precision_kernel("fp32", 80), f).limiter, "fp32_fma");
+  p = place(precision_kernel("fp32", 500), f);
+  EXPECT_EQ(p.limiter, "fp32_fma");
+  ASSERT_EQ(p.above.size(), 1u);
+  EXPECT_TRUE(p.note.empty());
+  // Without tc_tf32 in the file, the rate stays above fp32_fma.
+  EXPECT_EQ(place(precision_kernel("fp32", 300), machine_with_figures({})).above.size(), 1u);
 }
 
 }  // namespace

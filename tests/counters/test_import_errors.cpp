@@ -57,7 +57,8 @@ TEST(ImportErrors, NotAReport) {
   // One line naming every format rooftop reads.
   const std::string json = error_of([] { parse_report("{\"gbytes\": [1, 2]}\n", "x.json"); });
   EXPECT_NE(json.find("x.json: a file in no format rooftop reads (it reads: Nsight Systems "
-                      "SQLite export, PyTorch profiler trace, Nsight Compute CSV, nvprof CSV, "
+                      "SQLite export, PyTorch profiler metric trace, PyTorch profiler trace, "
+                      "Nsight Compute CSV, nvprof CSV, "
                       "Nsight Systems stats CSV, Nsight Compute text log;"),
             std::string::npos)
       << json;
@@ -251,8 +252,19 @@ TEST(EvaluatePascal, DurationAndDramBytesUnderTheirPascalNames) {
                  {"dram__bytes.sum", 64}, {"dram__read_bytes", 7552}, {"dram__write_bytes", 384}}));
   EXPECT_DOUBLE_EQ(*both.duration_s, 1000e-9);
   EXPECT_DOUBLE_EQ(*both.bytes[2].bytes, 64.0);
-  EXPECT_FALSE(counters::evaluate(lookup_of({{"dram__read_bytes", 7552}})).bytes[2].bytes)
-      << "reads without writes are no DRAM figure";
+  // Reads without writes are kept as what they are: reads only, an intensity's upper bound.
+  const counters::LevelBytes reads =
+      counters::evaluate(lookup_of({{"dram__read_bytes", 7552}})).bytes[2];
+  ASSERT_TRUE(reads.bytes);
+  EXPECT_DOUBLE_EQ(*reads.bytes, 7552.0);
+  EXPECT_EQ(reads.counted, "read");
+  EXPECT_EQ(reads.from, "dram__read_bytes");
+  // A whole pair of a later definition comes before a half of an earlier one.
+  const std::map<std::string, double> halves = {
+      {"dram__bytes_read.sum", 10}, {"dram__read_bytes", 7552}, {"dram__write_bytes", 384}};
+  const counters::LevelBytes whole = counters::evaluate(lookup_of(halves)).bytes[2];
+  EXPECT_DOUBLE_EQ(*whole.bytes, 7936.0);
+  EXPECT_TRUE(whole.counted.empty());
 }
 
 // The one evaluator holds nvprof's byte recipe beside Nsight Compute's definitions.

@@ -6,7 +6,6 @@
 // variants (truncated gzip, a gzip bomb, deep nesting, huge numbers) in one line.
 
 #include <gtest/gtest.h>
-#include <zlib.h>
 
 #include <nlohmann/json.hpp>
 #include <cmath>
@@ -14,6 +13,7 @@
 #include <vector>
 
 #include "rooftop/core/roofline.hpp"
+#include "rooftop/core/vocabulary.hpp"
 #include "operator_flops.hpp"
 #include "rooftop/counters/import.hpp"
 #include "import_support.hpp"
@@ -24,36 +24,9 @@ namespace {
 using nlohmann::json;
 using rooftop::testing::error_of;
 using testing::has_note;
+using testing::gzip;
 using testing::import_fixture;
-
-std::string gzip(const std::string& text) {
-  z_stream z{};
-  EXPECT_EQ(deflateInit2(&z, 9, Z_DEFLATED, 16 + MAX_WBITS, 9, Z_DEFAULT_STRATEGY), Z_OK);
-  std::string out(deflateBound(&z, text.size()), '\0');
-  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(text.data()));
-  z.avail_in = static_cast<uInt>(text.size());
-  z.next_out = reinterpret_cast<Bytef*>(out.data());
-  z.avail_out = static_cast<uInt>(out.size());
-  EXPECT_EQ(deflate(&z, Z_FINISH), Z_STREAM_END);
-  out.resize(z.total_out);
-  deflateEnd(&z);
-  return out;
-}
-
-// The trace inflated (the test's own zlib, not the reader's).
-std::string inflated(const std::string& gz) {
-  z_stream z{};
-  EXPECT_EQ(inflateInit2(&z, 16 + MAX_WBITS), Z_OK);
-  std::string out(std::size_t{8} << 20, '\0');
-  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(gz.data()));
-  z.avail_in = static_cast<uInt>(gz.size());
-  z.next_out = reinterpret_cast<Bytef*>(out.data());
-  z.avail_out = static_cast<uInt>(out.size());
-  EXPECT_EQ(inflate(&z, Z_FINISH), Z_STREAM_END);
-  out.resize(z.total_out);
-  inflateEnd(&z);
-  return out;
-}
+using testing::inflated;
 
 const core::KernelRecord* named(const ImportResult& r, const std::string& prefix) {
   for (const core::KernelRecord& k : r.kernels)
@@ -104,8 +77,9 @@ TEST(ImportPytorch, AWithFlopsProfileGetsItsFlopsFromInputDims) {
   const core::KernelRecord* qkv = named(r, "void cutlass::Kernel2<cutlass_80_wmma_tensorop_bf16_");
   ASSERT_NE(qkv, nullptr);
   EXPECT_EQ(qkv->invocations, 17);
-  EXPECT_EQ(qkv->flops_fp16, 17 * 73924608.0);
-  EXPECT_EQ(qkv->precision, "fp16");  // bfloat16, counted as fp16
+  EXPECT_EQ(qkv->flops_bf16, 17 * 73924608.0);
+  EXPECT_EQ(qkv->flops_fp16, 0.0);
+  EXPECT_EQ(qkv->precision, "bf16");  // the precision of its inputs, c10::BFloat16
   // The feed-forward GEMMs: [2048], [141, 512], [512, 2048] and [512], [141, 2048],
   // [2048, 512], 4 calls each: 2 * 141 * 512 * 2048 = 295,698,432 a call.
   const core::KernelRecord* up =
@@ -114,16 +88,16 @@ TEST(ImportPytorch, AWithFlopsProfileGetsItsFlopsFromInputDims) {
   ASSERT_NE(up, nullptr);
   ASSERT_NE(down, nullptr);
   EXPECT_EQ(up->invocations, 4);
-  EXPECT_EQ(up->flops_fp16, 4 * 295698432.0);
+  EXPECT_EQ(up->flops_bf16, 4 * 295698432.0);
   EXPECT_EQ(down->invocations, 4);
-  EXPECT_EQ(down->flops_fp16, 4 * 295698432.0);
+  EXPECT_EQ(down->flops_bf16, 4 * 295698432.0);
   // The decoder onto the vocabulary: [30522], [141, 512], [512, 30522]: 2 * 141 * 512 *
   // 30522 = 4,406,888,448, one call of 41.28 us.
   const core::KernelRecord* vocab =
       named(r, "void cutlass::Kernel2<cutlass_80_tensorop_bf16_s16816gemm_bf16_256x128");
   ASSERT_NE(vocab, nullptr);
   EXPECT_EQ(vocab->invocations, 1);
-  EXPECT_EQ(vocab->flops_fp16, 4406888448.0);
+  EXPECT_EQ(vocab->flops_bf16, 4406888448.0);
   EXPECT_NEAR(vocab->time_s, 41.28e-6, 1e-12);
   EXPECT_TRUE(vocab->bytes.empty());
   EXPECT_NE(vocab->note.find("compute roofs only"), std::string::npos) << vocab->note;
@@ -134,7 +108,7 @@ TEST(ImportPytorch, AWithFlopsProfileGetsItsFlopsFromInputDims) {
   ASSERT_NE(flash, nullptr);
   EXPECT_EQ(flash->invocations, 4);
   EXPECT_NEAR(flash->time_s, (10.08 + 9.12 + 9.12 + 9.088) * 1e-6, 1e-12);
-  EXPECT_EQ(flash->flops_fp16, 4 * 40716288.0);
+  EXPECT_EQ(flash->flops_bf16, 4 * 40716288.0);
   // The residual adds: 9 aten::add [1, 141, 512] (72,192 FLOPs each, as PyTorch counts
   // aten::add) share their kernel with one aten::add_, which PyTorch does not count: the
   // kernel has FLOPs for only some launches and keeps none.
@@ -153,18 +127,17 @@ TEST(ImportPytorch, AWithFlopsProfileGetsItsFlopsFromInputDims) {
       has_note(r, "of 4 aten::_scaled_dot_product_flash_attention, 9 aten::add, 26 aten::addmm"))
       << r.notes.size();
   EXPECT_TRUE(has_note(r, "26 call(s) of \"aten::linear\" left uncounted")) << r.notes.size();
-  EXPECT_TRUE(has_note(r, "bfloat16 FLOPs are counted as fp16")) << r.notes.size();
-  // Placed against an FP16 roof (989.4 TFLOP/s, the H100 SXM's dense figure) by its achieved
-  // rate: 4,406,888,448 FLOPs in 41.28 us, 106,756 GFLOP/s, 10.8 % of it.
+  EXPECT_FALSE(has_note(r, "counted as fp16")) << r.notes.size();
+  // Placed against the BF16 tensor-core figure (989.4 TFLOP/s, the H100 SXM's dense
+  // figure) by its achieved rate: 4,406,888,448 FLOPs in 41.28 us, 106,756 GFLOP/s, 10.8 %
+  // of it.
   core::CeilingsFile ceilings;
-  core::Ceiling fp16;
-  fp16.name = "fp16_fma";
-  fp16.kind = "compute";
-  fp16.units = "GFLOP/s";
-  fp16.value = 989400.0;
-  ceilings.ceilings.push_back(fp16);
+  core::Ceiling bf16 = core::figure_row("tc_bf16");
+  bf16.value = 989400.0;
+  ceilings.matrix.figures.push_back(bf16);
   const core::Placement p = core::place(*vocab, ceilings);
-  EXPECT_EQ(p.limiter, "fp16_fma");
+  EXPECT_EQ(p.limiter, "tc_bf16");
+  EXPECT_TRUE(p.tensor);
   EXPECT_NEAR(p.gflop_per_s, 4406888448.0 / 41.28e-6 / 1e9, 1e-6);
   EXPECT_NEAR(p.fraction_of_roof, 4406888448.0 / 41.28e-6 / 1e9 / 989400.0, 1e-9);
   EXPECT_TRUE(p.above.empty());

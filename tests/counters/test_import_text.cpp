@@ -129,6 +129,29 @@ TEST(ImportNcuText, TheSectorsGiveTheBytesWhereTheByteCountIsNotAsked) {
                    32.0 * (14988 + 1980 + 67688 + 16292 + 175484 + 22464 + 1509656 + 380656));
 }
 
+TEST(ImportNcuText, ReadBytesWithoutWritesAreKeptAsReadsOnly) {
+  // A real log whose hand-picked metric list has dram__bytes_read.sum and no write count
+  // (EinNet's artifact, fixtures/README.md): each kernel keeps its reads as DRAM bytes,
+  // marked as reads only, and a note says that the intensity they give is an upper bound.
+  const std::string path =
+      std::string(ROOFTOP_TEST_FIXTURES) + "/import/ncu-text-2023-dram-read-only.log";
+  const ImportResult r = parse_report(rooftop::testing::read_bytes(path), "r.log");
+  EXPECT_EQ(r.format, "ncu-text");
+  ASSERT_EQ(r.kernels.size(), 2u);
+  const double reads[] = {9.45e6, 16.91e6};  // Mbyte, 10^6 bytes
+  for (std::size_t i = 0; i < 2; ++i) {
+    SCOPED_TRACE(r.kernels[i].name);
+    const core::LevelBytes* dram = r.kernels[i].find_bytes("dram");
+    ASSERT_NE(dram, nullptr);
+    EXPECT_DOUBLE_EQ(dram->bytes, reads[i]);
+    EXPECT_EQ(dram->counted, "read");
+    EXPECT_NE(r.kernels[i].note.find("DRAM reads only"), std::string::npos) << r.kernels[i].note;
+  }
+  EXPECT_TRUE(has_note(r, "r.log: DRAM bytes are reads only (dram__bytes_read.sum; no write "
+                          "count collected): its DRAM intensity is an upper bound"));
+  EXPECT_FALSE(has_note(r, "no DRAM byte metric"));
+}
+
 TEST(ImportNcuText, ATimingFileTimesTheLogsKernelsByName) {
   // The log has no time; an nsys export of another program times none of its kernels, so
   // the join leaves it without time and says so; a file that is no timing file is an error.

@@ -17,6 +17,7 @@ const std::map<std::string, Quantity>& ncu_metrics() {
     std::map<std::string, Quantity> m;
     for (const char* prefix : {"sm__", "smsp__"}) {  // the SM and its sub-partitions count alike
       for (const Precision& p : kPrecisions) {
+        if (!p.counted_by_instructions()) continue;
         for (const char* op : kOps)
           m[std::string(prefix) + "sass_thread_inst_executed_op_" + p.sass + op + "_pred_on.sum"] =
               Quantity::count;
@@ -127,65 +128,11 @@ bool file_has_sm(const NcuReport& report, const std::string& tail) {
   return report.metrics.count("sm__" + tail) || report.metrics.count("smsp__" + tail);
 }
 
-KernelRecord ncu_record(const NcuKernel& k, std::size_t index, const NcuReport& report,
-                        NoteBook& book) {
-  KernelRecord r = new_record(k.name, index, "ncu-import");
-  r.invocations = static_cast<int>(k.launches.size());
-  std::vector<std::string> remarks;
-  const LaunchSums sums(k);
-
-  // The counts, by the one evaluator; an sm__ metric is taken from its smsp__ twin where
-  // the report has only that.
-  const counters::Counts c = counters::evaluate([&](const std::string& metric) {
-    return metric.rfind("sm__", 0) == 0 ? sums.sum_sm(metric.substr(4)) : sums.sum(metric);
-  });
-  for (const counters::PrecisionFlops& f : c.flops) {
-    const Precision& p = *f.precision;
-    bool in_file = false;
-    for (const char* op : kOps) in_file = in_file || file_has_sm(report, flop_metric(p.sass, op));
-    const std::string instructions = counters::instruction_total_metric(p.sass);
-    if (!in_file && file_has_sm(report, instructions.substr(4)))
-      book.add(instructions + " counts instructions (an FMA once), not FLOPs",
-               std::string(p.label) + " FLOPs need sm__" + flop_metric(p.sass, "{add,mul,fma}") +
-                   ": not counted",
-               r.id);
-    if (!in_file) continue;
-    r.*p.flops = f.flops;
-    if (f.lacking.empty()) continue;
-    const std::string label(p.label);
-    book.add("no " + f.lacking + " count (sm__" + flop_metric(p.sass, "*") + " absent or n/a)",
-             label + " FLOPs leave it out" + (f.flops > 0.0 ? ", FMA share unknown" : ""), r.id);
-    remarks.push_back(label + " FLOPs without " + f.lacking);
-  }
-  if (c.fma_fraction) r.fma_fraction = *c.fma_fraction;
-  if (c.tensor_instructions) r.tensor_instructions = *c.tensor_instructions;
-  r.tensor_ops = counters::recorded_tensor_ops(c);
-  if (c.tensor_instructions && *c.tensor_instructions > 0.0 && c.tensor_ops.empty()) {
-    book.add("tensor instructions counted (sm__inst_executed_pipe_tensor*) but no "
-             "sm__ops_path_tensor_src_*.sum",
-             "their operations are not in the FLOPs: the kernel is placed against the "
-             "CUDA cores' roofs",
-             r.id);
-    remarks.push_back("tensor ops not counted");
-  }
-
-  for (const counters::LevelBytes& b : c.bytes) {
-    const std::string label(b.label);
-    if (b.bytes) {
-      r.bytes.push_back({std::string(b.level), *b.bytes});
-      if (b.newer)
-        book.add(label + " bytes from " + b.from + ", the newer definition (" +
-                     kClassicBytes.at(b.level) + " absent or n/a)",
-                 "", r.id);
-    } else {
-      book.add("no " + label + " byte metric (" + kByteMetrics.at(b.level) + ", absent or n/a)",
-               label + " not plotted", r.id);
-      remarks.push_back("no " + label + " bytes");
-    }
-  }
-
-  // Time: the duration of each launch, else its elapsed cycles over the SM clock (the
-  // sm__ pair, else the smsp__ one: a sub-partition's elapsed cycles are its SM's).
+// The kernel's time: the duration of each launch, else its elapsed cycles over the SM
+// clock (the sm__ pair, else the smsp__ one: a sub-partition's elapsed cycles are its
+// SM's); none where a launch has neither.
+void record_time(const NcuKernel& k, KernelRecord& r, NoteBook& book,
+                 std::vector<std::string>& remarks) {
   bool timed = !k.launches.empty(), by_duration = false, by_cycles = false;
   const char* cycles = "sm__cycles_elapsed.avg";
   std::string duration = "gpu__time_duration.sum";
@@ -237,6 +184,59 @@ KernelRecord ncu_record(const NcuKernel& k, std::size_t index, const NcuReport& 
         "placed by arithmetic intensity only, not by rate", r.id);
     remarks.push_back("no time");
   }
+}
+
+KernelRecord ncu_record(const NcuKernel& k, std::size_t index, const NcuReport& report,
+                        NoteBook& book) {
+  KernelRecord r = new_record(k.name, index, "ncu-import");
+  r.invocations = static_cast<int>(k.launches.size());
+  std::vector<std::string> remarks;
+  const LaunchSums sums(k);
+
+  // The counts, by the one evaluator; an sm__ metric is taken from its smsp__ twin where
+  // the report has only that.
+  const counters::Counts c = counters::evaluate([&](const std::string& metric) {
+    return metric.rfind("sm__", 0) == 0 ? sums.sum_sm(metric.substr(4)) : sums.sum(metric);
+  });
+  for (const counters::PrecisionFlops& f : c.flops) {
+    const Precision& p = *f.precision;
+    bool in_file = false;
+    for (const char* op : kOps) in_file = in_file || file_has_sm(report, flop_metric(p.sass, op));
+    const std::string instructions = counters::instruction_total_metric(p.sass);
+    if (!in_file && file_has_sm(report, instructions.substr(4)))
+      book.add(instructions + " counts instructions (an FMA once), not FLOPs",
+               std::string(p.label) + " FLOPs need sm__" + flop_metric(p.sass, "{add,mul,fma}") +
+                   ": not counted",
+               r.id);
+    if (!in_file) continue;
+    r.*p.flops = f.flops;
+    if (f.lacking.empty()) continue;
+    const std::string label(p.label);
+    book.add("no " + f.lacking + " count (sm__" + flop_metric(p.sass, "*") + " absent or n/a)",
+             label + " FLOPs leave it out" + (f.flops > 0.0 ? ", FMA share unknown" : ""), r.id);
+    remarks.push_back(label + " FLOPs without " + f.lacking);
+  }
+  if (c.fma_fraction) r.fma_fraction = *c.fma_fraction;
+  if (c.tensor_instructions) r.tensor_instructions = *c.tensor_instructions;
+  r.tensor_ops = counters::recorded_tensor_ops(c);
+  if (c.tensor_instructions && *c.tensor_instructions > 0.0 && c.tensor_ops.empty()) {
+    book.add("tensor instructions counted (sm__inst_executed_pipe_tensor*) but no "
+             "sm__ops_path_tensor_src_*.sum",
+             "their operations are not in the FLOPs: the kernel is placed against the "
+             "CUDA cores' roofs",
+             r.id);
+    remarks.push_back("tensor ops not counted");
+  }
+
+  for (const counters::LevelBytes& b : c.bytes) {
+    record_bytes(b, kByteMetrics.at(b.level), r, book, remarks);
+    if (b.bytes && b.newer)
+      book.add(std::string(b.label) + " bytes from " + b.from + ", the newer definition (" +
+                   kClassicBytes.at(b.level) + " absent or n/a)",
+               "", r.id);
+  }
+
+  record_time(k, r, book, remarks);
   finish_record(r, remarks);
   return r;
 }

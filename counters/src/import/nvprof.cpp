@@ -29,6 +29,7 @@ const std::map<std::string, Quantity>& nvprof_metrics() {
   static const std::map<std::string, Quantity> metrics = [] {
     std::map<std::string, Quantity> m;
     for (const Precision& p : kPrecisions) {
+      if (!p.counted_by_instructions()) continue;
       m["flop_count_" + std::string(p.nvprof)] = Quantity::count;
       for (const char* op : kOps)
         m["flop_count_" + std::string(p.nvprof) + "_" + op] = Quantity::count;
@@ -136,6 +137,7 @@ KernelRecord nvprof_record(const NvprofKernel& k, std::size_t index, const Timin
   // _add/_mul/_fma parts give the FMA share.
   std::map<std::string, std::string> names;  // the evaluator's metric -> nvprof's
   for (const Precision& p : kPrecisions) {
+    if (!p.counted_by_instructions()) continue;
     const std::string stem = counters::flop_total_metric(p.nvprof);
     for (std::string_view op : core::kFlopOps)
       names[counters::flop_metric(p.sass, op)] = stem + "_" + std::string(op);
@@ -169,16 +171,8 @@ KernelRecord nvprof_record(const NvprofKernel& k, std::size_t index, const Timin
       {"l1", "gld_transactions + gst_transactions"},
       {"l2", "l2_read_transactions + l2_write_transactions"},
       {"dram", "dram_read_transactions + dram_write_transactions"}};
-  for (const counters::LevelBytes& l : c.bytes) {
-    if (l.bytes) {
-      r.bytes.push_back({std::string(l.level), *l.bytes});
-    } else {
-      book.add(
-          "no " + std::string(l.label) + " byte metric (" + recipe.at(l.level) + ", absent or n/a)",
-          std::string(l.label) + " not plotted", r.id);
-      remarks.push_back("no " + std::string(l.label) + " bytes");
-    }
-  }
+  for (const counters::LevelBytes& l : c.bytes)
+    record_bytes(l, recipe.at(l.level), r, book, remarks);
 
   // Time: the timing file, else transactions x 32 B over the reported throughput.
   if (timed) {

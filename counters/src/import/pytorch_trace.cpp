@@ -16,17 +16,18 @@
 // operators they call, keep no count where an operator nested in them has one.
 // Kernels are summed by name. An operator's FLOPs go to the kernel it launched (itself or
 // through the operators nested in it) where it launched exactly one per call, in the
-// precision of its first input ("float" fp32, "double" fp64, Half fp16, BFloat16 fp16 as
-// well: a record has no bf16 FLOPs, and a note says so); a kernel gets FLOPs only where
-// every launch of it got them. An operator that launched several kernels per call gets a
-// record of its own, "[operator] NAME": the summed time of the kernels of each call, and
-// its FLOPs. Without bytes a kernel has no arithmetic intensity: with FLOPs it is placed
-// by achieved FLOP/s against the compute roofs, and an Nsight Compute report of the same
-// run, given with it, adds the counts.
+// precision of its first input ("float" fp32, "double" fp64, Half fp16, BFloat16 bf16,
+// Float8_* fp8); a kernel gets FLOPs only where every launch of it got them. An operator
+// that launched several kernels per call gets a record of its own, "[operator] NAME": the
+// summed time of the kernels of each call, its FLOPs, and its kernels' names as its
+// description (core/roofline.cpp reads a TF32 kernel's name there). Without bytes a
+// kernel has no arithmetic intensity: with FLOPs it is placed by achieved FLOP/s against
+// the compute roofs, and an Nsight Compute report of the same run, given with it, adds the
+// counts. A trace of CUPTI counters (cuda_profiler_range events) is pytorch_metrics.cpp's.
 
 #include <algorithm>
-#include <cmath>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -37,7 +38,8 @@
 #include "reader.hpp"
 #include "rooftop/core/error.hpp"
 #include "rooftop/core/terminal.hpp"
-#include "units.hpp"
+#include "timing.hpp"
+#include "trace_json.hpp"
 
 namespace rooftop::counters::importing {
 namespace {
@@ -48,69 +50,6 @@ using nlohmann::json;
 // '[', as nvprof's copies do, so that no kernel name of a report is taken for it.
 constexpr const char* kOperatorPrefix = "[operator] ";
 
-// Chrome traces nest a few levels (the event, its args, a list of shapes); more is hostile.
-constexpr int kMaxDepth = 64;
-
-bool detect(std::string_view text) {
-  const std::size_t first = text.find_first_not_of(" \t\r\n");
-  if (first == std::string_view::npos || text[first] != '{') return false;
-  return text.substr(0, std::size_t{1} << 20).find("\"traceEvents\"") != std::string_view::npos;
-}
-
-// Refuses nesting deeper than kMaxDepth before the parser sees it.
-void check_depth(std::string_view text, const std::string& name) {
-  int depth = 0;
-  bool in_string = false;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    const char c = text[i];
-    if (in_string) {
-      if (c == '\\')
-        ++i;
-      else if (c == '"')
-        in_string = false;
-    } else if (c == '"') {
-      in_string = true;
-    } else if (c == '{' || c == '[') {
-      if (++depth > kMaxDepth)
-        throw Error(name + ": JSON nested deeper than " + std::to_string(kMaxDepth) +
-                    " levels: not a profiler trace");
-    } else if (c == '}' || c == ']') {
-      --depth;
-    }
-  }
-}
-
-std::string lower_cat(const json& e) {
-  const auto it = e.find("cat");
-  return it != e.end() && it->is_string() ? lower(it->get<std::string>()) : std::string();
-}
-
-// A finite non-negative number of `e` (or of its args), else empty.
-std::optional<double> number(const json& obj, const char* key) {
-  const auto it = obj.find(key);
-  if (it == obj.end() || !it->is_number()) return std::nullopt;
-  const double v = it->get<double>();
-  if (!std::isfinite(v) || v < 0.0) return std::nullopt;
-  return v;
-}
-
-std::optional<long long> id_of(const json& args, const char* key) {
-  const auto it = args.find(key);
-  if (it == args.end() || !it->is_number_integer()) return std::nullopt;
-  return it->get<long long>();
-}
-
-const json& args_of(const json& e) {
-  static const json none = json::object();
-  const auto it = e.find("args");
-  return it != e.end() && it->is_object() ? *it : none;
-}
-
-std::string string_of(const json& e, const char* key) {
-  const auto it = e.find(key);
-  return it != e.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
-
 // The "Input type" of an operator's first input.
 std::string first_type(const json& args) {
   const auto it = args.find("Input type");
@@ -118,12 +57,25 @@ std::string first_type(const json& args) {
   return (*it)[0].get<std::string>();
 }
 
+// PyTorch's names of its floating types ("Input type"), each with its precision
+// (core::kPrecisions); a name holding `type` is of it ("c10::Float8_e4m3fn" and
+// "c10::Float8_e5m2" alike: one FP8 precision, as the tensor paths count them).
+struct TypeName {
+  std::string_view type;
+  bool whole;  // the whole name ("float"), else a part of it ("BFloat16" of "c10::BFloat16")
+  std::string_view precision;
+};
+constexpr TypeName kTypeNames[] = {
+    {"float", true, "fp32"},     {"double", true, "fp64"},  {"Half", false, "fp16"},
+    {"BFloat16", false, "bf16"}, {"Float8_", false, "fp8"},
+};
+
 // The precision of an operator's first input; empty where it is no floating type.
 std::string precision_of(const json& args) {
   const std::string t = first_type(args);
-  if (t == "float") return "fp32";
-  if (t == "double") return "fp64";
-  if (t.find("Half") != std::string::npos || t.find("BFloat16") != std::string::npos) return "fp16";
+  for (const TypeName& n : kTypeNames)
+    if (n.whole ? t == n.type : t.find(n.type) != std::string::npos)
+      return std::string(n.precision);
   return {};
 }
 
@@ -185,40 +137,41 @@ Counted count_from_shapes(std::vector<Op>& ops) {
 struct Kernel {
   std::string name;
   double seconds = 0;
-  int op = -1;  // the operator with FLOPs it belongs to, else -1
+  std::optional<long long> external, correlation;  // as the event's args give them
+  // The operator with FLOPs it belongs to, else -1.
+  int op = -1;
 };
 
-Timing times(const Input& file) {
-  check_depth(file.text, file.name);
-  json doc;
-  try {
-    doc = json::parse(file.text.begin(), file.text.end());
-  } catch (const json::exception& e) {
-    std::string what = e.what();
-    throw Error(file.name + ": not a readable JSON trace (" + core::quoted(what) + ")");
-  }
-  const auto events = doc.find("traceEvents");
-  if (events == doc.end() || !events->is_array())
-    throw Error(file.name + ": no \"traceEvents\" array: not a PyTorch profiler trace");
-
+// The events of a trace that matter here: operators nested in one another, and kernels
+// with the operator holding their FLOPs.
+struct Events {
   std::vector<Op> ops;
+  std::vector<Kernel> kernels;
   std::map<long long, int> op_by_external;
-  std::map<long long, long long> external_by_correlation;
-  std::vector<std::pair<const json*, std::size_t>> kernel_events;
+  std::map<long long, long long> external_by_correlation;  // the launches' ids
+};
+
+Events collect(const json& events, const std::string& file) {
+  Events out;
   std::size_t index = 0;
-  for (const json& e : *events) {
+  for (const json& e : events) {
     ++index;
     if (!e.is_object() || string_of(e, "ph") != "X") continue;
-    const std::string cat = lower_cat(e);
+    const std::string cat = category(e);
     const json& args = args_of(e);
     if (cat == "kernel") {
-      kernel_events.emplace_back(&e, index);
+      const auto dur = number(e, "dur");
+      const std::string name = string_of(e, "name");
+      if (!dur || name.empty())
+        throw Error(file + ": trace event " + std::to_string(index) +
+                    " (a kernel) has no name or no duration in microseconds");
+      out.kernels.push_back(
+          {name, *dur * 1e-6, id_of(args, "External id"), id_of(args, "correlation"), -1});
     } else if (cat == "cuda_runtime" || cat == "runtime") {
       const auto c = id_of(args, "correlation"), x = id_of(args, "External id");
-      if (c && x) external_by_correlation[*c] = *x;
+      if (c && x) out.external_by_correlation[*c] = *x;
     } else if (cat == "cpu_op" || cat == "operator") {
       const auto ts = number(e, "ts"), dur = number(e, "dur");
-      const auto x = id_of(args, "External id");
       if (!ts || !dur) continue;
       Op op{string_of(e, "name"),
             precision_of(args),
@@ -232,11 +185,16 @@ Timing times(const Input& file) {
       op.args = &args;
       if (const auto p = id_of(e, "pid")) op.pid = *p;
       if (const auto t = id_of(e, "tid")) op.tid = *t;
-      if (x) op_by_external[*x] = static_cast<int>(ops.size());
-      ops.push_back(std::move(op));
+      if (const auto x = id_of(args, "External id"))
+        out.op_by_external[*x] = static_cast<int>(out.ops.size());
+      out.ops.push_back(std::move(op));
     }
   }
-  // Each operator's parent: the innermost operator of its thread enclosing it.
+  return out;
+}
+
+// Each operator's parent: the innermost operator of its thread enclosing it.
+void nest(std::vector<Op>& ops) {
   std::vector<int> order(ops.size());
   for (std::size_t i = 0; i < ops.size(); ++i) order[i] = static_cast<int>(i);
   std::sort(order.begin(), order.end(), [&](int a, int b) {
@@ -255,105 +213,136 @@ Timing times(const Input& file) {
     ops[i].parent = stack.empty() ? -1 : stack.back();
     stack.push_back(i);
   }
-  bool given = false;  // the trace's own "flops"
-  for (const Op& op : ops) given = given || op.flops > 0.0;
-  const Counted counted = given ? Counted{} : count_from_shapes(ops);
+}
 
-  std::vector<Kernel> kernels;
-  for (const auto& [e, at_index] : kernel_events) {
-    const auto dur = number(*e, "dur");
-    const std::string name = string_of(*e, "name");
-    if (!dur || name.empty())
-      throw Error(file.name + ": trace event " + std::to_string(at_index) +
-                  " (a kernel) has no name or no duration in microseconds");
-    Kernel k{name, *dur * 1e-6, -1};
-    const json& args = args_of(*e);
-    auto x = id_of(args, "External id");
-    if (!x)
-      if (const auto c = id_of(args, "correlation"))
-        if (const auto it = external_by_correlation.find(*c); it != external_by_correlation.end())
-          x = it->second;
-    if (x)
-      if (const auto it = op_by_external.find(*x); it != op_by_external.end()) {
-        int op = it->second;
-        for (int hops = 0; op >= 0 && ops[op].flops <= 0.0 && hops < 1000; ++hops)
-          op = ops[op].parent;
-        if (op >= 0 && ops[op].flops > 0.0) {
-          k.op = op;
-          ++ops[op].launches;
-        }
-      }
-    kernels.push_back(std::move(k));
+// Each kernel's operator with FLOPs: the one that launched it, or the nearest enclosing
+// one with FLOPs.
+void attribute(Events& ev) {
+  for (Kernel& k : ev.kernels) {
+    auto x = k.external;
+    if (!x && k.correlation)
+      if (const auto it = ev.external_by_correlation.find(*k.correlation);
+          it != ev.external_by_correlation.end())
+        x = it->second;
+    if (!x) continue;
+    const auto it = ev.op_by_external.find(*x);
+    if (it == ev.op_by_external.end()) continue;
+    int op = it->second;
+    for (int hops = 0; op >= 0 && ev.ops[op].flops <= 0.0 && hops < 1000; ++hops)
+      op = ev.ops[op].parent;
+    if (op >= 0 && ev.ops[op].flops > 0.0) {
+      k.op = op;
+      ++ev.ops[op].launches;
+    }
   }
+}
 
-  Timing timing;
-  timing.file = file.name;
-  timing.kind = "PyTorch profiler kernel durations";
+// A kernel's name without its return type and arguments ("void f<int, (E)2>(int)" is
+// "f<int, (E)2>": the first '(' outside the template arguments), cut at 100 characters.
+std::string short_name(const std::string& name) {
+  std::string s = name.rfind("void ", 0) == 0 ? name.substr(5) : name;
+  int depth = 0;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    depth += s[i] == '<' ? 1 : s[i] == '>' ? -1 : 0;
+    if (s[i] == '(' && depth <= 0) {
+      s.resize(i);
+      break;
+    }
+  }
+  return s.size() > 100 ? s.substr(0, 97) + "..." : s;
+}
+
+// The distinct kernels of an operator record, for its description (the file keeps 255
+// characters of it).
+std::string kernels_of(const std::vector<std::string>& names) {
+  std::string out;
+  std::vector<std::string> seen;
+  for (const std::string& n : names) {
+    const std::string shown = short_name(n);
+    if (std::find(seen.begin(), seen.end(), shown) != seen.end()) continue;
+    seen.push_back(shown);
+    out += (out.empty() ? "its kernels: " : "; ") + shown;
+  }
+  return out;
+}
+
+// What the kernels and operators came to: the timing entries and what the notes need.
+struct Attributed {
+  bool untyped = false;                  // FLOPs of an operator of no floating type
+  std::map<std::string, int> operators;  // operator record -> calls
+  std::vector<std::string> partial;      // kernels with FLOPs for only some launches
+};
+
+Attributed build(const Events& ev, Timing& timing) {
+  Attributed a;
   std::map<std::string, int> attributed;  // launches per kernel name that got FLOPs
   std::map<int, double> spread;  // operator calls that launched several kernels: their time
-  bool untyped = false;
-  for (const Kernel& k : kernels) {
+  std::map<int, std::vector<std::string>> spread_names;
+  for (const Kernel& k : ev.kernels) {
     timing.add_launch(k.name, k.seconds);
     if (k.op < 0) continue;
-    const Op& op = ops[k.op];
+    const Op& op = ev.ops[k.op];
     if (op.launches != 1) {
       spread[k.op] += k.seconds;
+      spread_names[k.op].push_back(k.name);
       continue;
     }
     if (op.precision.empty()) {
-      untyped = true;
+      a.untyped = true;
       continue;
     }
     timing.entry(k.name).flops[op.precision] += op.flops;
     ++attributed[k.name];
   }
   // Each call of an operator whose FLOPs span several kernels: one launch of its own record.
-  std::map<std::string, int> operators;  // record name -> calls
   for (const auto& [index, seconds] : spread) {
-    const Op& op = ops[index];
+    const Op& op = ev.ops[index];
     if (op.precision.empty()) {
-      untyped = true;
+      a.untyped = true;
       continue;
     }
     const std::string name = std::string(kOperatorPrefix) + op.name;
     timing.add_launch(name, seconds);
-    timing.entry(name).flops[op.precision] += op.flops;
-    ++operators[name];
+    TimingEntry& e = timing.entry(name);
+    e.flops[op.precision] += op.flops;
+    if (e.description.empty()) e.description = kernels_of(spread_names[index]);
+    ++a.operators[name];
   }
-  bool any_flops = false, bf16 = false;
-  for (const Op& op : ops) {
-    any_flops = any_flops || op.flops > 0.0;
-    bf16 = bf16 || (op.flops > 0.0 && first_type(*op.args).find("BFloat16") != std::string::npos);
-  }
-  std::vector<std::string> partial;
   for (TimingEntry& e : timing.entries) {
-    const auto a = attributed.find(e.name);
-    if (a != attributed.end() && a->second != e.calls) {
+    const auto it = attributed.find(e.name);
+    if (it != attributed.end() && it->second != e.calls) {
       e.flops.clear();
-      partial.push_back(e.name);
+      a.partial.push_back(e.name);
     }
   }
-  if (!given) {
-    // Say so where the header shows with_flops: its FLOPs were counted but not exported.
-    const auto flag = doc.find("with_flops");
-    const bool with_flops = flag != doc.end() && ((flag->is_boolean() && flag->get<bool>()) ||
-                                                  (flag->is_number() && flag->get<double>() != 0));
-    std::string calls;
-    for (const auto& [name, n] : counted.calls)
-      calls += (calls.empty() ? "" : ", ") + std::to_string(n) + " " + name;
-    timing.notes.push_back(
-        file.name + (with_flops ? ": profiled with with_flops=True, but" : ":") +
-        " no operator carries \"flops\" (PyTorch's trace export writes none; its FLOPs reach "
-        "key_averages() only): " +
-        (any_flops ? "FLOPs from Input Dims (as torch.utils.flop_counter and the profiler's "
-                     "computeFlops count them, the bias of addmm not counted) of " +
-                         calls
-                   : std::string(counted.shapes ? "no operator's \"Input Dims\" give FLOPs either"
-                                                : "no operator has \"Input Dims\" either "
-                                                  "(record_shapes=True records them)") +
-                         " (FLOPs are counted for " + counted_operators() +
-                         "): kernels have times only"));
-  }
+  return a;
+}
+
+// The note on where the FLOPs came from, where the trace carries no "flops" of its own.
+std::string flops_source_note(const json& doc, const std::string& file, const Counted& counted,
+                              bool any_flops) {
+  // Say so where the header shows with_flops: its FLOPs were counted but not exported.
+  const auto flag = doc.find("with_flops");
+  const bool with_flops = flag != doc.end() && ((flag->is_boolean() && flag->get<bool>()) ||
+                                                (flag->is_number() && flag->get<double>() != 0));
+  std::string calls;
+  for (const auto& [name, n] : counted.calls)
+    calls += (calls.empty() ? "" : ", ") + std::to_string(n) + " " + name;
+  return file + (with_flops ? ": profiled with with_flops=True, but" : ":") +
+         " no operator carries \"flops\" (PyTorch's trace export writes none; its FLOPs reach "
+         "key_averages() only): " +
+         (any_flops ? "FLOPs from Input Dims (as torch.utils.flop_counter and the profiler's "
+                      "computeFlops count them, the bias of addmm not counted) of " +
+                          calls
+                    : std::string(counted.shapes ? "no operator's \"Input Dims\" give FLOPs either"
+                                                 : "no operator has \"Input Dims\" either "
+                                                   "(record_shapes=True records them)") +
+                          " (FLOPs are counted for " + counted_operators() +
+                          "): kernels have times only");
+}
+
+void add_notes(const Counted& counted, const Attributed& a, const std::string& file,
+               Timing& timing) {
   // Operators the table lists whose shapes gave no count: the first few reasons.
   std::size_t shown = 0;
   int more = 0;
@@ -362,33 +351,47 @@ Timing times(const Input& file) {
       more += n;
       continue;
     }
-    timing.notes.push_back(file.name + ": no FLOPs for " + std::to_string(n) + " call(s) of " +
+    timing.notes.push_back(file + ": no FLOPs for " + std::to_string(n) + " call(s) of " +
                            core::quoted(key.first) + ": " + key.second);
   }
   if (more > 0)
-    timing.notes.push_back(file.name + ": no FLOPs for " + std::to_string(more) +
+    timing.notes.push_back(file + ": no FLOPs for " + std::to_string(more) +
                            " more call(s) whose shapes gave no count");
   for (const auto& [name, n] : counted.nested)
-    timing.notes.push_back(file.name + ": " + std::to_string(n) + " call(s) of " +
-                           core::quoted(name) +
+    timing.notes.push_back(file + ": " + std::to_string(n) + " call(s) of " + core::quoted(name) +
                            " left uncounted: the operators nested in them hold their FLOPs");
-  if (bf16)
-    timing.notes.push_back(file.name +
-                           ": bfloat16 FLOPs are counted as fp16 (a record has "
-                           "fp64, fp32 and fp16 FLOPs, no bf16)");
-  for (const auto& [name, calls] : operators)
-    timing.notes.push_back(file.name + ": the FLOPs of " +
+  for (const auto& [name, calls] : a.operators)
+    timing.notes.push_back(file + ": the FLOPs of " +
                            core::quoted(name.substr(std::string_view(kOperatorPrefix).size())) +
                            " span several kernels per call: " + core::quoted(name) +
                            " holds them with the summed time of its kernels (" +
                            std::to_string(calls) + " call(s))");
-  if (untyped)
-    timing.notes.push_back(file.name +
+  if (a.untyped)
+    timing.notes.push_back(file +
                            ": FLOPs of operators whose first input is no "
                            "floating type (\"Input type\") not given to any kernel");
-  for (const std::string& name : partial)
-    timing.notes.push_back(file.name + ": " + core::quoted(name) +
+  for (const std::string& name : a.partial)
+    timing.notes.push_back(file + ": " + core::quoted(name) +
                            " has FLOPs for only some launches: its FLOPs left out");
+}
+
+Timing times(const Input& file) {
+  const json doc = parse_trace(file);
+  Events ev = collect(trace_events(doc, file.name), file.name);
+  nest(ev.ops);
+  bool given = false;  // the trace's own "flops"
+  for (const Op& op : ev.ops) given = given || op.flops > 0.0;
+  const Counted counted = given ? Counted{} : count_from_shapes(ev.ops);
+  attribute(ev);
+
+  Timing timing;
+  timing.file = file.name;
+  timing.kind = "PyTorch profiler kernel durations";
+  const Attributed a = build(ev, timing);
+  bool any_flops = false;
+  for (const Op& op : ev.ops) any_flops = any_flops || op.flops > 0.0;
+  if (!given) timing.notes.push_back(flops_source_note(doc, file.name, counted, any_flops));
+  add_notes(counted, a, file.name, timing);
   return timing;
 }
 
@@ -399,6 +402,8 @@ Reading read(const Input& file, const Timing* given) {
 
 }  // namespace
 
-Reader pytorch_trace_reader() { return {"PyTorch profiler trace", detect, read, times, true}; }
+Reader pytorch_trace_reader() {
+  return {"PyTorch profiler trace", looks_like_trace, read, times, true};
+}
 
 }  // namespace rooftop::counters::importing

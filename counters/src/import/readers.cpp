@@ -10,6 +10,7 @@
 
 #define ROOFTOP_READERS(X) \
   X(nsys_sqlite)           \
+  X(pytorch_metrics)       \
   X(pytorch_trace)         \
   X(ncu_csv)               \
   X(nvprof)                \

@@ -12,6 +12,21 @@ KernelRecord new_record(const std::string& name, std::size_t index, const char* 
   return r;
 }
 
+void record_bytes(const counters::LevelBytes& b, const std::string& metrics, KernelRecord& r,
+                  NoteBook& book, std::vector<std::string>& remarks) {
+  const std::string label(b.label);
+  if (!b.bytes) {
+    book.add("no " + label + " byte metric (" + metrics + ", absent or n/a)",
+             label + " not plotted", r.id);
+    remarks.push_back("no " + label + " bytes");
+    return;
+  }
+  r.bytes.push_back(counters::recorded_bytes(b));
+  if (b.counted.empty()) return;
+  book.add(counters::partial_bytes_remark(b), "", r.id);
+  remarks.push_back(label + " " + b.counted + "s only");
+}
+
 void finish_record(KernelRecord& r, const std::vector<std::string>& remarks) {
   double most = 0.0;
   for (const Precision& p : kPrecisions)

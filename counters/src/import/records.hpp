@@ -12,6 +12,7 @@
 
 #include "rooftop/core/model.hpp"
 #include "rooftop/core/vocabulary.hpp"
+#include "rooftop/counters/evaluate.hpp"
 
 namespace rooftop::counters::importing {
 
@@ -66,9 +67,13 @@ template <class InFile, class MetricName>
 bool note_missing_flop_metrics(const std::string& file, const char* all_metrics, InFile in_file,
                                MetricName metric_name, std::vector<std::string>& notes) {
   std::vector<const Precision*> absent;
-  for (const Precision& p : kPrecisions)
+  std::size_t counted = 0;
+  for (const Precision& p : kPrecisions) {
+    if (!p.counted_by_instructions()) continue;
+    ++counted;
     if (!in_file(p)) absent.push_back(&p);
-  if (absent.size() == std::size(kPrecisions)) {
+  }
+  if (absent.size() == counted) {
     notes.push_back(file + ": no FLOP metric (" + all_metrics + "): FLOPs recorded as 0");
     return true;
   }
@@ -85,7 +90,7 @@ template <class Has, class Total>
 std::map<std::string, std::string> flops_short(Has has, Total total) {
   std::map<std::string, std::string> out;
   for (const Precision& p : kPrecisions) {
-    if (total(p)) continue;
+    if (!p.counted_by_instructions() || total(p)) continue;
     std::string lacking;
     int parts = 0;
     for (const char* op : kOps) {
@@ -101,6 +106,12 @@ std::map<std::string, std::string> flops_short(Has has, Total total) {
   }
   return out;
 }
+
+// One level's bytes as the evaluator found them, into `r`: a level without a count, or
+// with one half of its traffic only, is a note and a remark (`metrics`: what its count
+// comes from, for the note).
+void record_bytes(const counters::LevelBytes& b, const std::string& metrics, KernelRecord& r,
+                  NoteBook& book, std::vector<std::string>& remarks);
 
 // A new record: name, id "k<index+1>", group "import", order and source.
 KernelRecord new_record(const std::string& name, std::size_t index, const char* source);

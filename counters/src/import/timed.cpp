@@ -30,6 +30,7 @@ Reading timed_reading(const Timing& timing, const std::string& format, const cha
     r.samples = e.calls;
     r.invocations = e.calls;
     r.time_source = timing.kind;
+    r.description = e.description;
     std::vector<std::string> remarks;
     for (const Precision& p : kPrecisions) {
       const auto f = e.flops.find(std::string(p.name));

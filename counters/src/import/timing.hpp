@@ -20,6 +20,7 @@ struct TimingEntry {
   bool claimed = false;  // matched to a kernel of the report
   // FLOPs by precision name ("fp32"), where the file records them (PyTorch's with_flops).
   std::map<std::string, double> flops;
+  std::string description;  // the record's (a PyTorch operator record names its kernels)
 };
 
 struct Timing {

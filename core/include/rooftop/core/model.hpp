@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace rooftop::core {
@@ -135,8 +136,15 @@ struct Ceiling {
 
 // Bytes a kernel moved at one level of the memory hierarchy.
 struct LevelBytes {
+  // A constructor, so that {level, bytes} stays the whole count without naming `counted`.
+  LevelBytes(std::string level_name = {}, double count = 0.0, std::string part = {})
+      : level(std::move(level_name)), bytes(count), counted(std::move(part)) {}
   std::string level;  // "l1", "l2", "l3", "dram", "shared": the names of the bandwidth ceilings
   double bytes = 0.0;
+  // What the count covers where it is only part of the level's traffic (schema 1.8):
+  // "read" where only reads were counted, so that the intensity it gives is an upper
+  // bound. Empty: all of it.
+  std::string counted;
 };
 
 // Operations a kernel ran on one matrix unit (schema 1.7): `figure` names the /matrix
@@ -157,8 +165,11 @@ struct KernelRecord {
   int order = 0;            // position within the group
   std::string description;  // what this version changes, and why
   std::string source;       // where the counts come from: "declared", "cupti", "ncu-import", "nvprof-import"
-  std::string precision;    // precision of most FLOPs: "fp64", "fp32", "fp16" (empty: none)
+  std::string precision;    // precision of most FLOPs: a row of core::kPrecisions (empty: none)
   double flops_fp64 = 0.0, flops_fp32 = 0.0, flops_fp16 = 0.0;
+  double flops_bf16 = 0.0, flops_fp8 = 0.0;  // schema 1.8
+  // The CUDA-core FLOPs of every precision (core::kPrecisions).
+  double precision_flops() const;
   double fma_fraction = -1.0;       // share of the FLOPs issued as FMAs (< 0: unknown)
   double tensor_instructions = 0.0;  // counted, not converted to FLOPs
   std::vector<TensorOps> tensor_ops;  // per matrix unit, only the units with counts
@@ -177,10 +188,7 @@ struct KernelRecord {
   std::string above;                // ceilings the point lies above (comma-separated)
 
   // Every operation counted: the CUDA-core FLOPs of each precision and the matrix units'.
-  double flops() const {
-    const double cores = flops_fp64 + flops_fp32 + flops_fp16;
-    return tensor_ops.empty() ? cores : cores + tensor_flops();
-  }
+  double flops() const { return precision_flops() + tensor_flops(); }
   double tensor_flops() const;
   // The matrix unit with the most operations, where they are more than half of flops();
   // such a kernel is placed against that unit's figure. Empty otherwise.

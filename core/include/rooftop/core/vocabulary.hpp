@@ -16,20 +16,39 @@ namespace rooftop::core {
 // A kernel's FLOPs in one precision (an alias: nvcc's front end warns on the bare form).
 using FlopsField = double KernelRecord::*;
 
-// A floating-point format FLOPs are counted in.
+// A floating-point format FLOPs are counted in, and the roof its operations are placed
+// against: the one table of precision -> roof (core/roofline.cpp reads it).
+//   - A precision with CUDA-core ceilings (`ceilings`: fp64, fp32) is placed against them;
+//     fp32's `matrix` figure, TF32 tensor cores, takes over where its kernel's name says
+//     so (`matrix_tag`: cuBLAS and cuDNN name such kernels "..._tf32f32_...") or where its
+//     rate lies above the fp32 roofs and within tc_tf32 (cuDNN runs FP32 convolutions
+//     and, where allowed, cuBLAS FP32 GEMMs in TF32).
+//   - fp16, bf16 and fp8 have no CUDA-core ceiling: their `matrix` figure, the highest
+//     rate the machine has for them, is their roof (FP8's tc_fp8_e4m3: kTensorPaths says
+//     why one figure serves both formats).
+// Instruction counts exist for three of them only: `sass` (d, f, h in
+// sm__sass_thread_inst_executed_op_{d,f,h}{add,mul,fma}) and `nvprof` (dp, sp, hp in
+// flop_count_{dp,sp,hp}) are empty for bf16 and fp8, whose FLOPs come from operators
+// (a PyTorch trace) or from the tensor paths (kTensorPaths).
 struct Precision {
   std::string_view name;    // rooftop's name: "fp64"
   std::string_view label;   // for people: "FP64"
   int bytes;                // of one element
-  char sass;                // d, f, h in sm__sass_thread_inst_executed_op_{d,f,h}{add,mul,fma}
-  std::string_view nvprof;  // dp, sp, hp in nvprof's flop_count_{dp,sp,hp}
+  char sass;                // d, f, h; '\0' where no SASS count exists
+  std::string_view nvprof;  // dp, sp, hp; empty where nvprof has no count
   bool ceilings;            // the microbenchmarks measure its compute ceilings
   FlopsField flops;         // a kernel's FLOPs in it
+  std::string_view matrix;      // the /matrix figure of its operations on tensor cores
+  std::string_view matrix_tag;  // a kernel name holding it ran on `matrix` (empty: none)
+
+  constexpr bool counted_by_instructions() const { return sass != '\0'; }
 };
 inline constexpr Precision kPrecisions[] = {
-    {"fp64", "FP64", 8, 'd', "dp", true, &KernelRecord::flops_fp64},
-    {"fp32", "FP32", 4, 'f', "sp", true, &KernelRecord::flops_fp32},
-    {"fp16", "FP16", 2, 'h', "hp", false, &KernelRecord::flops_fp16},
+    {"fp64", "FP64", 8, 'd', "dp", true, &KernelRecord::flops_fp64, "", ""},
+    {"fp32", "FP32", 4, 'f', "sp", true, &KernelRecord::flops_fp32, "tc_tf32", "tf32"},
+    {"fp16", "FP16", 2, 'h', "hp", false, &KernelRecord::flops_fp16, "tc_fp16", ""},
+    {"bf16", "BF16", 2, '\0', "", false, &KernelRecord::flops_bf16, "tc_bf16", ""},
+    {"fp8", "FP8", 1, '\0', "", false, &KernelRecord::flops_fp8, "tc_fp8_e4m3", ""},
 };
 const Precision* find_precision(std::string_view name);
 

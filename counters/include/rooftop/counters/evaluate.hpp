@@ -27,7 +27,10 @@
 //             dram  dram__bytes.sum, dram__bytes_{read,write}.sum, or
 //                   dram__sectors_{read,write}.sum x 32 B, or Nsight Compute's Pascal set
 //                   dram__read_bytes + dram__write_bytes (no .sum); nvprof:
-//                   dram_{read,write}_transactions x 32 B, or dram_{read,write}_bytes
+//                   dram_{read,write}_transactions x 32 B, or dram_{read,write}_bytes;
+//                   where no pair is whole, the first half-pair that is there (reads
+//                   alone, say: a common hand-picked list), kept as what it is: `counted`
+//                   "read", an intensity that is an upper bound
 //   time    gpu__time_duration.sum (ns), or the Pascal set's gpu__time_duration
 
 #include <functional>
@@ -70,6 +73,7 @@ struct LevelBytes {
   std::optional<double> bytes;
   std::string from;    // the metrics it came from: "lts__t_sectors.sum x 32 B"
   bool newer = false;  // from the newer Nsight Compute definition
+  std::string counted;  // "read" or "write" where only that half was collected; empty: all
 };
 
 // A matrix unit's operations and the metric they came from.
@@ -80,7 +84,7 @@ struct TensorCount {
 };
 
 struct Counts {
-  std::vector<PrecisionFlops> flops;   // one per core::kPrecisions row, in its order
+  std::vector<PrecisionFlops> flops;   // one per core::kPrecisions row counted by instructions
   std::optional<double> fma_fraction;  // empty: unknown, or no FLOPs
   bool fma_known = true;
   std::string precision;  // the one with the most FLOPs; empty: none
@@ -95,5 +99,12 @@ Counts evaluate(const Lookup& value);
 
 // The matrix units a kernel ran operations on (ops > 0), as its record keeps them.
 std::vector<core::TensorOps> recorded_tensor_ops(const Counts& counts);
+
+// A level's bytes as a record keeps them (with what they count where only a part).
+core::LevelBytes recorded_bytes(const LevelBytes& bytes);
+// What a partial count means, for the notes: "DRAM bytes are reads only (from
+// dram__bytes_read.sum; no write count): the DRAM intensity is an upper bound". Empty
+// where the count is whole.
+std::string partial_bytes_remark(const LevelBytes& bytes);
 
 }  // namespace rooftop::counters

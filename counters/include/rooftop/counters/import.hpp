@@ -13,7 +13,9 @@
 //   nsys cuda_gpu_kern_sum, nsys cuda_gpu_trace   `nsys stats --format csv` (times only)
 //   nsys-sqlite     `nsys export --type sqlite` (times only)
 //   pytorch-trace   PyTorch's export_chrome_trace (.json or .json.gz): kernel times, and
-//                   operator FLOPs where recorded with_flops
+//                   operator FLOPs from the shapes recorded with record_shapes
+//   pytorch-metrics the same export of a profile of CUPTI counters (profiler_metrics,
+//                   profiler_measure_per_kernel): kineto's cuda_profiler_range events
 // Any of them may be gzip-compressed. The formats that time kernels and count no bytes
 // (Nsight Systems, PyTorch) serve as the timing file of an Nsight Compute or nvprof report
 // of the same run, joined by kernel name; on their own they give kernels with times.
