@@ -21,6 +21,8 @@
 namespace rooftop::microbench {
 namespace {
 
+using ceilings::core_dot_rates;
+using ceilings::DotRates;
 using detail::DotInstruction;
 
 bool host_runs(DotInstruction instruction) {

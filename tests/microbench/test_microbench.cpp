@@ -24,6 +24,8 @@ namespace rooftop::microbench {
 namespace {
 
 using Host = Kokkos::DefaultHostExecutionSpace;
+using ceilings::core_model;
+using ceilings::CoreModel;
 using rooftop::testing::KiB;
 using rooftop::testing::MiB;
 using rooftop::testing::TempDir;

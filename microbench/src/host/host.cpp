@@ -131,8 +131,8 @@ core::Machine describe_host(const std::string& sysfs_root) {
       return 0;
     }
   };
-  const CoreModel p =
-      core_model(info.count("vendor_id") ? info.at("vendor_id") : "", number("cpu family", 10),
+  const ceilings::CoreModel p =
+      ceilings::core_model(info.count("vendor_id") ? info.at("vendor_id") : "", number("cpu family", 10),
                  number("model", 10), m.cpu_model, m.simd_bits);
   m.fma_pipes = p.fma;
   m.add_pipes = p.add;

@@ -208,7 +208,7 @@ DotFeatures host_dot_features() {
   return f;
 }
 
-DotRates host_dot_rates() {
+ceilings::DotRates host_dot_rates() {
 #if defined(__x86_64__)
   unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
   if (!__get_cpuid(0, &eax, &ebx, &ecx, &edx)) return {0, 0, "no cpuid", 0, "no cpuid"};
@@ -222,13 +222,13 @@ DotRates host_dot_rates() {
   const int family = base_family == 0xf ? base_family + ((eax >> 20) & 0xff) : base_family;
   int model = (eax >> 4) & 0xf;
   if (base_family == 0x6 || base_family == 0xf) model += ((eax >> 16) & 0xf) << 4;
-  return core_dot_rates(vendor, family, model);
+  return ceilings::core_dot_rates(vendor, family, model);
 #else
   return {0, 0, "not an x86-64 CPU", 0, "not an x86-64 CPU"};
 #endif
 }
 
-std::vector<ceilings::DotUnit> dot_units(const DotFeatures& features, const DotRates& rates,
+std::vector<ceilings::DotUnit> dot_units(const DotFeatures& features, const ceilings::DotRates& rates,
                                          std::vector<std::string>* absent) {
   std::vector<ceilings::DotUnit> out;
   const auto unit = [&](const char* figure, DotInstruction instruction, double per_cycle) {

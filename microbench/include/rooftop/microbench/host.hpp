@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "rooftop/ceilings/cpu_cores.hpp"
 #include "rooftop/core/model.hpp"
 #include "rooftop/core/sampling.hpp"
 
@@ -14,20 +15,6 @@ namespace rooftop::microbench {
 // Everything but the clock; reads /proc/cpuinfo and /sys/devices/system/cpu.
 // `sysfs_root` exists for tests ("/sys/devices/system/cpu" on a real machine).
 core::Machine describe_host(const std::string& sysfs_root = "/sys/devices/system/cpu");
-
-// What one core issues per cycle at the vector width the kernels were built for, for
-// the theoretical peaks (cpu_cores.cpp holds the table). Zero pipes: an unknown core,
-// or a width the table has no figures for; `assumption` says which, or where the
-// figures come from.
-struct CoreModel {
-  std::string name;  // "Zen 4"; empty when unknown
-  int fma = 0, add = 0, loads = 0;
-  double store_bytes = 0;
-  std::string assumption;
-};
-// From /proc/cpuinfo's vendor_id, cpu family, model and model name.
-CoreModel core_model(const std::string& vendor, int family, int model,
-                     const std::string& model_name, int simd_bits);
 
 // Caches of cpu0 as listed under <sysfs_root>/cpu0/cache (data and unified only).
 std::vector<core::CacheLevel> read_caches(const std::string& sysfs_root);

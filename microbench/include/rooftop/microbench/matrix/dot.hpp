@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "rooftop/ceilings/cpu_cores.hpp"
 #include "rooftop/ceilings/dot_figures.hpp"
 #include "rooftop/core/model.hpp"
 #include "rooftop/core/progress.hpp"
@@ -31,23 +32,13 @@ struct DotFeatures {
 // OS saves); on a CPU with amx_bf16 it asks Linux for the tile data (once per process).
 DotFeatures host_dot_features();
 
-// 512-bit dot-product instructions one core issues per cycle (cpu_cores.cpp); 0: not
-// known. `source` names the core and pipes, or says why not.
-struct DotRates {
-  double bf16_zmm = 0.0;  // vdpbf16ps zmm
-  double int8_zmm = 0.0;  // vpdpbusd zmm
-  std::string source;
-  double amx_bf16 = 0.0;   // tdpbf16ps (a whole tile product)
-  std::string amx_source;  // where that comes from, or why it is not known
-};
-DotRates core_dot_rates(const std::string& vendor, int family, int model);
 // The rates of the core this runs on (cpuid's vendor, family and model).
-DotRates host_dot_rates();
+ceilings::DotRates host_dot_rates();
 
 // The instructions a CPU with `features` runs, one per figure (bf16_dot, int8_dot,
 // amx_bf16), with their rates; the figures it cannot measure go to `absent` as
 // "<figure>: <why>".
-std::vector<ceilings::DotUnit> dot_units(const DotFeatures& features, const DotRates& rates,
+std::vector<ceilings::DotUnit> dot_units(const DotFeatures& features, const ceilings::DotRates& rates,
                                          std::vector<std::string>* absent = nullptr);
 
 // This CPU's units at this core's rates: what ceilings::dot_figures takes beside the points

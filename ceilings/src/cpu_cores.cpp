@@ -6,10 +6,9 @@
 #include <regex>
 #include <string>
 
-#include "rooftop/microbench/matrix/dot.hpp"
-#include "rooftop/microbench/host.hpp"
+#include "rooftop/ceilings/cpu_cores.hpp"
 
-namespace rooftop::microbench {
+namespace rooftop::ceilings {
 namespace {
 
 // Pipes per core in operations per cycle at each vector width: a 512-bit operation on a
@@ -199,4 +198,4 @@ CoreModel core_model(const std::string& vendor, int family, int model,
   return out;
 }
 
-}  // namespace rooftop::microbench
+}  // namespace rooftop::ceilings
