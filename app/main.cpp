@@ -141,10 +141,26 @@ int main(int argc, char** argv) {
 
   rooftop::app::ProfileOptions profile;
   CLI::App* pr = app.add_subcommand(
-      "profile", "run an unmodified Kokkos program and place its kernels on the ceilings");
+      "profile", "run an unmodified Kokkos or CUDA program and place its kernels on the ceilings");
   pr->add_option("--ceilings", profile.ceilings, "ceilings file (HDF5)")->required();
   pr->add_option("--connector", profile.connector,
                  "Kokkos Tools connector library (default: the one beside rooftop)");
+  pr->add_option("--injection", profile.injection,
+                 "CUDA injection library (default: the one beside rooftop)");
+  CLI::Option* kokkos = pr->add_flag("--kokkos", profile.kokkos,
+                                     "see labelled Kokkos kernels through the Kokkos Tools connector");
+  pr->add_flag("--cuda", profile.cuda,
+               "see every CUDA kernel through the CUDA injection library (CUDA_INJECTION64_PATH)")
+      ->excludes(kokkos);
+  pr->add_option("--kernel-regex", profile.kernel_regex,
+                 "count only launches of kernels whose demangled name matches (as ncu's "
+                 "--kernel-name regex:)");
+  pr->add_option("--launch-skip", profile.launch_skip,
+                 "matching launches to skip before counting starts")
+      ->check(CLI::NonNegativeNumber);
+  pr->add_option("--launch-count", profile.launch_count,
+                 "matching launches to count (default: all)")
+      ->check(CLI::NonNegativeNumber);
   pr->add_option("--out", profile.out, "file to write: the ceilings with the kernels (HDF5)");
   pr->add_option("--plot", profile.plot, "SVG chart to write (hierarchical roofline)");
   add_format_flags(pr, profile.format);
