@@ -344,7 +344,7 @@ std::vector<core::KernelRecord> ProfileBackend::collect(std::vector<std::string>
     if (!injected())
       throw Error(command_[0] +
                   " wrote no profile: it is not a Kokkos program, or it never called "
-                  "Kokkos::finalize()");
+                  "Kokkos::finalize() (any CUDA program: --cuda, in the CUDA build)");
     if (!fs::exists("/dev/nvidiactl"))
       throw Error(command_[0] + ": no kernel counted: this machine has no NVIDIA GPU (no "
                                 "/dev/nvidiactl)");

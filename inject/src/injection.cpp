@@ -120,13 +120,15 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) 
   started = true;
   namespace ri = rooftop::inject;
   ri::g_pid = getpid();
-  std::atexit(ri::finish);
+  int status = 1;
   try {
     ri::start();
   } catch (const std::exception& e) {
     std::fprintf(stderr, "rooftop injection: not profiling: %s\n", e.what());
     ri::g_not_profiling = new std::string(e.what());
-    return 0;
+    status = 0;
   }
-  return 1;
+  // After libcupti is loaded, so that this handler runs before libcupti's own teardown.
+  std::atexit(ri::finish);
+  return status;
 }

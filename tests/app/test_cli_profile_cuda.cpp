@@ -24,12 +24,12 @@ namespace {
 
 using nlohmann::json;
 
-struct Setup {
+struct Profiling {
   TempDir logs, files;
   std::string ceilings = files.file("ceilings.h5");
   // Any existing file passes for the library: only a CUDA program's driver opens it.
   std::string library = files.file("librooftop_cuda_injection.so");
-  Setup() {
+  Profiling() {
     ceilings::write_file(ceilings, sample_ceilings_file());
     write_bytes(library, "");
   }
@@ -65,7 +65,7 @@ connector::LabelStats kernel(const std::string& name, bool counted) {
 }
 
 TEST(CliProfileCuda, EachFailureIsOneLine) {
-  Setup s;
+  Profiling s;
   RunResult r = run_rooftop({"profile", "--ceilings", s.ceilings, "--injection",
                              s.files.file("none.so"), "--", "/bin/true"},
                             s.logs);
@@ -80,8 +80,9 @@ TEST(CliProfileCuda, EachFailureIsOneLine) {
   r = s.profile({"/bin/true"});  // initialized no CUDA, so no library was loaded
   expect_one_line_failure(r);
   EXPECT_NE(r.err.find("no kernel counted"), std::string::npos) << r.err;
-  if (!std::filesystem::exists("/dev/nvidiactl"))
+  if (!std::filesystem::exists("/dev/nvidiactl")) {
     EXPECT_NE(r.err.find("no NVIDIA GPU"), std::string::npos) << r.err;
+  }
   r = s.profile({"/bin/true"}, {"--kernel-regex", "gemm("});
   expect_one_line_failure(r);
   EXPECT_NE(r.err.find("gemm("), std::string::npos) << r.err;
@@ -90,7 +91,7 @@ TEST(CliProfileCuda, EachFailureIsOneLine) {
 }
 
 TEST(CliProfileCuda, CountersNotPermittedOrNoKernelCountedSayWhy) {
-  Setup s;
+  Profiling s;
   connector::ProfileHeader refused;
   refused.source = "cupti-activity";
   refused.notes = {"no counters: cuptiRangeProfilerEnable: CUPTI_ERROR_INSUFFICIENT_PRIVILEGES"};
@@ -105,7 +106,7 @@ TEST(CliProfileCuda, CountersNotPermittedOrNoKernelCountedSayWhy) {
 }
 
 TEST(CliProfileCuda, TheSelectionReachesTheProgram) {
-  Setup s;
+  Profiling s;
   const std::string seen = s.files.file("seen.txt");
   s.profile({"/bin/sh", "-c",
              "echo \"$CUDA_INJECTION64_PATH|$ROOFTOP_KERNEL_REGEX|$ROOFTOP_LAUNCH_SKIP|"
@@ -116,7 +117,7 @@ TEST(CliProfileCuda, TheSelectionReachesTheProgram) {
 }
 
 TEST(CliProfileCuda, AProfileOfTheLibraryIsPlaced) {
-  Setup s;
+  Profiling s;
   connector::ProfileHeader header;
   header.source = "cupti";
   header.notes = {"CUDA kernels of any program (CUPTI injection), by demangled name"};
