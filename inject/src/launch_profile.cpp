@@ -33,7 +33,10 @@ LaunchProfile::LaunchProfile(Selection selection,
     header_.notes.push_back(selection_note_);
     counter_ = std::make_unique<connector::KernelCounter>(
         tracker_, header_, std::move(make_session),
-        [this](const connector::Invocation& k) { return selector_.select(k.label); });
+        [this](const connector::Invocation& k) {
+          std::lock_guard<std::mutex> lock(selector_mutex_);
+          return selector_.select(k.label);
+        });
   } else {
     header_.notes.push_back("counters off: times only");
   }
@@ -52,7 +55,14 @@ void LaunchProfile::on_begin(const connector::Invocation& k) {
 }
 
 void LaunchProfile::on_end(const connector::Invocation& k, double seconds) {
-  if (counter_) counter_->on_end(k, seconds);
+  if (!counter_) return;
+  counter_->on_end(k, seconds);
+  bool exhausted = false;
+  {
+    std::lock_guard<std::mutex> lock(selector_mutex_);
+    exhausted = selector_.exhausted();
+  }
+  if (exhausted && !counter_->counting()) counter_->close();  // idempotent
 }
 
 void LaunchProfile::launch_enter(const char* symbol, std::uint32_t correlation) {

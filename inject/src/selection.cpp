@@ -50,7 +50,7 @@ LaunchSelector::LaunchSelector(Selection selection) : selection_(std::move(selec
 }
 
 bool LaunchSelector::select(const std::string& kernel_name) {
-  if (selection_.launch_count > 0 && selected_ >= selection_.launch_count) return false;
+  if (exhausted()) return false;
   if (regex_ && !std::regex_search(kernel_name, *regex_)) return false;
   if (matched_++ < selection_.launch_skip) return false;
   ++selected_;

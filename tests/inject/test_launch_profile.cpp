@@ -31,7 +31,8 @@ constexpr const char* kGemm = "nvjet_sm90_hsh_256x128_64x4_1x2_h_bz_coopA_TNT";
 // Every counted launch: 100 FP32 FMAs, 4096 DRAM bytes, 2 microseconds in its replay.
 class FakeTarget final : public counters::AutoRangeTarget {
  public:
-  explicit FakeTarget(std::string refuse) : refuse_(std::move(refuse)) {}
+  FakeTarget(std::string refuse, int* disables)
+      : refuse_(std::move(refuse)), disables_(disables) {}
   counters::AutoRangeSetup setup() const override {
     return {"GH100", {fma_, "dram__bytes.sum", "gpu__time_duration.sum"}, {}, 8};
   }
@@ -46,16 +47,21 @@ class FakeTarget final : public counters::AutoRangeTarget {
   counters::cupti::MetricValues evaluate(std::size_t) override {
     return {{fma_, 100.0}, {"dram__bytes.sum", 4096.0}, {"gpu__time_duration.sum", 2000.0}};
   }
-  void disable() noexcept override {}
+  void disable() noexcept override {
+    if (disables_) ++*disables_;
+  }
 
  private:
   std::string refuse_;
+  int* disables_;
   std::string fma_ = counters::flop_metric('f', "fma");
 };
 
-connector::KernelCounter::MakeSession fake_session(std::string refuse = "") {
-  return [refuse] {
-    return std::make_unique<counters::AutoRangeSession>(std::make_unique<FakeTarget>(refuse));
+connector::KernelCounter::MakeSession fake_session(std::string refuse = "",
+                                                  int* disables = nullptr) {
+  return [refuse, disables] {
+    return std::make_unique<counters::AutoRangeSession>(
+        std::make_unique<FakeTarget>(refuse, disables));
   };
 }
 
@@ -78,9 +84,14 @@ std::map<std::string, LabelStats> by_name(const std::vector<LabelStats>& labels)
 }
 
 TEST(LaunchProfile, SelectedLaunchesCountedOthersTimedSummedByDemangledName) {
-  LaunchProfile p({"elementwise", 1, 2}, fake_session());
+  int disables = 0;
+  LaunchProfile p({"elementwise", 1, 2}, fake_session("", &disables));
   // Four launches of the multiply (the 2nd and 3rd selected), two of the GEMM.
-  for (std::uint32_t c = 1; c <= 6; ++c) launch(p, c % 3 == 0 ? kGemm : kMul, c);
+  for (std::uint32_t c = 1; c <= 6; ++c) {
+    launch(p, c % 3 == 0 ? kGemm : kMul, c);
+    // The profiler is shut down as soon as the last selected launch is counted.
+    EXPECT_EQ(disables, c < 4 ? 0 : 1) << "after launch " << c;
+  }
   // Their records: the multiply 10 us when not replayed, 50 us when it was.
   const std::map<std::uint32_t, std::uint64_t> ns = {{1, 10'000}, {2, 50'000}, {3, 7'000},
                                                      {4, 50'000}, {5, 10'000}, {6, 9'000}};

@@ -7,6 +7,8 @@
 //   - the launches the selection picks are counted by the connector's KernelCounter
 //     (auto ranges, kernel replay: the same session, overlap and failure rules as the
 //     Kokkos connector's), the others run as the program launched them;
+//     once the selection is exhausted, the profiler is shut down, so that the rest of
+//     the run goes as it would unprofiled;
 //   - every kernel's time is that of its launches that were not replayed, from CUPTI's
 //     activity records (joined to the launch by correlation id): a replayed launch's
 //     record holds the replays;
@@ -78,6 +80,7 @@ class LaunchProfile final : private connector::KernelTracker::Observer {
     bool replayed = false;
   };
 
+  std::mutex selector_mutex_;  // launches are selected from any host thread
   LaunchSelector selector_;
   std::string selection_note_;
   connector::KernelTracker tracker_;

@@ -45,6 +45,10 @@ class LaunchSelector {
   explicit LaunchSelector(Selection selection);
   bool select(const std::string& kernel_name);
   std::int64_t selected() const { return selected_; }
+  // Every launch the selection asked for has been selected.
+  bool exhausted() const {
+    return selection_.launch_count > 0 && selected_ >= selection_.launch_count;
+  }
 
  private:
   Selection selection_;
