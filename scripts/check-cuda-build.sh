@@ -46,8 +46,9 @@ for f in "$build/app/rooftop" "$build/connector/librooftop_kokkos_connector.so" 
   fi
 done
 # The CUDA driver calls the injection library's InitializeInjection, its one export.
+# (grep reads all of nm's output: with -q, nm's SIGPIPE would fail the pipeline.)
 if [[ -f "$injection" ]] &&
-   ! nm -D --defined-only "$injection" | grep -qw InitializeInjection; then
+   ! nm -D --defined-only "$injection" | grep -w InitializeInjection > /dev/null; then
   echo "check-cuda-build: $injection does not export InitializeInjection" >&2
   exit 1
 fi
