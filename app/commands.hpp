@@ -1,6 +1,7 @@
 #pragma once
 // Subcommands of the rooftop program; each returns the process exit status.
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -77,6 +78,10 @@ int run_import(const ImportOptions& options, const std::string& command_line);
 struct ProfileOptions {
   std::string ceilings;
   std::string connector;             // empty: the one beside this program
+  std::string injection;             // empty: the one beside this program
+  bool kokkos = false, cuda = false;  // the tool forced (default: told from the program)
+  std::string kernel_regex;          // the launches the injection library counts
+  std::int64_t launch_skip = 0, launch_count = 0;
   std::vector<std::string> command;  // the program and its arguments
   std::string out, plot;
   OutputFormat format = OutputFormat::table;

@@ -168,10 +168,24 @@ Command add_import(CLI::App& app) {
 Command add_profile(CLI::App& app) {
   auto o = std::make_shared<rooftop::app::ProfileOptions>();
   CLI::App* pr = app.add_subcommand(
-      "profile", "run an unmodified Kokkos program and place its kernels on the ceilings");
+      "profile", "run an unmodified Kokkos or CUDA program and place its kernels on the ceilings");
   pr->add_option("--ceilings", o->ceilings, "ceilings file (HDF5)")->required();
   pr->add_option("--connector", o->connector,
                  "Kokkos Tools connector library (default: the one beside rooftop)");
+  pr->add_option("--injection", o->injection,
+                 "CUDA injection library (default: the one beside rooftop)");
+  CLI::Option* kokkos = pr->add_flag("--kokkos", o->kokkos,
+                                     "see labelled Kokkos kernels through the Kokkos Tools connector");
+  pr->add_flag("--cuda", o->cuda,
+               "see every CUDA kernel through the CUDA injection library (CUDA_INJECTION64_PATH)")
+      ->excludes(kokkos);
+  pr->add_option("--kernel-regex", o->kernel_regex,
+                 "count only launches of kernels whose demangled name matches (as ncu's "
+                 "--kernel-name regex:)");
+  pr->add_option("--launch-skip", o->launch_skip, "matching launches to skip before counting starts")
+      ->check(CLI::NonNegativeNumber);
+  pr->add_option("--launch-count", o->launch_count, "matching launches to count (default: all)")
+      ->check(CLI::NonNegativeNumber);
   pr->add_option("--out", o->out, "file to write: the ceilings with the kernels (HDF5)");
   pr->add_option("--plot", o->plot, "SVG chart to write (hierarchical roofline)");
   add_format_flags(pr, o->format);

@@ -37,12 +37,21 @@ cmake -S "$root" -B "$build" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release \
 cmake --build "$build" --parallel "$(nproc)"
 # libcupti is opened when counting starts, never linked (counters/src/cupti_api.cpp):
 # Nsight Compute profiles `analyze --no-cupti` with a CUPTI of its own.
-for f in "$build/app/rooftop" "$build/connector/librooftop_kokkos_connector.so"; do
+injection="$build/inject/librooftop_cuda_injection.so"
+for f in "$build/app/rooftop" "$build/connector/librooftop_kokkos_connector.so" "$injection"; do
+  [[ -f "$f" ]] || continue  # the injection library: only where CUPTI is found
   if readelf -d "$f" | grep -q 'NEEDED.*libcupti'; then
     echo "check-cuda-build: $f links libcupti; it must open it only to count" >&2
     exit 1
   fi
 done
+# The CUDA driver calls the injection library's InitializeInjection, its one export.
+# (grep reads all of nm's output: with -q, nm's SIGPIPE would fail the pipeline.)
+if [[ -f "$injection" ]] &&
+   ! nm -D --defined-only "$injection" | grep -w InitializeInjection > /dev/null; then
+  echo "check-cuda-build: $injection does not export InitializeInjection" >&2
+  exit 1
+fi
 "$root/scripts/check-ptx.sh" "$build"
 "$root/scripts/check-gpp-ptx.sh" "$build"
 "$root/scripts/check-sass.sh" "$build"

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Packs the CUDA build into a self-contained bundle for a GPU machine without network
 # that has the NVIDIA driver and nothing else: the rooftop program, the Kokkos Tools
-# connector, the device tests (test_device, and test_counts_device where the build has
-# CUPTI), connector_app, scripts/run-gpu.sh, the reference ceilings run-gpu.sh's probes
+# connector, the CUDA injection library (where the build has CUPTI), the device tests
+# (test_device, and test_counts_device where the build has CUPTI), connector_app,
+# scripts/run-gpu.sh and the PyTorch program it profiles where the GPU machine has torch
+# (share/torch_model.py), the reference ceilings run-gpu.sh's probes
 # place kernels on before it has measured any (share/reference-ceilings.h5, from data/),
 # and every shared
 # library they load that is not the driver's or the C library's: the CUDA runtime,
@@ -61,6 +63,7 @@ for tool in ldd tar gzip strip awk; do
   command -v "$tool" >/dev/null || die "'$tool' not found"
 done
 [[ -f "$root/scripts/run-gpu.sh" ]] || die "$root/scripts/run-gpu.sh is missing"
+[[ -f "$root/scripts/torch_model.py" ]] || die "$root/scripts/torch_model.py is missing"
 [[ -f "$reference" ]] || die "$reference is missing"
 output_dir="$(dirname "$output")"
 mkdir -p "$output_dir" 2>/dev/null || die "cannot create $output_dir"
@@ -129,6 +132,9 @@ done
 # The counts test (connector and CUPTI backend against FLOPs worked out by hand) exists
 # where the build found CUPTI.
 [[ -f "$build/tests/test_counts_device" ]] && programs+=(tests/test_counts_device)
+# The CUDA injection library (rooftop profile of any CUDA program), built where CUPTI is.
+injection=inject/librooftop_cuda_injection.so
+[[ -f "$build/$injection" ]] || injection=""
 
 # --- Packing ------------------------------------------------------------------------
 stage="$(mktemp -d)"
@@ -146,7 +152,9 @@ if [[ -n "$peers" ]]; then
   cp "$root/scripts/peers-table.py" "$dir/"
 fi
 cp "$build/$connector" "$dir/lib/"
+[[ -n "$injection" ]] && cp "$build/$injection" "$dir/lib/"
 cp "$root/scripts/run-gpu.sh" "$dir/"
+cp "$root/scripts/torch_model.py" "$dir/share/"
 cp "$reference" "$dir/share/reference-ceilings.h5"
 cuda_arch="$(sed -n 's/^Kokkos_ROOT:[A-Z]*=.*cuda-sm\([0-9]*\).*/\1/p' "$build/CMakeCache.txt" 2>/dev/null |
              head -1)"
@@ -189,7 +197,7 @@ while read -r name path; do
 done < "$stage/needed"
 # Ours and the distribution's libraries lose their symbol tables; NVIDIA's travel as
 # shipped.
-strip --strip-unneeded "$dir"/bin/* "$dir/lib/librooftop_kokkos_connector.so" 2>/dev/null || true
+strip --strip-unneeded "$dir"/bin/* "$dir"/lib/librooftop_*.so 2>/dev/null || true
 for f in "$dir"/lib/*.so*; do
   case "$(basename "$f")" in
     libcudart*|libcupti*|libnvperf*|librooftop*) ;;

@@ -9,7 +9,9 @@
 # then the device tests, `measure --space device`, `analyze` of the GPP ladder and the
 # reference kernels with CUPTI counts, the same kernels run once each under Nsight
 # Compute, imported and their counts set beside CUPTI's, `profile` of a Kokkos program
-# through the connector, then `measure` twice more where time is left (the spread
+# through the connector, `profile` of any CUDA program through the injection library
+# (the PyTorch program of the ncu log where torch is installed, else connector_app),
+# then `measure` twice more where time is left (the spread
 # between runs is part of the result). Every step has its own time limit, and a step
 # starts only if its limit fits in what is left of the run's budget (--budget, 540 s:
 # one 10-minute call with a margin), so the run ends in time however the steps go; a
@@ -59,7 +61,7 @@ summary="$out/summary.txt"
 # with CUPTI on an H100 or H200. The tests and profile took 2-4 s there. The first run
 # through (the machine checks, then the probes and each step to its limit, with the 5 s
 # of every kill) is 505 s plus the checks: inside the 540 s budget, 60 s under 10
-# minutes; the repeats run in the time the others leave.
+# minutes; profile-cuda (65 s more) and the repeats run in the time the others leave.
 declare -A limit=(
   [probe-triad]=8       # the probes: 56 s in all
   [probe-polynomial]=8
@@ -76,6 +78,7 @@ declare -A limit=(
   [ncu-import]=10
   [counts]=15
   [profile]=30
+  [profile-cuda]=60     # ncu took 14 s for the PyTorch program's 40 launches
   [show]=10
   [peer]=90             # each of the peers (--peers)
 )
@@ -464,7 +467,22 @@ if [[ -n "$ceilings" ]]; then
   # 5. An unmodified Kokkos program through the connector.
   step profile "$rooftop" profile --ceilings "$ceilings" --out "$out/profile.h5" \
        --plot "$out/profile.svg" --json -- "$here/bin/connector_app"
-  # 6. The repeats, in the time left, each limited by the first one's time.
+  # 6. Any CUDA program through the CUDA injection library (CUDA_INJECTION64_PATH): the
+  # PyTorch program of the ncu log in tests/fixtures/import where this python3 has torch
+  # and sees the GPU (its first 40 launches, the ones ncu counted), else connector_app's
+  # kernels by their CUDA names.
+  if [[ ! -f "$here/lib/librooftop_cuda_injection.so" ]]; then
+    skipped profile-cuda "${limit[profile-cuda]}" "this bundle has no CUDA injection library"
+  elif timeout 30 python3 -c 'import sys, torch; sys.exit(not torch.cuda.is_available())' \
+         > /dev/null 2>&1; then
+    step profile-cuda "$rooftop" profile --cuda --launch-count 40 --ceilings "$ceilings" \
+         --out "$out/profile-torch.h5" --plot "$out/profile-torch.svg" --json \
+         -- python3 "$here/share/torch_model.py"
+  else
+    step profile-cuda "$rooftop" profile --cuda --ceilings "$ceilings" \
+         --out "$out/profile-cuda.h5" --json -- "$here/bin/connector_app"
+  fi
+  # 7. The repeats, in the time left, each limited by the first one's time.
   limit[measure]=$(( first_secs * 3 / 2 + 10 < limit[measure] ? first_secs * 3 / 2 + 10
                                                                : limit[measure] ))
   while (( measured < 3 )); do

@@ -19,6 +19,8 @@
 
 #include "rooftop/connector/profile_file.hpp"
 #include "rooftop/core/error.hpp"
+#include "rooftop/core/format.hpp"
+#include "rooftop/inject/selection.hpp"
 
 extern char** environ;
 
@@ -28,24 +30,42 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr const char* kConnectorName = "librooftop_kokkos_connector.so";
+constexpr const char* kInjectionName = "librooftop_cuda_injection.so";
 
-}  // namespace
-
-std::string find_connector(const std::string& given) {
+// `given`, else `file` in `folder` of the build tree or lib/ of an install, beside this
+// program; empty when none is there.
+std::string find_library(const std::string& given, const char* folder, const char* file,
+                         const char* what) {
   if (!given.empty()) {
-    if (!fs::exists(given)) throw Error(given + ": no such connector library");
+    if (!fs::exists(given)) throw Error(given + ": no such " + what + " library");
     return fs::absolute(given).string();
   }
   std::error_code ec;
   const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-  if (!ec) {
-    for (const fs::path& candidate :
-         {exe.parent_path().parent_path() / "connector" / kConnectorName,
-          exe.parent_path().parent_path() / "lib" / kConnectorName})
-      if (fs::exists(candidate)) return candidate.string();
-  }
-  throw Error(std::string("cannot find ") + kConnectorName +
-              " beside the rooftop program; name it with --connector");
+  if (ec) return "";
+  for (const fs::path& candidate : {exe.parent_path().parent_path() / folder / file,
+                                    exe.parent_path().parent_path() / "lib" / file})
+    if (fs::exists(candidate)) return candidate.string();
+  return "";
+}
+
+}  // namespace
+
+std::string find_connector(const std::string& given) {
+  std::string found = find_library(given, "connector", kConnectorName, "connector");
+  if (found.empty())
+    throw Error(std::string("cannot find ") + kConnectorName +
+                " beside the rooftop program; name it with --connector");
+  return found;
+}
+
+std::string find_injection(const std::string& given) {
+  std::string found = find_library(given, "inject", kInjectionName, "injection");
+  if (found.empty())
+    throw Error(std::string("cannot find ") + kInjectionName +
+                " beside the rooftop program (only the CUDA build with CUPTI has it); name it "
+                "with --injection");
+  return found;
 }
 
 namespace {
@@ -138,22 +158,48 @@ std::vector<std::string> tool_variables(const std::string& program) {
   return {"KOKKOS_TOOLS_LIBS", "KOKKOS_PROFILE_LIBRARY"};
 }
 
-// The environment of this process with the connector's variables set (replacing any
-// tool library the user had set: one tool at a time is what Kokkos 3 loads).
-std::vector<std::string> child_environment(const std::string& program, const std::string& connector,
-                                           const std::string& out) {
+// The environment of this process without the variables of `drop`, then `set`.
+std::vector<std::string> child_environment(const std::vector<std::string>& drop,
+                                           const std::vector<std::string>& set) {
   std::vector<std::string> env;
   for (char** e = environ; *e; ++e) {
     const std::string entry = *e;
     const std::string key = entry.substr(0, entry.find('='));
-    if (key != "KOKKOS_PROFILE_LIBRARY" && key != "KOKKOS_TOOLS_LIBS" &&
-        key != "ROOFTOP_PROFILE_OUT")
-      env.push_back(entry);
+    if (std::find(drop.begin(), drop.end(), key) == drop.end()) env.push_back(entry);
   }
-  for (const std::string& variable : tool_variables(program))
-    env.push_back(variable + "=" + connector);
-  env.push_back("ROOFTOP_PROFILE_OUT=" + out);
+  env.insert(env.end(), set.begin(), set.end());
   return env;
+}
+
+// The connector's variables set (replacing any tool library the user had set: one tool
+// at a time is what Kokkos 3 loads).
+std::vector<std::string> connector_environment(const std::string& program,
+                                               const std::string& connector,
+                                               const std::string& out) {
+  std::vector<std::string> set;
+  for (const std::string& variable : tool_variables(program))
+    set.push_back(variable + "=" + connector);
+  set.push_back(std::string(inject::kEnvironment.profile_out) + "=" + out);
+  return child_environment({"KOKKOS_PROFILE_LIBRARY", "KOKKOS_TOOLS_LIBS",
+                            inject::kEnvironment.profile_out},
+                           set);
+}
+
+// The injection library and its selection set (replacing any the user had set: the
+// CUDA driver loads one injection library).
+std::vector<std::string> injection_environment(const std::string& injection,
+                                               const inject::Selection& selection,
+                                               const std::string& out) {
+  const inject::EnvironmentNames& n = inject::kEnvironment;
+  std::vector<std::string> set = {
+      "CUDA_INJECTION64_PATH=" + injection, std::string(n.profile_out) + "=" + out,
+      std::string(n.launch_skip) + "=" + std::to_string(selection.launch_skip),
+      std::string(n.launch_count) + "=" + std::to_string(selection.launch_count)};
+  if (!selection.kernel_regex.empty())
+    set.push_back(std::string(n.kernel_regex) + "=" + selection.kernel_regex);
+  return child_environment({"CUDA_INJECTION64_PATH", n.profile_out, n.kernel_regex,
+                            n.launch_skip, n.launch_count},
+                           set);
 }
 
 // The program being profiled, and the stop signal rooftop got while it ran: the program
@@ -227,24 +273,89 @@ int run_program(const std::vector<std::string>& command, std::vector<std::string
 
 }  // namespace
 
-ProfileBackend::ProfileBackend(std::vector<std::string> command, std::string connector)
-    : command_(std::move(command)), connector_(find_connector(connector)) {
-  if (command_.empty()) throw Error("profile needs a program to run after --");
+namespace {
+
+bool selects(const inject::Selection& s) {
+  return !s.kernel_regex.empty() || s.launch_skip > 0 || s.launch_count > 0;
 }
+
+// Which tool sees the kernels of `run` (ProfileTool's rules); the injection library's
+// path, or empty for the connector.
+std::string injection_for(const ProfileRun& run) {
+  if (run.tool == ProfileTool::kokkos) return "";
+  if (run.tool == ProfileTool::cuda || selects(run.selection) || !run.injection.empty())
+    return find_injection(run.injection);
+  const std::string program = resolve_program(run.command.front());
+  if (!program.empty() && tool_variables(program).size() == 1) return "";  // a Kokkos program
+  try {
+    return find_injection("");
+  } catch (const Error&) {  // a build without it: the connector, as before
+    return "";
+  }
+}
+
+// The one line for a profile of the injection library in which nothing was counted.
+std::string why_nothing_counted(const std::string& program, const connector::Profile& p) {
+  std::vector<std::string> reasons;  // the notes that say why
+  for (const std::string& n : p.notes)
+    for (const char* start : {"no counters", "counters off", "not profiling"})
+      if (n.rfind(start, 0) == 0) reasons.push_back(n);
+  const std::string why = core::join(reasons, "; ");
+  if (why.find("INSUFFICIENT_PRIVILEGES") != std::string::npos)
+    return program + ": no kernel counted: the GPU's performance counters are not permitted "
+                     "to this user (CUPTI_ERROR_INSUFFICIENT_PRIVILEGES: the driver's "
+                     "RmProfilingAdminOnly is 1); run as root, or load the nvidia module with "
+                     "NVreg_RestrictProfilingToAdminUsers=0";
+  if (p.kernels.empty() && why.empty())
+    return program + ": no kernel counted: it launched no CUDA kernel";
+  return program + ": no kernel counted" + (why.empty() ? "" : ": " + why);
+}
+
+}  // namespace
+
+ProfileBackend::ProfileBackend(ProfileRun run)
+    : command_(std::move(run.command)), selection_(std::move(run.selection)) {
+  if (command_.empty()) throw Error("profile needs a program to run after --");
+  run.command = command_;
+  injection_ = injection_for(run);
+  if (injection_.empty()) {
+    connector_ = find_connector(run.connector);
+    return;
+  }
+  inject::LaunchSelector check(selection_);  // a regex that does not compile fails here
+  if (resolve_program(command_.front()).empty())
+    throw Error(command_.front() + ": program not found");
+}
+
+ProfileBackend::ProfileBackend(std::vector<std::string> command, std::string connector)
+    : ProfileBackend(ProfileRun{std::move(command), ProfileTool::kokkos, std::move(connector),
+                                "", {}}) {}
 
 std::vector<core::KernelRecord> ProfileBackend::collect(std::vector<std::string>& notes) {
   ScratchFile profile;
-  const int status =
-      run_program(command_, child_environment(command_[0], connector_, profile.path()));
+  const int status = run_program(
+      command_, injected() ? injection_environment(injection_, selection_, profile.path())
+                           : connector_environment(command_[0], connector_, profile.path()));
   if (status == 130 || status == 128 + SIGINT) throw Interrupted();
   if (status != 0)
     throw Error(command_[0] + " exited with status " + std::to_string(status) +
                 "; nothing written");
-  if (!fs::exists(profile.path()))
-    throw Error(command_[0] +
-                " wrote no profile: it is not a Kokkos program, or it never called "
-                "Kokkos::finalize()");
+  if (!fs::exists(profile.path())) {
+    if (!injected())
+      throw Error(command_[0] +
+                  " wrote no profile: it is not a Kokkos program, or it never called "
+                  "Kokkos::finalize() (any CUDA program: --cuda, in the CUDA build)");
+    if (!fs::exists("/dev/nvidiactl"))
+      throw Error(command_[0] + ": no kernel counted: this machine has no NVIDIA GPU (no "
+                                "/dev/nvidiactl)");
+    throw Error(command_[0] + ": no kernel counted: it never initialized CUDA, or the CUDA "
+                              "driver did not load the injection library");
+  }
   connector::Profile p = connector::read_profile(profile.path());
+  if (injected() && std::none_of(p.kernels.begin(), p.kernels.end(), [](const auto& k) {
+        return k.source == "cupti";
+      }))
+    throw Error(why_nothing_counted(command_[0], p));
   if (p.kernels.empty()) throw Error(command_[0] + " launched no labelled Kokkos kernel");
   notes.insert(notes.end(), p.notes.begin(), p.notes.end());
   if (p.source != "cupti")

@@ -23,8 +23,11 @@ bool counted_kind(const Invocation& k) {
 bool is_memset_label(const std::string& label) { return ends_with(label, " via memset"); }
 
 KernelCounter::KernelCounter(KernelTracker& tracker, ProfileHeader& header,
-                             MakeSession make_session)
-    : tracker_(tracker), header_(header), make_session_(std::move(make_session)) {}
+                             MakeSession make_session, Select select)
+    : tracker_(tracker),
+      header_(header),
+      make_session_(std::move(make_session)),
+      select_(std::move(select)) {}
 
 void KernelCounter::give_up(const std::string& why) {
   if (failed_) return;
@@ -35,6 +38,7 @@ void KernelCounter::give_up(const std::string& why) {
 
 void KernelCounter::on_begin(const Invocation& k) {
   if (!counted_kind(k)) return;
+  const bool selected = !select_ || select_(k);  // every kernel advances the selection
   std::lock_guard<std::mutex> lock(mutex_);
   ++open_;
   if (counting_ != 0) {
@@ -48,7 +52,7 @@ void KernelCounter::on_begin(const Invocation& k) {
                                "not counted");
     return;
   }
-  if (failed_) return;
+  if (failed_ || !selected) return;
   try {
     if (!session_) {
       session_ = make_session_();
@@ -110,6 +114,11 @@ void KernelCounter::on_end(const Invocation& k, double) {
     tracker_.add_note(k.label, "not counted: " + c.reason);
   }
   if (session_->gave_up()) give_up(session_->gave_up_reason());
+}
+
+bool KernelCounter::counting() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return counting_ != 0;
 }
 
 void KernelCounter::close() {

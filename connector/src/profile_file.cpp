@@ -128,9 +128,11 @@ KernelRecord to_record(const LabelStats& s, std::size_t index) {
   r.time_s = s.total_s;
   r.time_min = s.min_s;
   r.time_max = s.max_s;
-  r.time_source = "wall clock from Kokkos Tools begin to end (fenced by Kokkos), sum of " +
-                  plural(s.invocations, "invocation", "invocations");
-  r.source = "kokkos-tools-timing";
+  r.time_source = !s.time_source.empty()
+                      ? s.time_source
+                      : "wall clock from Kokkos Tools begin to end (fenced by Kokkos), sum of " +
+                            plural(s.invocations, "invocation", "invocations");
+  r.source = s.source;
 
   if (!s.counters.empty()) {
     r.source = "cupti";
@@ -141,7 +143,8 @@ KernelRecord to_record(const LabelStats& s, std::size_t index) {
                          plural(s.invocations, "invocation", "invocations"));
     // With one auto range per launch, the GPU's own duration is the kernels' time;
     // the wall clock also holds CUPTI's replays.
-    if (e.gpu_time_s && s.counted_invocations == s.invocations && s.invocations > 0) {
+    if (s.time_source.empty() && e.gpu_time_s && s.counted_invocations == s.invocations &&
+        s.invocations > 0) {
       char wall[64];
       std::snprintf(wall, sizeof wall, "%.6g s", s.total_s);
       append_note(r, std::string("wall clock with profiling ") + wall);

@@ -4,6 +4,8 @@
 // injects its own CUPTI into the process it profiles, and `analyze --no-cupti` runs
 // under it. Every CUPTI call of this library goes through api().
 
+#include <cupti_activity.h>
+#include <cupti_callbacks.h>
 #include <cupti_profiler_host.h>
 #include <cupti_profiler_target.h>
 #include <cupti_range_profiler.h>
@@ -30,7 +32,11 @@ namespace rooftop::counters::cupti {
                                           X(cuptiRangeProfilerDecodeData)                          \
                                               X(cuptiRangeProfilerGetCounterDataSize)              \
                                                   X(cuptiRangeProfilerCounterDataImageInitialize)  \
-                                                      X(cuptiRangeProfilerGetCounterDataInfo)
+                                                      X(cuptiRangeProfilerGetCounterDataInfo)    \
+  /* the launch callbacks and kernel activity records of the injection library */                \
+  X(cuptiSubscribe) X(cuptiUnsubscribe) X(cuptiEnableCallback) X(cuptiEnableDomain)                \
+      X(cuptiActivityRegisterCallbacks) X(cuptiActivityEnable) X(cuptiActivityFlushAll)           \
+          X(cuptiActivityGetNextRecord) X(cuptiActivityGetNumDroppedRecords)
 
 struct Api {
 #define ROOFTOP_CUPTI_POINTER(name) decltype(&::name) name = nullptr;

@@ -36,7 +36,11 @@ class KernelCounter final : public KernelTracker::Observer {
   // it may throw: CountersBusy leaves that kernel uncounted and the next one calls it
   // again; anything else ends counting for the run with its reason.
   using MakeSession = std::function<std::unique_ptr<counters::AutoRangeSession>()>;
-  KernelCounter(KernelTracker& tracker, ProfileHeader& header, MakeSession make_session);
+  // Which outermost CUDA kernels are counted (empty: all). It is asked once per kernel,
+  // in launch order; the kernels it declines still take part in the overlap rules.
+  using Select = std::function<bool(const Invocation&)>;
+  KernelCounter(KernelTracker& tracker, ProfileHeader& header, MakeSession make_session,
+                Select select = {});
 
   void on_begin(const Invocation& invocation) override;
   void on_end(const Invocation& invocation, double seconds) override;
@@ -44,6 +48,10 @@ class KernelCounter final : public KernelTracker::Observer {
   // At finalize, while CUDA is alive: a kernel begun and never ended is closed, the
   // profiler disabled, and how often it was set up noted in the header.
   void close();
+
+  // Whether a kernel is being counted now: a launch that begins while it is, is
+  // replayed with it.
+  bool counting() const;
 
   // Set-ups in a row that find the counters busy before counting ends for the run.
   static constexpr int kBusySetups = 3;
@@ -54,7 +62,8 @@ class KernelCounter final : public KernelTracker::Observer {
   KernelTracker& tracker_;
   ProfileHeader& header_;
   MakeSession make_session_;
-  std::mutex mutex_;
+  Select select_;
+  mutable std::mutex mutex_;
   std::unique_ptr<counters::AutoRangeSession> session_;
   bool failed_ = false;
   int busy_setups_ = 0;         // set-ups in a row refused: the counters were busy

@@ -51,6 +51,10 @@ struct LabelStats {
   std::map<std::string, double> counters;  // summed values an observer added
   std::int64_t counted_invocations = 0;    // invocations the counters cover
   std::vector<std::string> notes;          // one line each, no duplicates
+  // Set where the times come from elsewhere than Kokkos Tools' fenced begin and end
+  // (CUPTI's activity records of a CUDA program): said as given, and kept as given.
+  std::string time_source;
+  std::string source = "kokkos-tools-timing";   // a record's source without counters
 };
 
 class KernelTracker {

@@ -1,7 +1,9 @@
 #pragma once
 // The file the Kokkos Tools connector writes when Kokkos finalizes (to the path in
-// ROOFTOP_PROFILE_OUT) and `rooftop profile` reads back: JSON Lines, UTF-8, one object
-// per line.
+// ROOFTOP_PROFILE_OUT), and the CUDA injection library at the program's exit (inject/:
+// kernels by demangled name, group "cuda", source "cupti-activity" where a kernel has
+// times only, its times from CUPTI's activity records), and `rooftop profile` reads
+// back: JSON Lines, UTF-8, one object per line.
 //
 // Line 1, the header:
 //   {"format": "rooftop-kokkos-profile", "version": "1.1",
