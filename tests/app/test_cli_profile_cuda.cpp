@@ -51,7 +51,6 @@ struct Profiling {
 connector::LabelStats kernel(const std::string& name, bool counted) {
   connector::LabelStats s;
   s.label = name;
-  s.group = "cuda";
   s.source = "cupti-activity";
   s.spaces = {"Cuda"};
   s.invocations = 2;
