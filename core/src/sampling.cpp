@@ -85,17 +85,20 @@ std::vector<double> SampleSet::per_rep() const {
   return out;
 }
 
+namespace {
+// A repetition's `units` in 10^9 per second, from its seconds.
+auto rate_of(double units) {
+  return [units](double seconds) { return units / seconds * 1e-9; };
+}
+}  // namespace
+
 SampleSeries rate_series(const SampleSet& samples, double units_per_rep) {
-  return series(samples, [units_per_rep](double seconds) { return units_per_rep / seconds * 1e-9; });
+  return series(samples, rate_of(units_per_rep));
 }
 
 SweepPoint rate_point(const std::string& sweep, double x, double units_per_rep,
                       const SampleSet& samples) {
-  SweepPoint p;
-  p.sweep = sweep;
-  p.x = x;
-  p.series() = rate_series(samples, units_per_rep);
-  return p;
+  return sweep_point(sweep, x, samples, rate_of(units_per_rep));
 }
 
 void throw_if_cancelled(const Sampling& sampling) {
