@@ -82,6 +82,7 @@ struct ProfileOptions {
   bool kokkos = false, cuda = false;  // the tool forced (default: told from the program)
   std::string kernel_regex;          // the launches the injection library counts
   std::int64_t launch_skip = 0, launch_count = 0;
+  std::string trace;                 // a torch.profiler trace naming the operators
   std::vector<std::string> command;  // the program and its arguments
   std::string out, plot;
   OutputFormat format = OutputFormat::table;

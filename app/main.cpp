@@ -186,6 +186,10 @@ Command add_profile(CLI::App& app) {
       ->check(CLI::NonNegativeNumber);
   pr->add_option("--launch-count", o->launch_count, "matching launches to count (default: all)")
       ->check(CLI::NonNegativeNumber);
+  pr->add_option("--trace", o->trace,
+                 "torch.profiler trace of the program (export_chrome_trace, .json or .json.gz; "
+                 "written by this run or an earlier one): names the operators that launched "
+                 "each kernel");
   pr->add_option("--out", o->out, "file to write: the ceilings with the kernels (HDF5)");
   pr->add_option("--plot", o->plot, "SVG chart to write (hierarchical roofline)");
   add_format_flags(pr, o->format);

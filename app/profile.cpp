@@ -20,6 +20,7 @@ int run_profile(const ProfileOptions& options, const std::string& command_line) 
   run.connector = options.connector;
   run.injection = options.injection;
   run.selection = {options.kernel_regex, options.launch_skip, options.launch_count};
+  run.trace = options.trace;
   analyze::ProfileBackend backend(std::move(run));
   const std::string program =
       options.command.empty() ? std::string("the program") : options.command.front();

@@ -475,7 +475,9 @@ if [[ -n "$ceilings" ]]; then
     skipped profile-cuda "${limit[profile-cuda]}" "this bundle has no CUDA injection library"
   elif timeout 30 python3 -c 'import sys, torch; sys.exit(not torch.cuda.is_available())' \
          > /dev/null 2>&1; then
+    # The trace of the same program on an H200 names each kernel's operators.
     step profile-cuda "$rooftop" profile --cuda --launch-count 40 --ceilings "$ceilings" \
+         --trace "$here/share/torch-trace.json.gz" \
          --out "$out/profile-torch.h5" --plot "$out/profile-torch.svg" --json \
          -- python3 "$here/share/torch_model.py"
   else

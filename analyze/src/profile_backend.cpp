@@ -20,6 +20,8 @@
 #include "rooftop/connector/profile_file.hpp"
 #include "rooftop/core/error.hpp"
 #include "rooftop/core/format.hpp"
+#include "rooftop/core/input_file.hpp"
+#include "rooftop/counters/import.hpp"
 #include "rooftop/inject/selection.hpp"
 
 extern char** environ;
@@ -311,11 +313,29 @@ std::string why_nothing_counted(const std::string& program, const connector::Pro
   return program + ": no kernel counted" + (why.empty() ? "" : ": " + why);
 }
 
+// Traces of long PyTorch runs reach hundreds of megabytes; gzip keeps them smaller.
+constexpr std::size_t kMaxTraceBytes = std::size_t{1} << 30;
+
+// The operators of a torch.profiler trace named on `kernels` (counters::name_operators).
+void name_operators(std::vector<core::KernelRecord>& kernels, const std::string& trace,
+                    std::vector<std::string>& notes) {
+  const std::string text = core::read_input_file(trace, kMaxTraceBytes, "PyTorch trace");
+  counters::name_operators(kernels, {text, trace}, notes);
+}
+
 }  // namespace
 
 ProfileBackend::ProfileBackend(ProfileRun run)
-    : command_(std::move(run.command)), selection_(std::move(run.selection)) {
+    : command_(std::move(run.command)),
+      selection_(std::move(run.selection)),
+      trace_(std::move(run.trace)) {
   if (command_.empty()) throw Error("profile needs a program to run after --");
+  // A trace already there is checked before the run: one the run writes is read after it.
+  if (!trace_.empty() && fs::exists(trace_)) {
+    std::vector<core::KernelRecord> none;
+    std::vector<std::string> ignored;
+    name_operators(none, trace_, ignored);
+  }
   run.command = command_;
   injection_ = injection_for(run);
   if (injection_.empty()) {
@@ -329,7 +349,7 @@ ProfileBackend::ProfileBackend(ProfileRun run)
 
 ProfileBackend::ProfileBackend(std::vector<std::string> command, std::string connector)
     : ProfileBackend(ProfileRun{std::move(command), ProfileTool::kokkos, std::move(connector),
-                                "", {}}) {}
+                                "", {}, ""}) {}
 
 std::vector<core::KernelRecord> ProfileBackend::collect(std::vector<std::string>& notes) {
   ScratchFile profile;
@@ -361,6 +381,15 @@ std::vector<core::KernelRecord> ProfileBackend::collect(std::vector<std::string>
   if (p.source != "cupti")
     notes.push_back("no counters (" + p.source +
                     "): kernels have times only and cannot be placed by intensity");
+  // The counts are in hand: a trace that cannot be read costs the names, not the profile.
+  if (!trace_.empty()) {
+    try {
+      if (!fs::exists(trace_)) throw Error(trace_ + ": no such file after the run");
+      name_operators(p.kernels, trace_, notes);
+    } catch (const Error& e) {
+      notes.push_back(std::string(e.what()) + ": kernels keep their names only");
+    }
+  }
   return std::move(p.kernels);
 }
 

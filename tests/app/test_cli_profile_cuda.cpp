@@ -132,5 +132,50 @@ TEST(CliProfileCuda, AProfileOfTheLibraryIsPlaced) {
   EXPECT_NE(r.err.find("with the CUDA injection library"), std::string::npos) << r.err;
 }
 
+// A torch.profiler trace beside the profile (the real H200 trace of torch_model.py,
+// fixtures/README.md) names the operators that launched each kernel it has.
+TEST(CliProfileCuda, ATraceNamesTheOperatorsOfTheKernels) {
+  Profiling s;
+  connector::ProfileHeader header;
+  header.source = "cupti";
+  const std::string sgemm =
+      "void cutlass::Kernel2<cutlass_80_simt_sgemm_256x128_8x4_nn_align1>("
+      "cutlass_80_simt_sgemm_256x128_8x4_nn_align1::Params)";
+  const std::string trace =
+      std::string(ROOFTOP_TEST_FIXTURES) + "/import/pytorch-h200-torch-model.json.gz";
+  const RunResult r = s.profile(
+      s.writing(connector::profile_text(header, {kernel(sgemm, true), kernel("void axpy(double*)", true)})),
+      {"--trace", trace, "--json"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const json j = json::parse(r.out);
+  ASSERT_EQ(j["kernels"].size(), 2u) << r.out;
+  EXPECT_EQ(j["kernels"][0]["description"], "launched by aten::linear > aten::addmm");
+  EXPECT_EQ(j["kernels"][1]["description"], "");
+  EXPECT_NE(r.out.find("the operators that launched 1 of 2 kernel(s) named (none for k2"),
+            std::string::npos)
+      << r.out;
+}
+
+// A trace that is no trace fails before the program runs; one that is missing after the
+// run costs the names, not the profile.
+TEST(CliProfileCuda, ABadTraceFailsFirstAndAMissingOneKeepsTheProfile) {
+  Profiling s;
+  const std::string ran = s.files.file("ran.txt");
+  RunResult r = s.profile({"/bin/sh", "-c", "touch \"$0\"", ran},
+                          {"--trace", std::string(ROOFTOP_TEST_FIXTURES) + "/import/ncu-text-h200-torch.txt"});
+  expect_one_line_failure(r);
+  EXPECT_NE(r.err.find("not a PyTorch profiler trace"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(ran)) << "the program ran";
+  connector::ProfileHeader header;
+  header.source = "cupti";
+  r = s.profile(s.writing(connector::profile_text(header, {kernel("void axpy(double*)", true)})),
+                {"--trace", s.files.file("never-written.json"), "--json"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("never-written.json: no such file after the run: kernels keep their "
+                       "names only"),
+            std::string::npos)
+      << r.out;
+}
+
 }  // namespace
 }  // namespace rooftop::testing

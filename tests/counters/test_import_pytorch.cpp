@@ -425,5 +425,71 @@ TEST(HostilePytorch, DeepNestingAndHugeNumbersAreOneLine) {
   EXPECT_NE(c.find("c.json: not a readable JSON trace"), std::string::npos) << c;
 }
 
+// Each kernel of the H200 trace of torch_model.py (fixtures/README.md) names the chain of
+// operators it was launched under, outermost first, as the trace nests them.
+TEST(PytorchOperators, EachKernelNamesTheOperatorsThatLaunchedIt) {
+  const ImportResult r =
+      parse_report(import_fixture("pytorch-h200-torch-model.json.gz"), "h200.json.gz");
+  const core::KernelRecord* sgemm = named(r, "void cutlass::Kernel2<cutlass_80_simt_sgemm");
+  ASSERT_NE(sgemm, nullptr);
+  EXPECT_EQ(sgemm->description, "launched by aten::linear > aten::addmm");
+  const core::KernelRecord* flash = named(r, "cudnn_generated_fort_native_sdpa_sm90_flash");
+  ASSERT_NE(flash, nullptr);
+  EXPECT_EQ(flash->description,
+            "launched by aten::scaled_dot_product_attention > "
+            "aten::_scaled_dot_product_cudnn_attention > aten::_cudnn_attention_forward");
+  // The copies of several operators: each distinct chain once.
+  const core::KernelRecord* gelu = named(r, "void at::native::vectorized_elementwise_kernel<4, "
+                                            "at::native::GeluCUDAKernelImpl");
+  ASSERT_NE(gelu, nullptr);
+  EXPECT_EQ(gelu->description, "launched by aten::gelu");
+}
+
+// Another tool's kernels (the Nsight Compute log of the same program) named by the trace,
+// joined by kernel name as a timing file's are; their counts and times untouched. ncu
+// spells template names its own way ("at::vectorized_elementwise_kernel<4, ...>(int, T2,
+// T3)" for CUPTI's "at::native::..."), so the kernels it names alike are joined: the
+// cuBLAS, cuDNN and CUTLASS ones. The profile of the injection library names kernels as
+// the trace does (both demangle CUPTI's names).
+TEST(PytorchOperators, AnotherReportsKernelsAreNamedByTheTrace) {
+  ImportResult ncu = parse_report(import_fixture("ncu-text-h200-torch.txt"), "ncu.txt");
+  const std::vector<core::KernelRecord> before = ncu.kernels;
+  std::vector<std::string> notes;
+  name_operators(ncu.kernels,
+                 {import_fixture("pytorch-h200-torch-model.json.gz"), "h200.json.gz"}, notes);
+  std::vector<std::string> named_ids;
+  for (std::size_t i = 0; i < ncu.kernels.size(); ++i) {
+    const core::KernelRecord& k = ncu.kernels[i];
+    EXPECT_EQ(k.time_s, before[i].time_s);
+    EXPECT_EQ(k.flops(), before[i].flops());
+    if (!k.description.empty()) named_ids.push_back(k.id);
+  }
+  EXPECT_EQ(named_ids, (std::vector<std::string>{"k3", "k5", "k7", "k10", "k12"}));
+  const core::KernelRecord* conv = named(ncu, "sm80_xmma_fprop_implicit_gemm_tf32f32");
+  ASSERT_NE(conv, nullptr);
+  EXPECT_EQ(conv->description,
+            "launched by aten::conv2d > aten::convolution > aten::_convolution > "
+            "aten::cudnn_convolution");
+  EXPECT_EQ(named(ncu, "nvjet_sm90_hsh")->description,
+            "launched by aten::bmm");
+  ASSERT_FALSE(notes.empty());
+  EXPECT_NE(notes.back().find("h200.json.gz: the operators that launched 5 of 18 kernel(s) "
+                              "named (none for k1, k2, k4,"),
+            std::string::npos)
+      << notes.back();
+}
+
+TEST(PytorchOperators, AFileThatIsNoTraceOfOperatorsIsOneLine) {
+  std::vector<core::KernelRecord> kernels(1);
+  std::vector<std::string> notes;
+  const std::string e = error_of([&] {
+    name_operators(kernels, {import_fixture("ncu-text-h200-torch.txt"), "ncu.txt"}, notes);
+  });
+  EXPECT_NE(e.find("ncu.txt: read as Nsight Compute text log, not a PyTorch profiler trace"),
+            std::string::npos)
+      << e;
+  EXPECT_EQ(e.find('\n'), std::string::npos) << e;
+}
+
 }  // namespace
 }  // namespace rooftop::counters

@@ -1,8 +1,11 @@
 #include "rooftop/counters/import.hpp"
 
 #include <optional>
+#include <string_view>
 
 #include "reader.hpp"
+#include "rooftop/core/error.hpp"
+#include "rooftop/core/format.hpp"
 
 namespace rooftop::counters {
 
@@ -10,6 +13,9 @@ namespace {
 
 using importing::Input;
 using importing::OpenedFile;
+
+// The reader family whose traces carry operators (pytorch_trace.cpp).
+constexpr const char* kTraceFamily = "PyTorch profiler trace";
 
 ImportResult result_of(importing::Reading reading, const std::string& name) {
   ImportResult result;
@@ -76,6 +82,34 @@ ImportResult parse_reports(const std::vector<ReportFile>& files, const ReportFil
     all.flops_short.insert(r.flops_short.begin(), r.flops_short.end());  // the first file's first
   }
   return all;
+}
+
+void name_operators(std::vector<core::KernelRecord>& kernels, const ReportFile& trace,
+                    std::vector<std::string>& notes) {
+  const OpenedFile file = importing::open_file({trace.text, trace.name});
+  if (std::string_view(file.reader->family) != kTraceFamily)
+    throw Error(trace.name + ": read as " + file.reader->family + ", not a " + kTraceFamily +
+                " (torch.profiler's export_chrome_trace): it names no operators");
+  importing::Timing timing = importing::read_timing(file);
+  std::vector<std::string> names, unnamed;
+  for (const core::KernelRecord& k : kernels) names.push_back(k.name);
+  const std::vector<const importing::TimingEntry*> match =
+      importing::match_timing(names, timing, notes);
+  int named = 0;
+  for (std::size_t i = 0; i < kernels.size(); ++i) {
+    core::KernelRecord& k = kernels[i];
+    if (!match[i] || match[i]->description.empty()) {
+      unnamed.push_back(k.id);
+      continue;
+    }
+    k.description += (k.description.empty() ? "" : "; ") + match[i]->description;
+    ++named;
+  }
+  notes.push_back(trace.name + ": the operators that launched " + std::to_string(named) + " of " +
+                  std::to_string(kernels.size()) + " kernel(s) named" +
+                  (unnamed.empty() ? std::string()
+                                   : " (none for " + core::join(unnamed, ", ") +
+                                         ": not in the trace, or launched outside an operator)"));
 }
 
 }  // namespace rooftop::counters

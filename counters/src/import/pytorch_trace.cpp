@@ -23,7 +23,10 @@
 // description (core/roofline.cpp reads a TF32 kernel's name there). Without bytes a
 // kernel has no arithmetic intensity: with FLOPs it is placed by achieved FLOP/s against
 // the compute roofs, and an Nsight Compute report of the same run, given with it, adds the
-// counts. A trace of CUPTI counters (cuda_profiler_range events) is pytorch_metrics.cpp's.
+// counts. Each kernel's description names the operators it was launched under, outermost
+// first ("launched by aten::linear > aten::addmm"), for the kernels of a report it times
+// and for `profile --trace` (name_operators). A trace of CUPTI counters
+// (cuda_profiler_range events) is pytorch_metrics.cpp's.
 
 #include <algorithm>
 #include <map>
@@ -37,6 +40,7 @@
 #include "operator_flops.hpp"
 #include "reader.hpp"
 #include "rooftop/core/error.hpp"
+#include "rooftop/core/format.hpp"
 #include "rooftop/core/terminal.hpp"
 #include "timing.hpp"
 #include "trace_json.hpp"
@@ -140,6 +144,8 @@ struct Kernel {
   std::optional<long long> external, correlation;  // as the event's args give them
   // The operator with FLOPs it belongs to, else -1.
   int op = -1;
+  // The operator that launched it (its "External id"), else -1.
+  int launcher = -1;
 };
 
 // The events of a trace that matter here: operators nested in one another, and kernels
@@ -166,7 +172,7 @@ Events collect(const json& events, const std::string& file) {
         throw Error(file + ": trace event " + std::to_string(index) +
                     " (a kernel) has no name or no duration in microseconds");
       out.kernels.push_back(
-          {name, *dur * 1e-6, id_of(args, "External id"), id_of(args, "correlation"), -1});
+          {name, *dur * 1e-6, id_of(args, "External id"), id_of(args, "correlation"), -1, -1});
     } else if (cat == "cuda_runtime" || cat == "runtime") {
       const auto c = id_of(args, "correlation"), x = id_of(args, "External id");
       if (c && x) out.external_by_correlation[*c] = *x;
@@ -227,6 +233,7 @@ void attribute(Events& ev) {
     if (!x) continue;
     const auto it = ev.op_by_external.find(*x);
     if (it == ev.op_by_external.end()) continue;
+    k.launcher = it->second;
     int op = it->second;
     for (int hops = 0; op >= 0 && ev.ops[op].flops <= 0.0 && hops < 1000; ++hops)
       op = ev.ops[op].parent;
@@ -235,6 +242,26 @@ void attribute(Events& ev) {
       ++ev.ops[op].launches;
     }
   }
+}
+
+// The operators a kernel was launched under, outermost first: "aten::linear > aten::addmm".
+std::string operator_chain(const std::vector<Op>& ops, int op) {
+  std::vector<std::string> names;
+  for (int hops = 0; op >= 0 && hops < 1000; ++hops, op = ops[op].parent)
+    names.push_back(ops[op].name);
+  std::reverse(names.begin(), names.end());
+  return core::join(names, " > ");
+}
+
+// A kernel's description from the distinct operator chains that launched it: the first
+// three, then how many more (the file keeps 255 characters of a description).
+std::string launched_by(const std::vector<std::string>& chains) {
+  std::vector<std::string> shown(chains.begin(),
+                                 chains.begin() + std::min<std::size_t>(chains.size(), 3));
+  if (chains.size() > shown.size())
+    shown.push_back(std::to_string(chains.size() - shown.size()) + " more");
+  std::string text = "launched by " + core::join(shown, "; ");
+  return text.size() > 255 ? text.substr(0, 252) + "..." : text;
 }
 
 // A kernel's name without its return type and arguments ("void f<int, (E)2>(int)" is
@@ -278,8 +305,14 @@ Attributed build(const Events& ev, Timing& timing) {
   std::map<std::string, int> attributed;  // launches per kernel name that got FLOPs
   std::map<int, double> spread;  // operator calls that launched several kernels: their time
   std::map<int, std::vector<std::string>> spread_names;
+  std::map<std::string, std::vector<std::string>> chains;  // kernel name -> distinct chains
   for (const Kernel& k : ev.kernels) {
     timing.add_launch(k.name, k.seconds);
+    if (k.launcher >= 0) {
+      std::vector<std::string>& seen = chains[k.name];
+      const std::string chain = operator_chain(ev.ops, k.launcher);
+      if (std::find(seen.begin(), seen.end(), chain) == seen.end()) seen.push_back(chain);
+    }
     if (k.op < 0) continue;
     const Op& op = ev.ops[k.op];
     if (op.launches != 1) {
@@ -308,6 +341,7 @@ Attributed build(const Events& ev, Timing& timing) {
     if (e.description.empty()) e.description = kernels_of(spread_names[index]);
     ++a.operators[name];
   }
+  for (const auto& [name, seen] : chains) timing.entry(name).description = launched_by(seen);
   for (TimingEntry& e : timing.entries) {
     const auto it = attributed.find(e.name);
     if (it != attributed.end() && it->second != e.calls) {

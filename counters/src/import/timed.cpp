@@ -79,6 +79,8 @@ void apply_timing(std::vector<core::KernelRecord>& kernels, Timing& timing,
         k.note.erase(at, remark.size());
         break;
       }
+    // A PyTorch trace names the operators that launched the kernel.
+    if (k.description.empty()) k.description = e->description;
     k.time_s = e->total;
     k.time_min = e->min;
     k.time_max = e->max;

@@ -4,7 +4,8 @@
 // Kokkos 3, whichever the program reads); every labelled kernel it launched is one record.
 // Or any CUDA program (PyTorch included) with the CUDA injection library attached
 // (CUDA_INJECTION64_PATH): every kernel it launched, by demangled name, the selected
-// launches counted.
+// launches counted. A torch.profiler trace given with it names the operators that
+// launched each kernel.
 // With CUPTI on a GPU the connector counts FLOPs and bytes (source "cupti"); elsewhere it
 // records invocations and times only, and a note says so. The program's own output goes
 // to stderr; a stop signal rooftop gets while it runs is passed on to it.
@@ -37,6 +38,9 @@ struct ProfileRun {
   std::string connector;             // as find_connector takes it
   std::string injection;             // as find_injection takes it
   inject::Selection selection;       // the launches the injection library counts
+  // A torch.profiler trace of the program (written by this run or an earlier one): each
+  // kernel's description names the operators that launched it. Empty: none.
+  std::string trace;
 };
 
 class ProfileBackend final : public Backend {
@@ -59,6 +63,7 @@ class ProfileBackend final : public Backend {
   std::string connector_;  // one of the two is set
   std::string injection_;
   inject::Selection selection_;
+  std::string trace_;
 };
 
 }  // namespace rooftop::analyze

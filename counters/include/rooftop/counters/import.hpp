@@ -66,4 +66,12 @@ struct ReportFile {
 // k1, k2, ... in order; `format` and `family` join those of each file with " + ".
 ImportResult parse_reports(const std::vector<ReportFile>& files, const ReportFile* timing = nullptr);
 
+// Names each of `kernels` after the PyTorch operators that launched it, from a
+// torch.profiler trace of the program (kernels joined by name, as a timing file's are):
+// its description gains "launched by aten::linear > aten::addmm". Times and counts are
+// left as they are. Notes say how many kernels the trace named. Throws rooftop::Error (one
+// line) where `trace` is no PyTorch profiler trace of kernels.
+void name_operators(std::vector<core::KernelRecord>& kernels, const ReportFile& trace,
+                    std::vector<std::string>& notes);
+
 }  // namespace rooftop::counters
