@@ -198,9 +198,10 @@ TEST(MatchTiming, ANameCutShortMatchesTheOneEntryItStarts) {
   EXPECT_NE(notes[0].find("cut short"), std::string::npos) << notes[0];
 }
 
-TEST(MatchTiming, AnAmbiguousNameTakesNothing) {
+TEST(MatchTiming, TwoLambdasOfOneTemplateAreToldApartByTheirNumbers) {
   // Two lambdas of one template (CloverLeaf's names as nsys printed them) share the name
-  // up to '(': neither is taken for a third spelling.
+  // up to '(': the mangled name of the first ("{lambda(int, int)#1}" demangled) joins the
+  // entry of "(instance 1)" by its words.
   importing::Timing t;
   t.file = "t";
   t.add_launch("void clover::par_ranged2d_kernel<build_field(global_variables &)::"
@@ -211,9 +212,46 @@ TEST(MatchTiming, AnAmbiguousNameTakesNothing) {
   const auto m = importing::match_timing(
       {"_ZN6clover19par_ranged2d_kernelIZ11build_fieldR16global_variablesEUliiE_EEvNS_7Range2dET_"},
       t, notes);
+  ASSERT_NE(m[0], nullptr);
+  EXPECT_NE(m[0]->name.find("(instance 1)"), std::string::npos) << m[0]->name;
+  ASSERT_EQ(notes.size(), 1u);
+  EXPECT_NE(notes[0].find("by its words"), std::string::npos) << notes[0];
+}
+
+TEST(MatchTiming, AnAmbiguousNameTakesNothing) {
+  // Two entries whose names differ only in their arguments: a third spelling takes neither.
+  importing::Timing t;
+  t.file = "t";
+  t.add_launch("void scale<float>(float *, int)", 1.0);
+  t.add_launch("void scale<float>(float *, long)", 1.0);
+  std::vector<std::string> notes;
+  const auto m = importing::match_timing({"void scale<float>(float*, unsigned)"}, t, notes);
   EXPECT_EQ(m[0], nullptr);
   ASSERT_EQ(notes.size(), 1u);
   EXPECT_NE(notes[0].find("matches several kernels"), std::string::npos) << notes[0];
+}
+
+// Nsight Compute's and CUPTI's spellings of PyTorch's kernels (the H200 ncu log and trace
+// of torch_model.py) join by their words; a number still tells kernels apart.
+TEST(MatchTiming, NsightComputesSpellingJoinsCuptisByItsWords) {
+  importing::Timing t;
+  t.file = "t";
+  t.add_launch("void at::native::vectorized_elementwise_kernel<4, at::native::CUDAFunctor_add<float>, "
+               "std::array<char*, 3ul> >(int, at::native::CUDAFunctor_add<float>, std::array<char*, 3ul>)",
+               1.0);
+  t.add_launch("void at::native::vectorized_elementwise_kernel<8, at::native::CUDAFunctor_add<float>, "
+               "std::array<char*, 3ul> >(int, at::native::CUDAFunctor_add<float>, std::array<char*, 3ul>)",
+               1.0);
+  std::vector<std::string> notes;
+  const auto m = importing::match_timing(
+      {"void at::vectorized_elementwise_kernel<4, at::CUDAFunctor_add<float>, std::array<char *, "
+       "3>>(int, T2, T3)",
+       "void at::vectorized_elementwise_kernel<2, at::CUDAFunctor_add<float>, std::array<char *, "
+       "3>>(int, T2, T3)"},
+      t, notes);
+  ASSERT_NE(m[0], nullptr);
+  EXPECT_EQ(m[0]->name.rfind("void at::native::vectorized_elementwise_kernel<4,", 0), 0u);
+  EXPECT_EQ(m[1], nullptr) << "<2, ...> is neither <4, ...> nor <8, ...>";
 }
 
 // apply_timing: a timing file's entries joined to a report's records.

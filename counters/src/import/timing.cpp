@@ -1,6 +1,9 @@
 #include "timing.hpp"
 
 #include <algorithm>
+#include <cctype>
+#include <map>
+#include <string_view>
 
 #include "rooftop/core/terminal.hpp"
 #include "rooftop/counters/kernel_names.hpp"
@@ -47,6 +50,47 @@ std::string without_template_arguments(const std::string& base) {
   return out;
 }
 
+// What is left of a kernel's name when the ways tools spell it are set aside: its words
+// up to the argument list, without namespace qualifiers, numbers without their suffixes
+// ("2ul" is 2), true and false as 1 and 0. Nsight Compute and CUPTI's demangler spell one
+// PyTorch kernel as
+//   at::vectorized_elementwise_kernel<4, at::GeluCUDAKernelImpl(...)::[lambda() (instance 2)]...
+//   at::native::vectorized_elementwise_kernel<4, at::native::GeluCUDAKernelImpl(...)::{lambda()#2}...
+// ("<unnamed>" for "(anonymous namespace)", "char *" for "char*"), and both give
+// "vectorized_elementwise_kernel 4 GeluCUDAKernelImpl TensorIteratorBase GeluType lambda 2 ...".
+std::string spelling_key(const std::string& name) {
+  std::string s = trim(demangled(name));
+  for (const char* drop : {"(anonymous namespace)::", "<unnamed>::"})
+    for (std::size_t at = s.find(drop); at != std::string::npos; at = s.find(drop))
+      s.erase(at, std::string_view(drop).size());
+  int depth = 0;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    depth += s[i] == '<' ? 1 : s[i] == '>' ? -1 : 0;
+    if (s[i] == '(' && depth <= 0 && i > 0) {
+      s.resize(i);
+      break;
+    }
+  }
+  const auto word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  std::string key;
+  for (std::size_t i = 0; i < s.size();) {
+    if (!word(s[i])) {
+      ++i;
+      continue;
+    }
+    std::size_t end = i;
+    while (end < s.size() && word(s[end])) ++end;
+    std::string token = s.substr(i, end - i);
+    i = end;
+    if (s.compare(end, 2, "::") == 0 || token == "void" || token == "instance") continue;
+    if (std::isdigit(static_cast<unsigned char>(token[0])))
+      token.erase(token.find_last_not_of("uUlL") + 1);  // 2ul -> 2
+    if (token == "true" || token == "false") token = token == "true" ? "1" : "0";
+    key += (key.empty() ? "" : " ") + token;
+  }
+  return key;
+}
+
 }  // namespace
 
 std::string base_name(const std::string& name) {
@@ -73,6 +117,33 @@ std::string base_name(const std::string& name) {
   return out;
 }
 
+namespace {
+
+// The kernels still unmatched, each joined to the one entry left whose name has its
+// spelling_key, where no other kernel left has that key either.
+void match_by_spelling(const std::vector<std::string>& kernels, Timing& timing,
+                       std::vector<const TimingEntry*>& match, std::vector<std::string>& notes) {
+  std::map<std::string, std::vector<std::size_t>> kernels_by_key, entries_by_key;
+  for (std::size_t i = 0; i < kernels.size(); ++i)
+    if (!match[i]) kernels_by_key[spelling_key(kernels[i])].push_back(i);
+  for (std::size_t e = 0; e < timing.entries.size(); ++e)
+    if (!timing.entries[e].claimed) entries_by_key[spelling_key(timing.entries[e].name)].push_back(e);
+  for (const auto& [key, ks] : kernels_by_key) {
+    const auto it = entries_by_key.find(key);
+    if (key.empty() || ks.size() != 1 || it == entries_by_key.end() || it->second.size() != 1)
+      continue;
+    TimingEntry& e = timing.entries[it->second[0]];
+    match[ks[0]] = &e;
+    e.claimed = true;
+    notes.push_back(timing.file + ": k" + std::to_string(ks[0] + 1) + " " +
+                    core::quoted(kernels[ks[0]]) + " matched to " + core::quoted(e.name) +
+                    " by its words (namespaces and punctuation aside: how Nsight Compute and "
+                    "CUPTI spell one name apart)");
+  }
+}
+
+}  // namespace
+
 std::vector<const TimingEntry*> match_timing(const std::vector<std::string>& kernels,
                                              Timing& timing, std::vector<std::string>& notes) {
   std::vector<const TimingEntry*> match(kernels.size(), nullptr);
@@ -88,6 +159,7 @@ std::vector<const TimingEntry*> match_timing(const std::vector<std::string>& ker
     timing.entries[it->second].claimed = true;
   }
   std::map<std::string, int> unmatched_bases, unmatched_plain;
+  std::map<std::size_t, std::string> ambiguous;  // said where no later rule takes them
   for (std::size_t i = 0; i < kernels.size(); ++i)
     if (!match[i]) {
       ++unmatched_bases[base_name(kernels[i])];
@@ -127,10 +199,13 @@ std::vector<const TimingEntry*> match_timing(const std::vector<std::string>& ker
       notes.push_back(timing.file + ": " + id + " " + core::quoted(kernels[i]) + " matched to " +
                       core::quoted(candidates[0]->name) + " " + how);
     } else if (!candidates.empty()) {
-      notes.push_back(timing.file + ": " + id + " " + core::quoted(kernels[i]) +
-                      " matches several kernels " + how + ": none taken");
+      ambiguous[i] = timing.file + ": " + id + " " + core::quoted(kernels[i]) +
+                     " matches several kernels " + how + ": none taken";
     }
   }
+  match_by_spelling(kernels, timing, match, notes);
+  for (const auto& [i, note] : ambiguous)
+    if (!match[i]) notes.push_back(note);
   return match;
 }
 

@@ -44,7 +44,10 @@ std::string base_name(const std::string& name);
 // claim, then a name Nsight Compute cut short ("sgemm_128x64_nn_..." style names ending in
 // "...") where it is the prefix of exactly one unclaimed entry, then the name without
 // template arguments ("vecAdd" for nvprof's "vecAdd<float>") where that picks one entry
-// and one kernel; every match not by the exact name is a note. Null where none.
+// and one kernel, then the name's words where one kernel and one entry are left with them
+// (Nsight Compute's "at::f<...[lambda() (instance 2)]>" is CUPTI's
+// "at::native::f<...{lambda()#2}>"); every match not by the exact name is a note. Null
+// where none.
 std::vector<const TimingEntry*> match_timing(const std::vector<std::string>& kernels,
                                              Timing& timing, std::vector<std::string>& notes);
 
