@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <set>
 
 #include "rooftop/core/vocabulary.hpp"
@@ -44,6 +45,25 @@ std::vector<std::vector<std::size_t>> join(const std::vector<KernelRecord>& owne
     ++joined;
   }
   return out;
+}
+
+// What no name contains: one kernel of each file with the same words
+// (counters::spelling_key: Nsight Compute's and CUPTI's spellings of one PyTorch kernel),
+// where no other unpaired kernel of either file has them.
+void pair_by_words(const std::vector<KernelRecord>& a, const std::vector<KernelRecord>& b,
+                   std::vector<bool>& paired_a, std::vector<bool>& paired_b,
+                   std::vector<std::pair<Group, Group>>& groups) {
+  std::map<std::string, std::vector<std::size_t>> in_a, in_b;
+  for (std::size_t i = 0; i < a.size(); ++i)
+    if (!paired_a[i]) in_a[counters::spelling_key(a[i].name)].push_back(i);
+  for (std::size_t i = 0; i < b.size(); ++i)
+    if (!paired_b[i]) in_b[counters::spelling_key(b[i].name)].push_back(i);
+  for (const auto& [key, ia] : in_a) {
+    const auto ib = in_b.find(key);
+    if (key.empty() || ia.size() != 1 || ib == in_b.end() || ib->second.size() != 1) continue;
+    groups.push_back({{&a[ia[0]]}, {&b[ib->second[0]]}});
+    paired_a[ia[0]] = paired_b[ib->second[0]] = true;
+  }
 }
 
 core::CountedKernel counted(const KernelRecord& k) { return {k.id, k.name, launches_covered(k)}; }
@@ -215,18 +235,18 @@ core::CountComparison compare_counts(const KernelCounts& a, const KernelCounts& 
 
   std::vector<std::pair<Group, Group>> groups;  // (A's, B's) per pair
   std::vector<bool> paired_a(a.kernels.size()), paired_b(b.kernels.size());
-  if (joined_ab + joined_ba > 0) {
-    for (std::size_t o = 0; o < owners.size(); ++o) {
-      if (joined[o].empty()) continue;
-      Group owner{&owners[o]}, member;
-      for (std::size_t m : joined[o]) {
-        member.push_back(&members[m]);
-        (a_owns ? paired_b : paired_a)[m] = true;
-      }
-      (a_owns ? paired_a : paired_b)[o] = true;
-      groups.emplace_back(a_owns ? owner : member, a_owns ? member : owner);
+  for (std::size_t o = 0; o < owners.size(); ++o) {
+    if (joined[o].empty()) continue;
+    Group owner{&owners[o]}, member;
+    for (std::size_t m : joined[o]) {
+      member.push_back(&members[m]);
+      (a_owns ? paired_b : paired_a)[m] = true;
     }
-  } else {
+    (a_owns ? paired_a : paired_b)[o] = true;
+    groups.emplace_back(a_owns ? owner : member, a_owns ? member : owner);
+  }
+  pair_by_words(a.kernels, b.kernels, paired_a, paired_b, groups);
+  if (groups.empty()) {
     out.by_order = true;
     const std::size_t n = std::min(a.kernels.size(), b.kernels.size());
     for (std::size_t i = 0; i < n; ++i) {

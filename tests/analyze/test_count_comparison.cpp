@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <cmath>
 #include <string>
 #include <vector>
@@ -295,6 +297,34 @@ TEST(CompareCountsH200, TheGppLadderBesideNsightComputesRawPage) {
   EXPECT_EQ(time.compared, 9);
   EXPECT_NEAR(*time.lowest, -0.0088, 0.0001);
   EXPECT_NEAR(*time.highest, -0.0012, 0.0001);
+}
+
+// The kernels of torch_model.py as CUPTI names them (its torch.profiler trace, which a
+// profile of the CUDA injection library names alike) beside Nsight Compute's log of the
+// same program: the names that differ only in spelling pair by their words.
+TEST(CompareCountsH200, PyTorchsKernelsPairAsCuptiAndNsightComputeSpellThem) {
+  const KernelCounts a =
+      read_kernel_counts(kFixtures + "/import/pytorch-h200-torch-model.json.gz");
+  const KernelCounts b = read_kernel_counts(kFixtures + "/import/ncu-text-h200-torch.txt");
+  const CountComparison c = compare_counts(a, b);
+  EXPECT_FALSE(c.by_order);
+  std::vector<std::string> paired;
+  for (const CountPair& p : c.pairs)
+    for (const auto& k : p.b) paired.push_back(k.id);
+  std::sort(paired.begin(), paired.end(), [](const std::string& x, const std::string& y) {
+    return std::stoi(x.substr(1)) < std::stoi(y.substr(1));
+  });
+  // k1 and k2 set the inputs up before the trace's steps; k8 and k11 are spelled apart
+  // inside their template arguments.
+  EXPECT_EQ(paired, (std::vector<std::string>{"k3", "k4", "k5", "k6", "k7", "k9", "k10", "k12",
+                                              "k13", "k14", "k15", "k16", "k17", "k18"}));
+  for (const CountPair& p : c.pairs) {
+    ASSERT_EQ(p.a.size(), 1u);
+    ASSERT_EQ(p.b.size(), 1u);
+    if (p.b[0].id == "k4")
+      EXPECT_NE(p.a[0].name.find("at::native::GeluCUDAKernelImpl"), std::string::npos)
+          << p.a[0].name;
+  }
 }
 
 TEST(CompareCountsH200, AFileWithoutKernelsOrInNoFormatIsOneError) {

@@ -2,8 +2,10 @@
 
 #include <cxxabi.h>
 
+#include <cctype>
 #include <cstdlib>
 #include <memory>
+#include <string_view>
 
 #include "units.hpp"
 
@@ -16,6 +18,39 @@ std::string demangled(const std::string& name) {
   std::unique_ptr<char, void (*)(void*)> out(
       abi::__cxa_demangle(s.c_str(), nullptr, nullptr, &status), std::free);
   return status == 0 && out ? std::string(out.get()) : s;
+}
+
+std::string spelling_key(const std::string& name) {
+  std::string s = demangled(name);
+  for (const char* drop : {"(anonymous namespace)::", "<unnamed>::"})
+    for (std::size_t at = s.find(drop); at != std::string::npos; at = s.find(drop))
+      s.erase(at, std::string_view(drop).size());
+  int depth = 0;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    depth += s[i] == '<' ? 1 : s[i] == '>' ? -1 : 0;
+    if (s[i] == '(' && depth <= 0 && i > 0) {
+      s.resize(i);
+      break;
+    }
+  }
+  const auto word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  std::string key;
+  for (std::size_t i = 0; i < s.size();) {
+    if (!word(s[i])) {
+      ++i;
+      continue;
+    }
+    std::size_t end = i;
+    while (end < s.size() && word(s[end])) ++end;
+    std::string token = s.substr(i, end - i);
+    i = end;
+    if (s.compare(end, 2, "::") == 0 || token == "void" || token == "instance") continue;
+    if (std::isdigit(static_cast<unsigned char>(token[0])))
+      token.erase(token.find_last_not_of("uUlL") + 1);  // 2ul -> 2
+    if (token == "true" || token == "false") token = token == "true" ? "1" : "0";
+    key += (key.empty() ? "" : " ") + token;
+  }
+  return key;
 }
 
 }  // namespace rooftop::counters

@@ -50,47 +50,6 @@ std::string without_template_arguments(const std::string& base) {
   return out;
 }
 
-// What is left of a kernel's name when the ways tools spell it are set aside: its words
-// up to the argument list, without namespace qualifiers, numbers without their suffixes
-// ("2ul" is 2), true and false as 1 and 0. Nsight Compute and CUPTI's demangler spell one
-// PyTorch kernel as
-//   at::vectorized_elementwise_kernel<4, at::GeluCUDAKernelImpl(...)::[lambda() (instance 2)]...
-//   at::native::vectorized_elementwise_kernel<4, at::native::GeluCUDAKernelImpl(...)::{lambda()#2}...
-// ("<unnamed>" for "(anonymous namespace)", "char *" for "char*"), and both give
-// "vectorized_elementwise_kernel 4 GeluCUDAKernelImpl TensorIteratorBase GeluType lambda 2 ...".
-std::string spelling_key(const std::string& name) {
-  std::string s = trim(demangled(name));
-  for (const char* drop : {"(anonymous namespace)::", "<unnamed>::"})
-    for (std::size_t at = s.find(drop); at != std::string::npos; at = s.find(drop))
-      s.erase(at, std::string_view(drop).size());
-  int depth = 0;
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    depth += s[i] == '<' ? 1 : s[i] == '>' ? -1 : 0;
-    if (s[i] == '(' && depth <= 0 && i > 0) {
-      s.resize(i);
-      break;
-    }
-  }
-  const auto word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
-  std::string key;
-  for (std::size_t i = 0; i < s.size();) {
-    if (!word(s[i])) {
-      ++i;
-      continue;
-    }
-    std::size_t end = i;
-    while (end < s.size() && word(s[end])) ++end;
-    std::string token = s.substr(i, end - i);
-    i = end;
-    if (s.compare(end, 2, "::") == 0 || token == "void" || token == "instance") continue;
-    if (std::isdigit(static_cast<unsigned char>(token[0])))
-      token.erase(token.find_last_not_of("uUlL") + 1);  // 2ul -> 2
-    if (token == "true" || token == "false") token = token == "true" ? "1" : "0";
-    key += (key.empty() ? "" : " ") + token;
-  }
-  return key;
-}
-
 }  // namespace
 
 std::string base_name(const std::string& name) {

@@ -9,9 +9,13 @@
 // "...ParallelFor<rooftop::kernels::reference::triad, ...>", joins rooftop's record
 // "reference::triad" (the longest such name where several would). Every kernel joined to
 // one is summed, launches and all. The direction that joins more kernels is taken (the
-// names of two reports of one tool join both ways, as equal). Where no name joins (files
-// of builds whose functors were named otherwise), the kernels are paired in the order of
-// each file, and the comparison says so; kernels left over are unpaired.
+// names of two reports of one tool join both ways, as equal). Then a kernel left of each
+// file pairs where they alone have the same words (counters::spelling_key: Nsight
+// Compute's "at::vectorized_elementwise_kernel<4, ...[lambda() (instance 2)]...>" and
+// CUPTI's "at::native::vectorized_elementwise_kernel<4, ...{lambda()#2}...>" of one PyTorch
+// kernel). Where nothing pairs by name (files of builds whose functors were named
+// otherwise), the kernels are paired in the order of each file, and the comparison says
+// so; kernels left over are unpaired.
 //
 // Launches: Nsight Compute counts each launch it profiled, rooftop's CUPTI backend one run
 // of each kernel (GPP v4 to v9 launch one kernel per frequency, three per run). Where the
