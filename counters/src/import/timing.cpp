@@ -1,9 +1,7 @@
 #include "timing.hpp"
 
 #include <algorithm>
-#include <cctype>
 #include <map>
-#include <string_view>
 
 #include "rooftop/core/terminal.hpp"
 #include "rooftop/counters/kernel_names.hpp"
