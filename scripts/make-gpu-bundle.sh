@@ -4,7 +4,7 @@
 # connector, the CUDA injection library (where the build has CUPTI), the device tests
 # (test_device, and test_counts_device where the build has CUPTI), connector_app,
 # scripts/run-gpu.sh and the PyTorch program it profiles where the GPU machine has torch
-# (share/torch_model.py, with its trace share/torch-trace.json.gz), the reference
+# (share/torch_model.py, with its H200 trace and ncu log beside it), the reference
 # ceilings run-gpu.sh's probes place kernels on before it has measured any
 # (share/reference-ceilings.h5, from data/), and every shared
 # library they load that is not the driver's or the C library's: the CUDA runtime,
@@ -155,8 +155,10 @@ cp "$build/$connector" "$dir/lib/"
 [[ -n "$injection" ]] && cp "$build/$injection" "$dir/lib/"
 cp "$root/scripts/run-gpu.sh" "$dir/"
 cp "$root/scripts/torch_model.py" "$dir/share/"
-# Its torch.profiler trace from an H200, which names the operators of profile-cuda's kernels.
+# Its torch.profiler trace and Nsight Compute log from an H200: the trace names the
+# operators of profile-cuda's kernels, the log's counts are compared with its counts.
 cp "$root/tests/fixtures/import/pytorch-h200-torch-model.json.gz" "$dir/share/torch-trace.json.gz"
+cp "$root/tests/fixtures/import/ncu-text-h200-torch.txt" "$dir/share/ncu-torch.txt"
 cp "$reference" "$dir/share/reference-ceilings.h5"
 cuda_arch="$(sed -n 's/^Kokkos_ROOT:[A-Z]*=.*cuda-sm\([0-9]*\).*/\1/p' "$build/CMakeCache.txt" 2>/dev/null |
              head -1)"

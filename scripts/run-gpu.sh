@@ -79,6 +79,7 @@ declare -A limit=(
   [counts]=15
   [profile]=30
   [profile-cuda]=60     # ncu took 14 s for the PyTorch program's 40 launches
+  [counts-torch]=10
   [show]=10
   [peer]=90             # each of the peers (--peers)
 )
@@ -480,6 +481,11 @@ if [[ -n "$ceilings" ]]; then
          --trace "$here/share/torch-trace.json.gz" \
          --out "$out/profile-torch.h5" --plot "$out/profile-torch.svg" --json \
          -- python3 "$here/share/torch_model.py"
+    # Its counts beside Nsight Compute's of the same 40 launches on an H200: FLOPs and
+    # tensor operations equal, bytes within 2%, as compare-counts' verdicts say.
+    [[ -f "$out/profile-torch.h5" ]] &&
+      step counts-torch "$rooftop" compare-counts "$out/profile-torch.h5" \
+           "$here/share/ncu-torch.txt"
   else
     step profile-cuda "$rooftop" profile --cuda --ceilings "$ceilings" \
          --out "$out/profile-cuda.h5" --json -- "$here/bin/connector_app"
