@@ -18,12 +18,9 @@ void add_unique(std::vector<std::string>& list, const std::string& item) {
 
 const char* kind_name(KernelKind kind) {
   switch (kind) {
-    case KernelKind::parallel_for:
-      return "parallel_for";
-    case KernelKind::parallel_reduce:
-      return "parallel_reduce";
-    case KernelKind::parallel_scan:
-      return "parallel_scan";
+    case KernelKind::parallel_for: return "parallel_for";
+    case KernelKind::parallel_reduce: return "parallel_reduce";
+    case KernelKind::parallel_scan: return "parallel_scan";
   }
   return "unknown";
 }
