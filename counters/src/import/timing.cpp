@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "rooftop/core/first_seen.hpp"
 #include "rooftop/core/terminal.hpp"
 #include "rooftop/counters/kernel_names.hpp"
 #include "units.hpp"
@@ -9,13 +10,7 @@
 namespace rooftop::counters::importing {
 
 TimingEntry& Timing::entry(const std::string& name) {
-  auto it = by_name.find(name);
-  if (it == by_name.end()) {
-    it = by_name.emplace(name, entries.size()).first;
-    entries.emplace_back();
-    entries.back().name = name;
-  }
-  return entries[it->second];
+  return core::first_seen_entry(entries, by_name, name, &TimingEntry::name);
 }
 
 void Timing::add_launch(const std::string& name, double seconds) {
