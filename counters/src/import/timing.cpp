@@ -13,6 +13,14 @@ TimingEntry& Timing::entry(const std::string& name) {
   return core::first_seen_entry(entries, by_name, name, &TimingEntry::name);
 }
 
+void set_time(core::KernelRecord& record, const TimingEntry& entry, const std::string& source) {
+  record.time_s = entry.total;
+  record.time_min = entry.min;
+  record.time_max = entry.max;
+  record.samples = entry.calls;
+  record.time_source = source;
+}
+
 void Timing::add_launch(const std::string& name, double seconds) {
   TimingEntry& e = entry(name);
   e.total += seconds;
