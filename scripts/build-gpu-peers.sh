@@ -25,23 +25,22 @@
 # PATH, else /usr/local/cuda/bin/nvcc. DIR/BUILT.txt says what each program was built
 # from. Exits non-zero if any peer named failed to build (the others are built).
 set -euo pipefail
-root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-die() { echo "build-gpu-peers: $*" >&2; exit 1; }
+source "$(dirname "${BASH_SOURCE[0]}")/lib/cli.sh"
 usage="usage: build-gpu-peers.sh [--cuda-arch N] [--out DIR] [--mixbench SRC] [--babelstream SRC] [--gpu-benches SRC]"
 cuda_arch=90
 out="$root/build-peers"
 declare -A src=()
 while [[ $# -gt 0 ]]; do
   case "$1" in
-    --cuda-arch) [[ -n "${2:-}" ]] || die "--cuda-arch needs a value ($usage)"
+    --cuda-arch) need_value "$1" "${2:-}" "needs a value ($usage)"
                  cuda_arch="${2#sm_}"; shift 2 ;;
-    --out) [[ -n "${2:-}" ]] || die "--out needs a folder ($usage)"
+    --out) need_value "$1" "${2:-}" "needs a folder ($usage)"
            out="$(realpath -m "$2")"; shift 2 ;;
     --mixbench|--babelstream|--gpu-benches)
-      [[ -n "${2:-}" ]] || die "$1 needs a source folder ($usage)"
+      need_value "$1" "${2:-}" "needs a source folder ($usage)"
       [[ -d "$2" ]] || die "$1 $2: no such folder"
       src[${1#--}]="$(realpath "$2")"; shift 2 ;;
-    -h|--help) awk 'NR > 1 && /^#/ {sub(/^# ?/, ""); print; next} NR > 1 {exit}' "$0"; exit 0 ;;
+    -h|--help) show_help ;;
     *) die "unknown argument '$1' ($usage)" ;;
   esac
 done

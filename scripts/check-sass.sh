@@ -59,7 +59,7 @@ PY
 compile_kept matrix/tensor "$work"
 # What both checks read the same way: ptxas's spill report and the SASS functions.
 cat > "$work/sass_common.py" <<'PY'
-import re
+import re, sys
 
 def ptxas_spills(log, kernel_of, target=None):
     """(kernel, None or the spill report) per kernel ptxas -v reports ("Compiling entry
@@ -82,6 +82,24 @@ def sass_functions(sass):
 
 def has_local(body):
     return re.search(r"\b(LDL|STL)\b", body) is not None
+
+def kernels_in(blocks, kernel_of, found):
+    """(kernel, body) per (name, body) block of a kernel kernel_of knows, each kernel
+    added to `found`."""
+    for name, body in blocks:
+        key = kernel_of(name)
+        if key:
+            found.add(key)
+            yield key, body
+
+def finish(failures, checked, what, have_sass):
+    """Exits 1 after the failures, else says how many checks passed."""
+    for f in failures:
+        print("check-sass: " + f, file=sys.stderr)
+    if failures:
+        sys.exit(1)
+    print(f"check-sass: {checked} checks passed on {what}" +
+          ("" if have_sass else " (PTX and ptxas report; no SASS read)"))
 PY
 cat "$work"/keep/*.ptx > "$work/tensor.ptx"
 have_cuobjdump=0
@@ -97,7 +115,7 @@ python3 - "$work" "$have_cuobjdump" <<'PY'
 import re, sys
 work, have_sass = sys.argv[1], sys.argv[2] == "1"
 sys.path.insert(0, work)
-from sass_common import has_local, ptxas_spills, sass_functions
+from sass_common import finish, has_local, kernels_in, ptxas_spills, sass_functions
 arch = int(open(f"{work}/arch").read()) * 10  # as __CUDA_ARCH__: 90 -> 900
 # Each unit by its mangled name (length-prefixed), its PTX instruction and its SASS one.
 units = {
@@ -132,11 +150,7 @@ def kernel_of(name):
 
 def check(found, label, blocks, instruction_of, extra=None):
     global checked
-    for name, body in blocks:
-        key = kernel_of(name)
-        if not key:
-            continue
-        found.add(key)
+    for key, body in kernels_in(blocks, kernel_of, found):
         checked += 1
         if not re.search(instruction_of(key[0]), body):
             failures.append(f"{label}: no {instruction_of(key[0])} in {key[0]} x{key[1]}")
@@ -174,12 +188,7 @@ if have_sass:
             failures.append(f"SASS: local loads or stores (a spill) in {key[0]} x{key[1]}")
     check(set(), "SASS", blocks, lambda u: units[u][1], no_local)
 
-for f in failures:
-    print("check-sass: " + f, file=sys.stderr)
-if failures:
-    sys.exit(1)
-print(f"check-sass: {checked} checks passed on the tensor kernels" +
-      ("" if have_sass else " (PTX and ptxas report; no SASS read)"))
+finish(failures, checked, "the tensor kernels", have_sass)
 PY
 
 # ---------------------------------------------------------------------------------------
@@ -202,7 +211,7 @@ python3 - "$wg" "$have_cuobjdump" "$work" <<'PY'
 import glob, re, sys
 work, have_sass = sys.argv[1], sys.argv[2] == "1"
 sys.path.insert(0, sys.argv[3])
-from sass_common import has_local, ptxas_spills, sass_functions
+from sass_common import finish, has_local, kernels_in, ptxas_spills, sass_functions
 # Unit (mangled, length-prefixed) -> k and types of its instruction, and its SASS one.
 units = {
     "8WgmmaF16E": (16, "f32.f16.f16", r"\bHGMMA\b"),
@@ -232,11 +241,7 @@ def entries(ptx):
 ptx_a = "".join(open(f).read() for f in glob.glob(f"{work}/keep/*compute_90a*.ptx"))
 ptx_g = "".join(open(f).read() for f in glob.glob(f"{work}/keep/*compute_90.ptx"))
 found = set()
-for name, body in entries(ptx_a):
-    key = kernel_of(name)
-    if not key:
-        continue
-    found.add(key)
+for key, body in kernels_in(entries(ptx_a), kernel_of, found):
     checked += 1
     k, types, _ = units[key[0]]
     want = rf"wgmma\.mma_async\.sync\.aligned\.m64n{key[1]}k{k}\.{re.escape(types)}\b"
@@ -268,11 +273,7 @@ if have_sass:
     sections = re.split(r"^\s*code for sm_(\w+)\s*$", sass, flags=re.M)
     sm90a = "".join(body for arch, body in zip(sections[1::2], sections[2::2]) if arch == "90a")
     seen = set()
-    for name, block in sass_functions(sm90a):
-        key = kernel_of(name)
-        if not key:
-            continue
-        seen.add(key)
+    for key, block in kernels_in(sass_functions(sm90a), kernel_of, seen):
         checked += 2
         if not re.search(units[key[0]][2], block):
             failures.append(f"SASS sm_90a: no {units[key[0]][2]} in {key[0]} N={key[1]}")
@@ -281,10 +282,5 @@ if have_sass:
     if len(seen) != len(units) * 2:
         failures.append(f"SASS sm_90a: {len(seen)} of {len(units) * 2} wgmma kernels")
 
-for f in failures:
-    print("check-sass: " + f, file=sys.stderr)
-if failures:
-    sys.exit(1)
-print(f"check-sass: {checked} checks passed on the wgmma kernels (sm_90a)" +
-      ("" if have_sass else " (PTX and ptxas report; no SASS read)"))
+finish(failures, checked, "the wgmma kernels (sm_90a)", have_sass)
 PY

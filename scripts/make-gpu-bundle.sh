@@ -28,8 +28,7 @@
 # ignored path); an output inside the source tree must be an ignored path. Everything
 # the packing needs is checked before the build starts.
 set -euo pipefail
-root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-die() { echo "make-gpu-bundle: $*" >&2; exit 1; }
+source "$(dirname "${BASH_SOURCE[0]}")/lib/cli.sh"
 build=""
 pack_only=0
 peers=""
@@ -39,7 +38,7 @@ while [[ $# -gt 0 ]]; do
              build="$(realpath "$2")"; pack_only=1; shift 2 ;;
     --peers) [[ -d "${2:-}" ]] || die "--peers needs a folder of executables"
              peers="$(realpath "$2")"; shift 2 ;;
-    -h|--help) awk 'NR > 1 && /^#/ {sub(/^# ?/, ""); print; next} NR > 1 {exit}' "$0"; exit 0 ;;
+    -h|--help) show_help ;;
     -*) die "unknown option '$1' (usage: make-gpu-bundle.sh [--build DIR] [--peers DIR] [OUTPUT.tar.gz])" ;;
     *) break ;;
   esac

@@ -41,29 +41,27 @@ void end_kernel(const std::uint64_t id) {
   if (label_tracker) label_tracker->end(id);
 }
 
+// Points the kernel callbacks at `tracker`, or removes them (nullptr).
+void set_label_callbacks(KernelTracker* tracker) {
+  namespace kt = Kokkos::Tools::Experimental;
+  const bool on = tracker != nullptr;
+  if (on) label_tracker = tracker;
+  kt::set_begin_parallel_for_callback(on ? begin_for : nullptr);
+  kt::set_end_parallel_for_callback(on ? end_kernel : nullptr);
+  kt::set_begin_parallel_reduce_callback(on ? begin_reduce : nullptr);
+  kt::set_end_parallel_reduce_callback(on ? end_kernel : nullptr);
+  kt::set_begin_parallel_scan_callback(on ? begin_scan : nullptr);
+  kt::set_end_parallel_scan_callback(on ? end_kernel : nullptr);
+  if (!on) label_tracker = nullptr;
+}
+
 class LabelCapture {
  public:
   explicit LabelCapture(KernelTracker& tracker) : active_(!Kokkos::Tools::profileLibraryLoaded()) {
-    if (!active_) return;
-    namespace kt = Kokkos::Tools::Experimental;
-    label_tracker = &tracker;
-    kt::set_begin_parallel_for_callback(begin_for);
-    kt::set_end_parallel_for_callback(end_kernel);
-    kt::set_begin_parallel_reduce_callback(begin_reduce);
-    kt::set_end_parallel_reduce_callback(end_kernel);
-    kt::set_begin_parallel_scan_callback(begin_scan);
-    kt::set_end_parallel_scan_callback(end_kernel);
+    if (active_) set_label_callbacks(&tracker);
   }
   ~LabelCapture() {
-    if (!active_) return;
-    namespace kt = Kokkos::Tools::Experimental;
-    kt::set_begin_parallel_for_callback(nullptr);
-    kt::set_end_parallel_for_callback(nullptr);
-    kt::set_begin_parallel_reduce_callback(nullptr);
-    kt::set_end_parallel_reduce_callback(nullptr);
-    kt::set_begin_parallel_scan_callback(nullptr);
-    kt::set_end_parallel_scan_callback(nullptr);
-    label_tracker = nullptr;
+    if (active_) set_label_callbacks(nullptr);
   }
   LabelCapture(const LabelCapture&) = delete;
   LabelCapture& operator=(const LabelCapture&) = delete;

@@ -8,22 +8,14 @@
 namespace rooftop::ceilings {
 const char* to_string(Verdict v) {
   switch (v) {
-    case Verdict::baseline:
-      return "baseline";
-    case Verdict::same:
-      return "same";
-    case Verdict::higher:
-      return "higher";
-    case Verdict::lower:
-      return "lower";
-    case Verdict::absent:
-      return "absent";
-    case Verdict::no_spread:
-      return "no spread";
-    case Verdict::no_baseline:
-      return "no baseline";
-    case Verdict::disturbed:
-      return "disturbed";
+    case Verdict::baseline: return "baseline";
+    case Verdict::same: return "same";
+    case Verdict::higher: return "higher";
+    case Verdict::lower: return "lower";
+    case Verdict::absent: return "absent";
+    case Verdict::no_spread: return "no spread";
+    case Verdict::no_baseline: return "no baseline";
+    case Verdict::disturbed: return "disturbed";
   }
   return "?";
 }

@@ -19,9 +19,15 @@ struct Width {
   double store_bytes = 0;
 };
 
+// The models of one core: ranges of CPUID model numbers, lo to hi; unused ones match none.
+struct ModelRange {
+  int lo = 1, hi = 0;
+};
+
 struct CoreRow {
   const char* vendor;
-  int family, model_lo, model_hi;
+  int family;
+  ModelRange models[4];
   const char* name;
   Width w256, w512;  // w512.fma == 0: no AVX-512; -1: per part (Skylake-SP)
   const char* source;
@@ -29,51 +35,28 @@ struct CoreRow {
 
 constexpr int kIntelCore = 6;
 constexpr CoreRow kCores[] = {
-    {"AuthenticAMD", 0x17, 0x00, 0x2f, "Zen/Zen+", {1, 1, 1, 16}, {}, "4 x 128-bit pipes (2 FMA, 2 add), 2 loads"},
-    {"AuthenticAMD", 0x17, 0x30, 0xff, "Zen 2", {2, 2, 2, 32}, {}, "2 FMA + 2 add pipes, 256 bits"},
-    {"AuthenticAMD", 0x19, 0x00, 0x0f, "Zen 3", {2, 2, 2, 32}, {}, "2 FMA + 2 add pipes, 256 bits"},
-    {"AuthenticAMD", 0x19, 0x20, 0x5f, "Zen 3", {2, 2, 2, 32}, {}, "2 FMA + 2 add pipes, 256 bits"},
-    {"AuthenticAMD", 0x19, 0x10, 0x1f, "Zen 4", {2, 2, 2, 32}, {1, 1, 1, 32},
-     "2 FMA + 2 add pipes of 256 bits; a 512-bit operation takes two"},
-    {"AuthenticAMD", 0x19, 0x60, 0xaf, "Zen 4", {2, 2, 2, 32}, {1, 1, 1, 32},
-     "2 FMA + 2 add pipes of 256 bits; a 512-bit operation takes two"},
-    {"AuthenticAMD", 0x1a, 0x00, 0x1f, "Zen 5", {2, 2, 2, 64}, {2, 2, 2, 64},
-     "2 FMA + 2 add pipes, 512 bits"},
-    {"AuthenticAMD", 0x1a, 0x40, 0x4f, "Zen 5", {2, 2, 2, 64}, {2, 2, 2, 64},
-     "2 FMA + 2 add pipes, 512 bits"},
-    {"AuthenticAMD", 0x1a, 0x20, 0x2f, "Zen 5 (mobile)", {2, 2, 2, 32}, {1, 1, 1, 32},
-     "2 FMA + 2 add pipes of 256 bits; a 512-bit operation takes two"},
+    {"AuthenticAMD", 0x17, {{0x00, 0x2f}}, "Zen/Zen+", {1, 1, 1, 16}, {}, "4 x 128-bit pipes (2 FMA, 2 add), 2 loads"},
+    {"AuthenticAMD", 0x17, {{0x30, 0xff}}, "Zen 2", {2, 2, 2, 32}, {}, "2 FMA + 2 add pipes, 256 bits"},
+    {"AuthenticAMD", 0x19, {{0x00, 0x0f}, {0x20, 0x5f}}, "Zen 3", {2, 2, 2, 32}, {}, "2 FMA + 2 add pipes, 256 bits"},
+    {"AuthenticAMD", 0x19, {{0x10, 0x1f}, {0x60, 0xaf}}, "Zen 4", {2, 2, 2, 32}, {1, 1, 1, 32}, "2 FMA + 2 add pipes of 256 bits; a 512-bit operation takes two"},
+    {"AuthenticAMD", 0x1a, {{0x00, 0x1f}, {0x40, 0x4f}}, "Zen 5", {2, 2, 2, 64}, {2, 2, 2, 64}, "2 FMA + 2 add pipes, 512 bits"},
+    {"AuthenticAMD", 0x1a, {{0x20, 0x2f}}, "Zen 5 (mobile)", {2, 2, 2, 32}, {1, 1, 1, 32}, "2 FMA + 2 add pipes of 256 bits; a 512-bit operation takes two"},
     // Intel: multiplies and adds issue to the FMA ports (p0, p1) before Golden Cove.
-    {"GenuineIntel", kIntelCore, 0x3c, 0x3c, "Haswell", {2, 0, 2, 32}, {}, "2 FMA ports (p0, p1)"},
-    {"GenuineIntel", kIntelCore, 0x3f, 0x3f, "Haswell", {2, 0, 2, 32}, {}, "2 FMA ports (p0, p1)"},
-    {"GenuineIntel", kIntelCore, 0x45, 0x46, "Haswell", {2, 0, 2, 32}, {}, "2 FMA ports (p0, p1)"},
-    {"GenuineIntel", kIntelCore, 0x3d, 0x3d, "Broadwell", {2, 0, 2, 32}, {}, "2 FMA ports (p0, p1)"},
-    {"GenuineIntel", kIntelCore, 0x47, 0x47, "Broadwell", {2, 0, 2, 32}, {}, "2 FMA ports (p0, p1)"},
-    {"GenuineIntel", kIntelCore, 0x4f, 0x4f, "Broadwell", {2, 0, 2, 32}, {}, "2 FMA ports (p0, p1)"},
-    {"GenuineIntel", kIntelCore, 0x56, 0x56, "Broadwell", {2, 0, 2, 32}, {}, "2 FMA ports (p0, p1)"},
-    {"GenuineIntel", kIntelCore, 0x4e, 0x4e, "Skylake", {2, 0, 2, 32}, {}, "2 FMA ports (p0, p1)"},
-    {"GenuineIntel", kIntelCore, 0x5e, 0x5e, "Skylake", {2, 0, 2, 32}, {}, "2 FMA ports (p0, p1)"},
-    {"GenuineIntel", kIntelCore, 0x8e, 0x8e, "Kaby/Coffee Lake", {2, 0, 2, 32}, {}, "2 FMA ports (p0, p1)"},
-    {"GenuineIntel", kIntelCore, 0x9e, 0x9e, "Kaby/Coffee Lake", {2, 0, 2, 32}, {}, "2 FMA ports (p0, p1)"},
-    {"GenuineIntel", kIntelCore, 0xa5, 0xa6, "Comet Lake", {2, 0, 2, 32}, {}, "2 FMA ports (p0, p1)"},
-    {"GenuineIntel", kIntelCore, 0x55, 0x55, "Skylake-SP/Cascade Lake", {2, 0, 2, 64}, {-1, 0, 2, 64},
+    {"GenuineIntel", kIntelCore, {{0x3c, 0x3c}, {0x3f, 0x3f}, {0x45, 0x46}}, "Haswell", {2, 0, 2, 32}, {}, "2 FMA ports (p0, p1)"},
+    {"GenuineIntel", kIntelCore, {{0x3d, 0x3d}, {0x47, 0x47}, {0x4f, 0x4f}, {0x56, 0x56}}, "Broadwell", {2, 0, 2, 32}, {}, "2 FMA ports (p0, p1)"},
+    {"GenuineIntel", kIntelCore, {{0x4e, 0x4e}, {0x5e, 0x5e}}, "Skylake", {2, 0, 2, 32}, {}, "2 FMA ports (p0, p1)"},
+    {"GenuineIntel", kIntelCore, {{0x8e, 0x8e}, {0x9e, 0x9e}}, "Kaby/Coffee Lake", {2, 0, 2, 32}, {}, "2 FMA ports (p0, p1)"},
+    {"GenuineIntel", kIntelCore, {{0xa5, 0xa6}}, "Comet Lake", {2, 0, 2, 32}, {}, "2 FMA ports (p0, p1)"},
+    {"GenuineIntel", kIntelCore, {{0x55, 0x55}}, "Skylake-SP/Cascade Lake", {2, 0, 2, 64}, {-1, 0, 2, 64},
      "2 FMA ports of 256 bits; 512 bits on p0+p1 and, on most Gold 6xxx and Platinum parts, p5"},
-    {"GenuineIntel", kIntelCore, 0x6a, 0x6a, "Ice Lake-SP", {2, 0, 2, 64}, {2, 0, 2, 64},
-     "2 FMA ports; 512 bits on p0+p1 and p5"},
-    {"GenuineIntel", kIntelCore, 0x6c, 0x6c, "Ice Lake-SP", {2, 0, 2, 64}, {2, 0, 2, 64},
-     "2 FMA ports; 512 bits on p0+p1 and p5"},
-    {"GenuineIntel", kIntelCore, 0x7d, 0x7e, "Ice Lake", {2, 0, 2, 64}, {1, 0, 2, 64},
-     "2 FMA ports of 256 bits; 512 bits on p0+p1 only"},
-    {"GenuineIntel", kIntelCore, 0x8c, 0x8d, "Tiger Lake", {2, 0, 2, 64}, {1, 0, 2, 64},
-     "2 FMA ports of 256 bits; 512 bits on p0+p1 only"},
+    {"GenuineIntel", kIntelCore, {{0x6a, 0x6a}, {0x6c, 0x6c}}, "Ice Lake-SP", {2, 0, 2, 64}, {2, 0, 2, 64}, "2 FMA ports; 512 bits on p0+p1 and p5"},
+    {"GenuineIntel", kIntelCore, {{0x7d, 0x7e}}, "Ice Lake", {2, 0, 2, 64}, {1, 0, 2, 64}, "2 FMA ports of 256 bits; 512 bits on p0+p1 only"},
+    {"GenuineIntel", kIntelCore, {{0x8c, 0x8d}}, "Tiger Lake", {2, 0, 2, 64}, {1, 0, 2, 64}, "2 FMA ports of 256 bits; 512 bits on p0+p1 only"},
     // Golden Cove and later: two more adders on p1 and p5 (256 bits), so an unfused
     // 1:1 mix issues three operations a cycle at 256 bits.
-    {"GenuineIntel", kIntelCore, 0x8f, 0x8f, "Sapphire Rapids", {2, 1, 2, 64}, {2, 0, 2, 64},
-     "2 FMA ports and the p5 adder at 256 bits; 512 bits on p0+p1 and p5"},
-    {"GenuineIntel", kIntelCore, 0xcf, 0xcf, "Emerald Rapids", {2, 1, 2, 64}, {2, 0, 2, 64},
-     "2 FMA ports and the p5 adder at 256 bits; 512 bits on p0+p1 and p5"},
-    {"GenuineIntel", kIntelCore, 0xad, 0xae, "Granite Rapids", {2, 1, 2, 64}, {2, 0, 2, 64},
-     "2 FMA ports and the p5 adder at 256 bits; 512 bits on p0+p1 and p5"},
+    {"GenuineIntel", kIntelCore, {{0x8f, 0x8f}}, "Sapphire Rapids", {2, 1, 2, 64}, {2, 0, 2, 64}, "2 FMA ports and the p5 adder at 256 bits; 512 bits on p0+p1 and p5"},
+    {"GenuineIntel", kIntelCore, {{0xcf, 0xcf}}, "Emerald Rapids", {2, 1, 2, 64}, {2, 0, 2, 64}, "2 FMA ports and the p5 adder at 256 bits; 512 bits on p0+p1 and p5"},
+    {"GenuineIntel", kIntelCore, {{0xad, 0xae}}, "Granite Rapids", {2, 1, 2, 64}, {2, 0, 2, 64}, "2 FMA ports and the p5 adder at 256 bits; 512 bits on p0+p1 and p5"},
 };
 
 // Skylake-SP and Cascade Lake parts with one 512-bit FMA unit: Bronze, Silver, Gold 5xxx
@@ -100,8 +83,8 @@ std::string core_id(const std::string& vendor, int family, int model) {
 const CoreRow* find_core(const std::string& vendor, int family, int model) {
   const CoreRow* row = nullptr;
   for (const CoreRow& r : kCores)
-    if (vendor == r.vendor && family == r.family && model >= r.model_lo && model <= r.model_hi)
-      row = &r;
+    for (const ModelRange& m : r.models)
+      if (vendor == r.vendor && family == r.family && model >= m.lo && model <= m.hi) row = &r;
   return row;
 }
 

@@ -9,7 +9,9 @@
 #include <map>
 #include <set>
 #include <string>
+#include <type_traits>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include "rooftop/ceilings/fields.hpp"
@@ -133,46 +135,26 @@ std::string joined_strings(const json& list) {
 // The "machine" object rooftop writes (fields.hpp's to_json(Machine)), read back.
 void read_rooftop_machine(const json& j, core::Machine& m) {
   if (!j.is_object()) return;
-  const std::pair<const char*, std::string core::Machine::*> strings[] = {
-      {"hostname", &core::Machine::hostname},
-      {"execution_space", &core::Machine::execution_space},
-      {"cpu_model", &core::Machine::cpu_model},
-      {"gpu_name", &core::Machine::gpu_name},
-      {"compute_capability", &core::Machine::compute_capability},
-      {"hardware_model", &core::Machine::hardware_model},
-      {"clock_method", &core::Machine::clock_method},
-      {"compiler", &core::Machine::compiler},
-      {"compile_flags", &core::Machine::compile_flags},
-      {"kokkos_version", &core::Machine::kokkos_version},
-      {"device_arch", &core::Machine::device_arch},
-      {"cuda_version", &core::Machine::cuda_version},
-      {"driver_version", &core::Machine::driver_version},
-      {"launch_geometry", &core::Machine::launch_geometry}};
-  for (const auto& [key, member] : strings)
-    if (const auto it = j.find(key); it != j.end() && it->is_string())
-      m.*member = it->get<std::string>();
-  const std::pair<const char*, int core::Machine::*> ints[] = {
-      {"cores", &core::Machine::cores},
-      {"threads", &core::Machine::threads},
-      {"hardware_threads", &core::Machine::hardware_threads},
-      {"simd_bits", &core::Machine::simd_bits},
-      {"fma_pipes", &core::Machine::fma_pipes},
-      {"add_pipes", &core::Machine::add_pipes},
-      {"load_ports", &core::Machine::load_ports},
-      {"memory_bus_bits", &core::Machine::memory_bus_bits}};
-  for (const auto& [key, member] : ints)
-    if (const auto it = j.find(key); it != j.end() && it->is_number_integer())
-      m.*member = it->get<int>();
-  const std::pair<const char*, double core::Machine::*> doubles[] = {
-      {"store_bytes_per_cycle", &core::Machine::store_bytes_per_cycle},
-      {"clock_ghz", &core::Machine::clock_ghz},
-      {"memory_clock_ghz", &core::Machine::memory_clock_ghz},
-      {"nominal_clock_ghz", &core::Machine::nominal_clock_ghz}};
-  for (const auto& [key, member] : doubles)
-    if (const auto it = j.find(key); it != j.end() && it->is_number())
-      m.*member = it->get<double>();
-  if (const auto it = j.find("memory_bytes"); it != j.end() && it->is_number_unsigned())
-    m.memory_bytes = it->get<std::uint64_t>();
+  // A field of another type than rooftop writes is left unknown.
+  for (const core::MachineField& f : core::kMachineFields) {
+    const auto it = j.find(std::string(f.name));
+    if (it == j.end()) continue;
+    std::visit(
+        [&](auto member) {
+          auto& value = m.*member;
+          using T = std::remove_cvref_t<decltype(value)>;
+          if constexpr (std::is_same_v<T, std::string>) {
+            if (it->is_string()) value = it->get<std::string>();
+          } else if constexpr (std::is_same_v<T, int>) {
+            if (it->is_number_integer()) value = it->get<int>();
+          } else if constexpr (std::is_same_v<T, double>) {
+            if (it->is_number()) value = it->get<double>();
+          } else {
+            if (it->is_number_unsigned()) value = it->get<std::uint64_t>();
+          }
+        },
+        f.member);
+  }
   if (const auto it = j.find("caches"); it != j.end() && it->is_array()) {
     for (const json& c : *it) {
       if (!c.is_object() || !c.value("level", json()).is_string()) continue;

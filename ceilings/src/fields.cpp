@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <variant>
 
 #include "rooftop/core/vocabulary.hpp"
 
@@ -12,37 +13,14 @@ nlohmann::json number_or_null(const std::optional<double>& v) {
 }
 
 nlohmann::json to_json(const core::Machine& m) {
+  nlohmann::json out = nlohmann::json::object();
+  for (const core::MachineField& f : core::kMachineFields)
+    std::visit([&](auto member) { out[std::string(f.name)] = m.*member; }, f.member);
   nlohmann::json caches = nlohmann::json::array();
   for (const core::CacheLevel& c : m.caches)
     caches.push_back({{"level", c.name}, {"bytes", c.bytes}, {"shared_by", c.shared_by}});
-  return {{"hostname", m.hostname},
-          {"execution_space", m.execution_space},
-          {"cpu_model", m.cpu_model},
-          {"gpu_name", m.gpu_name},
-          {"compute_capability", m.compute_capability},
-          {"cores", m.cores},
-          {"threads", m.threads},
-          {"hardware_threads", m.hardware_threads},
-          {"caches", caches},
-          {"simd_bits", m.simd_bits},
-          {"fma_pipes", m.fma_pipes},
-          {"add_pipes", m.add_pipes},
-          {"load_ports", m.load_ports},
-          {"store_bytes_per_cycle", m.store_bytes_per_cycle},
-          {"hardware_model", m.hardware_model},
-          {"clock_ghz", m.clock_ghz},
-          {"clock_method", m.clock_method},
-          {"compiler", m.compiler},
-          {"compile_flags", m.compile_flags},
-          {"kokkos_version", m.kokkos_version},
-          {"device_arch", m.device_arch},
-          {"cuda_version", m.cuda_version},
-          {"driver_version", m.driver_version},
-          {"memory_bytes", m.memory_bytes},
-          {"memory_clock_ghz", m.memory_clock_ghz},
-          {"memory_bus_bits", m.memory_bus_bits},
-          {"nominal_clock_ghz", m.nominal_clock_ghz},
-          {"launch_geometry", m.launch_geometry}};
+  out["caches"] = caches;
+  return out;
 }
 
 // The roofline's ceilings first, then the figures of schema 1.7 in their table's order,

@@ -8,7 +8,12 @@
 #include <cstring>
 #include <ctime>
 #include <fstream>
+#include <iterator>
 #include <limits>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+#include <variant>
 
 #include "contained_read.hpp"
 #include "h5.hpp"
@@ -18,6 +23,7 @@
 #include "rooftop/config.hpp"
 #include "rooftop/core/error.hpp"
 #include "rooftop/core/output_file.hpp"
+#include "rooftop/core/vocabulary.hpp"
 
 namespace rooftop::ceilings {
 namespace {
@@ -74,8 +80,9 @@ struct KernelRow {
   char description[256];
   char source[32];
   char precision[8];
-  double flops_fp64, flops_fp32, flops_fp16;
-  double flops_bf16, flops_fp8;  // since 1.8; 0 when read from an older file
+  // Columns flops_fp64, flops_fp32, ...: one per row of core::kPrecisions, in its order
+  // (flops_bf16 and flops_fp8 since 1.8; 0 when read from an older file).
+  double flops[std::size(core::kPrecisions)];
   double fma_fraction;  // NaN where unknown
   double tensor_instructions;
   double time_s, time_min, time_max;
@@ -144,33 +151,27 @@ h5::Handle bandwidth_sample_type() {
 
 h5::Handle kernel_type() {
   using R = KernelRow;
-  return h5::compound_type(sizeof(R), {ROOFTOP_H5_FIELD(R, name),
-                                       ROOFTOP_H5_FIELD(R, id),
-                                       ROOFTOP_H5_FIELD(R, group),
-                                       ROOFTOP_H5_FIELD(R, order),
-                                       ROOFTOP_H5_FIELD(R, description),
-                                       ROOFTOP_H5_FIELD(R, source),
-                                       ROOFTOP_H5_FIELD(R, precision),
-                                       ROOFTOP_H5_FIELD(R, flops_fp64),
-                                       ROOFTOP_H5_FIELD(R, flops_fp32),
-                                       ROOFTOP_H5_FIELD(R, flops_fp16),
-                                       ROOFTOP_H5_FIELD(R, flops_bf16),
-                                       ROOFTOP_H5_FIELD(R, flops_fp8),
-                                       ROOFTOP_H5_FIELD(R, fma_fraction),
-                                       ROOFTOP_H5_FIELD(R, tensor_instructions),
-                                       ROOFTOP_H5_FIELD(R, time_s),
-                                       ROOFTOP_H5_FIELD(R, time_min),
-                                       ROOFTOP_H5_FIELD(R, time_max),
-                                       ROOFTOP_H5_FIELD(R, samples),
-                                       ROOFTOP_H5_FIELD(R, invocations),
-                                       ROOFTOP_H5_FIELD(R, time_source),
-                                       ROOFTOP_H5_FIELD(R, check),
-                                       ROOFTOP_H5_FIELD(R, gflop_per_s),
-                                       ROOFTOP_H5_FIELD(R, limiter),
-                                       ROOFTOP_H5_FIELD(R, attainable_gflop_per_s),
-                                       ROOFTOP_H5_FIELD(R, fraction_of_roof),
-                                       ROOFTOP_H5_FIELD(R, above),
-                                       ROOFTOP_H5_FIELD(R, note)});
+  std::vector<h5::Field> fields = {
+      ROOFTOP_H5_FIELD(R, name),        ROOFTOP_H5_FIELD(R, id),
+      ROOFTOP_H5_FIELD(R, group),       ROOFTOP_H5_FIELD(R, order),
+      ROOFTOP_H5_FIELD(R, description), ROOFTOP_H5_FIELD(R, source),
+      ROOFTOP_H5_FIELD(R, precision)};
+  std::vector<std::string> flops_names;  // outlive the type's creation, which copies them
+  for (const core::Precision& p : core::kPrecisions)
+    flops_names.push_back("flops_" + std::string(p.name));
+  for (std::size_t i = 0; i < flops_names.size(); ++i)
+    fields.push_back({flops_names[i].c_str(), offsetof(R, flops) + i * sizeof(double),
+                      H5T_NATIVE_DOUBLE, 0});
+  for (const h5::Field& f :
+       {ROOFTOP_H5_FIELD(R, fma_fraction), ROOFTOP_H5_FIELD(R, tensor_instructions),
+        ROOFTOP_H5_FIELD(R, time_s), ROOFTOP_H5_FIELD(R, time_min), ROOFTOP_H5_FIELD(R, time_max),
+        ROOFTOP_H5_FIELD(R, samples), ROOFTOP_H5_FIELD(R, invocations),
+        ROOFTOP_H5_FIELD(R, time_source), ROOFTOP_H5_FIELD(R, check),
+        ROOFTOP_H5_FIELD(R, gflop_per_s), ROOFTOP_H5_FIELD(R, limiter),
+        ROOFTOP_H5_FIELD(R, attainable_gflop_per_s), ROOFTOP_H5_FIELD(R, fraction_of_roof),
+        ROOFTOP_H5_FIELD(R, above), ROOFTOP_H5_FIELD(R, note)})
+    fields.push_back(f);
+  return h5::compound_type(sizeof(R), fields);
 }
 
 h5::Handle kernel_bytes_type() {
@@ -202,37 +203,23 @@ double nan_if_empty(const std::optional<double>& v) {
   return v ? *v : std::numeric_limits<double>::quiet_NaN();
 }
 
-// Machine: one attribute per field, so h5dump shows it plainly.
+// Machine: one attribute per field (core::kMachineFields), so h5dump shows it plainly.
+// Integers are stored as 64-bit integers.
 void write_machine(hid_t file, const core::Machine& m) {
   h5::Handle g = h5::create_group(file, "machine");
   const hid_t id = g.get();
-  h5::write_attr(id, "hostname", m.hostname);
-  h5::write_attr(id, "execution_space", m.execution_space);
-  h5::write_attr(id, "cpu_model", m.cpu_model);
-  h5::write_attr(id, "gpu_name", m.gpu_name);
-  h5::write_attr(id, "compute_capability", m.compute_capability);
-  h5::write_attr(id, "cores", std::int64_t{m.cores});
-  h5::write_attr(id, "threads", std::int64_t{m.threads});
-  h5::write_attr(id, "hardware_threads", std::int64_t{m.hardware_threads});
-  h5::write_attr(id, "simd_bits", std::int64_t{m.simd_bits});
-  h5::write_attr(id, "fma_pipes", std::int64_t{m.fma_pipes});
-  h5::write_attr(id, "add_pipes", std::int64_t{m.add_pipes});
-  h5::write_attr(id, "load_ports", std::int64_t{m.load_ports});
-  h5::write_attr(id, "store_bytes_per_cycle", m.store_bytes_per_cycle);
-  h5::write_attr(id, "hardware_model", m.hardware_model);
-  h5::write_attr(id, "clock_ghz", m.clock_ghz);
-  h5::write_attr(id, "clock_method", m.clock_method);
-  h5::write_attr(id, "compiler", m.compiler);
-  h5::write_attr(id, "compile_flags", m.compile_flags);
-  h5::write_attr(id, "kokkos_version", m.kokkos_version);
-  h5::write_attr(id, "device_arch", m.device_arch);
-  h5::write_attr(id, "cuda_version", m.cuda_version);
-  h5::write_attr(id, "driver_version", m.driver_version);
-  h5::write_attr(id, "memory_bytes", static_cast<std::int64_t>(m.memory_bytes));
-  h5::write_attr(id, "memory_clock_ghz", m.memory_clock_ghz);
-  h5::write_attr(id, "memory_bus_bits", std::int64_t{m.memory_bus_bits});
-  h5::write_attr(id, "nominal_clock_ghz", m.nominal_clock_ghz);
-  h5::write_attr(id, "launch_geometry", m.launch_geometry);
+  for (const core::MachineField& f : core::kMachineFields) {
+    const std::string name(f.name);
+    std::visit(
+        [&](auto member) {
+          const auto& value = m.*member;
+          if constexpr (std::is_integral_v<std::remove_cvref_t<decltype(value)>>)
+            h5::write_attr(id, name.c_str(), static_cast<std::int64_t>(value));
+          else
+            h5::write_attr(id, name.c_str(), value);
+        },
+        f.member);
+  }
   std::vector<CacheRow> rows(m.caches.size());
   for (std::size_t i = 0; i < rows.size(); ++i) {
     h5::put(rows[i].level, m.caches[i].name, "level");
@@ -242,42 +229,44 @@ void write_machine(hid_t file, const core::Machine& m) {
   h5::write_table(id, "caches", cache_type(), rows.data(), rows.size());
 }
 
+// The machine fields later schemas added, each with the attribute that says a file has
+// it: a file without that attribute (an older one) reads the field as unknown.
+constexpr std::pair<std::string_view, const char*> kLaterMachineFields[] = {
+    {"store_bytes_per_cycle", "store_bytes_per_cycle"},  // after the first 1.0 files
+    {"hardware_model", "hardware_model"},                  // after the first 1.0 files
+    {"device_arch", "device_arch"},  // 1.4; older files read as a host build
+    {"memory_bytes", "launch_geometry"},  // 1.5: these five together
+    {"memory_clock_ghz", "launch_geometry"},
+    {"memory_bus_bits", "launch_geometry"},
+    {"nominal_clock_ghz", "launch_geometry"},
+    {"launch_geometry", "launch_geometry"},
+};
+
+bool has_machine_field(hid_t machine, std::string_view field) {
+  for (const auto& [later, marker] : kLaterMachineFields)
+    if (later == field) return h5::has_attr(machine, marker);
+  return true;
+}
+
 core::Machine read_machine(hid_t file) {
   h5::Handle g = h5::open_group(file, "machine");
   const hid_t id = g.get();
   core::Machine m;
-  m.hostname = h5::read_string_attr(id, "hostname");
-  m.execution_space = h5::read_string_attr(id, "execution_space");
-  m.cpu_model = h5::read_string_attr(id, "cpu_model");
-  m.gpu_name = h5::read_string_attr(id, "gpu_name");
-  m.compute_capability = h5::read_string_attr(id, "compute_capability");
-  m.cores = static_cast<int>(h5::read_int_attr(id, "cores"));
-  m.threads = static_cast<int>(h5::read_int_attr(id, "threads"));
-  m.hardware_threads = static_cast<int>(h5::read_int_attr(id, "hardware_threads"));
-  m.simd_bits = static_cast<int>(h5::read_int_attr(id, "simd_bits"));
-  m.fma_pipes = static_cast<int>(h5::read_int_attr(id, "fma_pipes"));
-  m.add_pipes = static_cast<int>(h5::read_int_attr(id, "add_pipes"));
-  m.load_ports = static_cast<int>(h5::read_int_attr(id, "load_ports"));
-  // Added after the first 1.0 files were written: absent there, and read as unknown.
-  if (h5::has_attr(id, "store_bytes_per_cycle"))
-    m.store_bytes_per_cycle = h5::read_double_attr(id, "store_bytes_per_cycle");
-  if (h5::has_attr(id, "hardware_model"))
-    m.hardware_model = h5::read_string_attr(id, "hardware_model");
-  m.clock_ghz = h5::read_double_attr(id, "clock_ghz");
-  m.clock_method = h5::read_string_attr(id, "clock_method");
-  m.compiler = h5::read_string_attr(id, "compiler");
-  m.compile_flags = h5::read_string_attr(id, "compile_flags");
-  m.kokkos_version = h5::read_string_attr(id, "kokkos_version");
-  if (h5::has_attr(id, "device_arch"))  // 1.4; older files read as a host build
-    m.device_arch = h5::read_string_attr(id, "device_arch");
-  m.cuda_version = h5::read_string_attr(id, "cuda_version");
-  m.driver_version = h5::read_string_attr(id, "driver_version");
-  if (h5::has_attr(id, "launch_geometry")) {  // 1.5; older files read as unknown
-    m.memory_bytes = static_cast<std::uint64_t>(h5::read_int_attr(id, "memory_bytes"));
-    m.memory_clock_ghz = h5::read_double_attr(id, "memory_clock_ghz");
-    m.memory_bus_bits = static_cast<int>(h5::read_int_attr(id, "memory_bus_bits"));
-    m.nominal_clock_ghz = h5::read_double_attr(id, "nominal_clock_ghz");
-    m.launch_geometry = h5::read_string_attr(id, "launch_geometry");
+  for (const core::MachineField& f : core::kMachineFields) {
+    if (!has_machine_field(id, f.name)) continue;
+    const std::string name(f.name);
+    std::visit(
+        [&](auto member) {
+          auto& value = m.*member;
+          using T = std::remove_cvref_t<decltype(value)>;
+          if constexpr (std::is_same_v<T, std::string>)
+            value = h5::read_string_attr(id, name.c_str());
+          else if constexpr (std::is_same_v<T, double>)
+            value = h5::read_double_attr(id, name.c_str());
+          else
+            value = static_cast<T>(h5::read_int_attr(id, name.c_str()));
+        },
+        f.member);
   }
   for (const CacheRow& r : read_rows<CacheRow>(id, "caches", cache_type()))
     m.caches.push_back({h5::get(r.level), r.bytes, r.shared_by});
@@ -407,11 +396,8 @@ void write_kernels(hid_t file, const std::vector<core::KernelRecord>& kernels) {
     h5::put(r.description, clip(k.description, sizeof r.description), "description");
     h5::put(r.source, k.source, "source");
     h5::put(r.precision, k.precision, "precision");
-    r.flops_fp64 = k.flops_fp64;
-    r.flops_fp32 = k.flops_fp32;
-    r.flops_fp16 = k.flops_fp16;
-    r.flops_bf16 = k.flops_bf16;
-    r.flops_fp8 = k.flops_fp8;
+    for (std::size_t p = 0; p < std::size(core::kPrecisions); ++p)
+      r.flops[p] = k.*core::kPrecisions[p].flops;
     r.fma_fraction = k.fma_fraction >= 0.0 ? k.fma_fraction : std::nan("");
     r.tensor_instructions = k.tensor_instructions;
     r.time_s = k.time_s;
@@ -463,11 +449,8 @@ std::vector<core::KernelRecord> read_kernels(hid_t file) {
     k.description = h5::get(r.description);
     k.source = h5::get(r.source);
     k.precision = h5::get(r.precision);
-    k.flops_fp64 = r.flops_fp64;
-    k.flops_fp32 = r.flops_fp32;
-    k.flops_fp16 = r.flops_fp16;
-    k.flops_bf16 = r.flops_bf16;
-    k.flops_fp8 = r.flops_fp8;
+    for (std::size_t p = 0; p < std::size(core::kPrecisions); ++p)
+      k.*core::kPrecisions[p].flops = r.flops[p];
     k.fma_fraction = std::isfinite(r.fma_fraction) ? r.fma_fraction : -1.0;
     k.tensor_instructions = r.tensor_instructions;
     k.time_s = r.time_s;

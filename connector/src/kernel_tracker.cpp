@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <chrono>
 
+#include "rooftop/core/first_seen.hpp"
+
 namespace rooftop::connector {
 namespace {
 
@@ -18,12 +20,9 @@ void add_unique(std::vector<std::string>& list, const std::string& item) {
 
 const char* kind_name(KernelKind kind) {
   switch (kind) {
-    case KernelKind::parallel_for:
-      return "parallel_for";
-    case KernelKind::parallel_reduce:
-      return "parallel_reduce";
-    case KernelKind::parallel_scan:
-      return "parallel_scan";
+    case KernelKind::parallel_for: return "parallel_for";
+    case KernelKind::parallel_reduce: return "parallel_reduce";
+    case KernelKind::parallel_scan: return "parallel_scan";
   }
   return "unknown";
 }
@@ -49,13 +48,7 @@ void KernelTracker::set_observer(Observer* observer) {
 }
 
 LabelStats& KernelTracker::stats_for(const std::string& label) {
-  auto it = index_.find(label);
-  if (it == index_.end()) {
-    it = index_.emplace(label, labels_.size()).first;
-    labels_.emplace_back();
-    labels_.back().label = label;
-  }
-  return labels_[it->second];
+  return core::first_seen_entry(labels_, index_, label, &LabelStats::label);
 }
 
 std::uint64_t KernelTracker::begin(const char* label, std::uint32_t device_id, KernelKind kind) {

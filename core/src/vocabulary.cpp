@@ -3,34 +3,38 @@
 #include <iterator>
 
 namespace rooftop::core {
+namespace {
 
-const Precision* find_precision(std::string_view name) {
-  for (const Precision& p : kPrecisions)
-    if (p.name == name) return &p;
+// The row of a vocabulary table named `name`; nullptr where there is none.
+template <class Row, std::size_t N>
+const Row* find_row(const Row (&table)[N], std::string_view name) {
+  for (const Row& row : table)
+    if (row.name == name) return &row;
   return nullptr;
 }
 
+// Where the row named `name` stands in its table; the table's size where it is absent.
+template <class Row, std::size_t N>
+int row_index(const Row (&table)[N], std::string_view name) {
+  const Row* row = find_row(table, name);
+  return static_cast<int>(row ? row - table : N);
+}
+
+}  // namespace
+
+const Precision* find_precision(std::string_view name) { return find_row(kPrecisions, name); }
+
 const ComputeMode* find_compute_mode(std::string_view name) {
-  for (const ComputeMode& m : kComputeModes)
-    if (m.name == name) return &m;
-  return nullptr;
+  return find_row(kComputeModes, name);
 }
 
 std::string compute_ceiling_name(std::string_view precision, std::string_view mode) {
   return std::string(precision) + "_" + std::string(mode);
 }
 
-int level_rank(std::string_view level) {
-  for (std::size_t i = 0; i < std::size(kLevels); ++i)
-    if (kLevels[i].name == level) return static_cast<int>(i);
-  return static_cast<int>(std::size(kLevels));
-}
+int level_rank(std::string_view level) { return row_index(kLevels, level); }
 
-const Pattern* find_pattern(std::string_view name) {
-  for (const Pattern& p : kPatterns)
-    if (p.name == name) return &p;
-  return nullptr;
-}
+const Pattern* find_pattern(std::string_view name) { return find_row(kPatterns, name); }
 
 int ceiling_rank(std::string_view name) {
   int rank = 0;
@@ -59,17 +63,9 @@ std::string_view ceiling_kind(std::string_view name) {
   return {};
 }
 
-const Unit* find_unit(std::string_view name) {
-  for (const Unit& u : kUnits)
-    if (u.name == name) return &u;
-  return nullptr;
-}
+const Unit* find_unit(std::string_view name) { return find_row(kUnits, name); }
 
-const Sweep* find_sweep(std::string_view name) {
-  for (const Sweep& s : kSweeps)
-    if (s.name == name) return &s;
-  return nullptr;
-}
+const Sweep* find_sweep(std::string_view name) { return find_row(kSweeps, name); }
 
 bool tensor_figure(std::string_view figure) {
   for (const TensorPath& t : kTensorPaths)
@@ -77,11 +73,7 @@ bool tensor_figure(std::string_view figure) {
   return false;
 }
 
-const Figure* find_figure(std::string_view name) {
-  for (const Figure& f : kFigures)
-    if (f.name == name) return &f;
-  return nullptr;
-}
+const Figure* find_figure(std::string_view name) { return find_row(kFigures, name); }
 
 Ceiling figure_row(std::string_view name) {
   Ceiling c;
@@ -93,11 +85,7 @@ Ceiling figure_row(std::string_view name) {
   return c;
 }
 
-int figure_rank(std::string_view name) {
-  for (std::size_t i = 0; i < std::size(kFigures); ++i)
-    if (kFigures[i].name == name) return static_cast<int>(i);
-  return static_cast<int>(std::size(kFigures));
-}
+int figure_rank(std::string_view name) { return row_index(kFigures, name); }
 
 bool known_ceiling_pattern(std::string_view pattern) {
   for (const ComputeMode& m : kComputeModes)

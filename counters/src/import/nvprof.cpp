@@ -176,11 +176,7 @@ KernelRecord nvprof_record(const NvprofKernel& k, std::size_t index, const Timin
 
   // Time: the timing file, else transactions x 32 B over the reported throughput.
   if (timed) {
-    r.time_source = timing->kind;
-    r.time_s = timed->total;
-    r.time_min = timed->min;
-    r.time_max = timed->max;
-    r.samples = timed->calls;
+    set_time(r, *timed, timing->kind);
     if (timed->calls != r.invocations && timed->calls > 0 && r.invocations > 0) {
       r.time_s = timed->total / timed->calls * r.invocations;
       r.time_source += ", scaled to the metric invocations";

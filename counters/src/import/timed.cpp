@@ -24,12 +24,9 @@ Reading timed_reading(const Timing& timing, const std::string& format, const cha
   for (std::size_t i = 0; i < timing.entries.size(); ++i) {
     const TimingEntry& e = timing.entries[i];
     KernelRecord r = new_record(e.name, i, source);
-    r.time_s = e.total;
-    r.time_min = e.calls > 0 ? e.min : 0.0;
-    r.time_max = e.max;
-    r.samples = e.calls;
+    set_time(r, e, timing.kind);
+    if (e.calls <= 0) r.time_min = 0.0;  // no launch timed, so no fastest one
     r.invocations = e.calls;
-    r.time_source = timing.kind;
     r.description = e.description;
     std::vector<std::string> remarks;
     for (const Precision& p : kPrecisions) {
@@ -81,11 +78,7 @@ void apply_timing(std::vector<core::KernelRecord>& kernels, Timing& timing,
       }
     // A PyTorch trace names the operators that launched the kernel.
     if (k.description.empty()) k.description = e->description;
-    k.time_s = e->total;
-    k.time_min = e->min;
-    k.time_max = e->max;
-    k.samples = e->calls;
-    k.time_source = timing.kind;
+    set_time(k, *e, timing.kind);
     // The launches counted and the launches timed: the same run profiled twice should
     // agree; where it does not, the time is scaled to the launches counted.
     if (e->calls != k.invocations && k.invocations > 0) {

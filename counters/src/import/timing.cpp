@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 
+#include "rooftop/core/first_seen.hpp"
 #include "rooftop/core/terminal.hpp"
 #include "rooftop/counters/kernel_names.hpp"
 #include "units.hpp"
@@ -10,13 +11,15 @@
 namespace rooftop::counters::importing {
 
 TimingEntry& Timing::entry(const std::string& name) {
-  auto it = by_name.find(name);
-  if (it == by_name.end()) {
-    it = by_name.emplace(name, entries.size()).first;
-    entries.emplace_back();
-    entries.back().name = name;
-  }
-  return entries[it->second];
+  return core::first_seen_entry(entries, by_name, name, &TimingEntry::name);
+}
+
+void set_time(core::KernelRecord& record, const TimingEntry& entry, const std::string& source) {
+  record.time_s = entry.total;
+  record.time_min = entry.min;
+  record.time_max = entry.max;
+  record.samples = entry.calls;
+  record.time_source = source;
 }
 
 void Timing::add_launch(const std::string& name, double seconds) {

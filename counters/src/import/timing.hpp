@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "rooftop/core/model.hpp"
+
 namespace rooftop::counters::importing {
 
 // The launches of one kernel name.
@@ -35,6 +37,10 @@ struct Timing {
   // One launch of `name` taking `seconds`.
   void add_launch(const std::string& name, double seconds);
 };
+
+// A kernel's time from its entry: the launches' total, fastest and slowest, how many were
+// timed, and `source`, what the times are (Timing::kind).
+void set_time(core::KernelRecord& record, const TimingEntry& entry, const std::string& source);
 
 // The kernel's name without return type or arguments: "void f<int=4>(int)" -> "f<int=4>".
 std::string base_name(const std::string& name);

@@ -118,16 +118,11 @@ std::optional<std::pair<double, std::string>> split_number(std::string_view text
 
 const char* quantity_name(Quantity q) {
   switch (q) {
-    case Quantity::count:
-      return "a count";
-    case Quantity::bytes:
-      return "a byte count";
-    case Quantity::time:
-      return "a time";
-    case Quantity::frequency:
-      return "a clock rate";
-    case Quantity::rate:
-      return "a throughput";
+    case Quantity::count: return "a count";
+    case Quantity::bytes: return "a byte count";
+    case Quantity::time: return "a time";
+    case Quantity::frequency: return "a clock rate";
+    case Quantity::rate: return "a throughput";
   }
   return "";
 }

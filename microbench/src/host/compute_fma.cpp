@@ -1,5 +1,7 @@
 // Fused kernels: built with contraction allowed; the FMA is explicit anyway.
-#include "host/compute_impl.hpp"
+#define ROOFTOP_FUSED true
+#define ROOFTOP_MEASURE_COMPUTE measure_compute_fma
+#include "host/compute_variant.ipp"
 
 namespace rooftop::microbench {
 
@@ -9,19 +11,5 @@ std::vector<int> compute_ilp_choices() {
     if (chains > 0) out.push_back(chains);
   return out;
 }
-
-template <class Space>
-core::ComputePoint measure_compute_fma(const std::string& precision, int flops, int ilp,
-                                       std::uint64_t working_set_bytes,
-                                       const core::Sampling& sampling) {
-  return detail::measure<Space, true>(precision, flops, ilp, working_set_bytes, sampling);
-}
-
-template core::ComputePoint measure_compute_fma<Kokkos::DefaultHostExecutionSpace>(
-    const std::string&, int, int, std::uint64_t, const core::Sampling&);
-#if defined(KOKKOS_ENABLE_CUDA)
-template core::ComputePoint measure_compute_fma<Kokkos::Cuda>(const std::string&, int, int,
-                                                              std::uint64_t, const core::Sampling&);
-#endif
 
 }  // namespace rooftop::microbench

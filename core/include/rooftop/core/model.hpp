@@ -6,7 +6,9 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
+#include <variant>
 #include <vector>
 
 namespace rooftop::core {
@@ -50,6 +52,45 @@ struct Machine {
   int memory_bus_bits = 0;
   double nominal_clock_ghz = 0.0;
   std::string launch_geometry;
+};
+
+// Machine's fields (all but the caches, a table of their own) by the names every file and
+// export gives them: the attributes of /machine and the keys of the JSON "machine" object.
+// Writers and readers walk this list; adding a field is one row.
+struct MachineField {
+  using Member = std::variant<std::string Machine::*, int Machine::*, double Machine::*,
+                              std::uint64_t Machine::*>;
+  std::string_view name;
+  Member member;
+};
+inline constexpr MachineField kMachineFields[] = {
+    {"hostname", &Machine::hostname},
+    {"execution_space", &Machine::execution_space},
+    {"cpu_model", &Machine::cpu_model},
+    {"gpu_name", &Machine::gpu_name},
+    {"compute_capability", &Machine::compute_capability},
+    {"cores", &Machine::cores},
+    {"threads", &Machine::threads},
+    {"hardware_threads", &Machine::hardware_threads},
+    {"simd_bits", &Machine::simd_bits},
+    {"fma_pipes", &Machine::fma_pipes},
+    {"add_pipes", &Machine::add_pipes},
+    {"load_ports", &Machine::load_ports},
+    {"store_bytes_per_cycle", &Machine::store_bytes_per_cycle},
+    {"hardware_model", &Machine::hardware_model},
+    {"clock_ghz", &Machine::clock_ghz},
+    {"clock_method", &Machine::clock_method},
+    {"compiler", &Machine::compiler},
+    {"compile_flags", &Machine::compile_flags},
+    {"kokkos_version", &Machine::kokkos_version},
+    {"device_arch", &Machine::device_arch},
+    {"cuda_version", &Machine::cuda_version},
+    {"driver_version", &Machine::driver_version},
+    {"memory_bytes", &Machine::memory_bytes},
+    {"memory_clock_ghz", &Machine::memory_clock_ghz},
+    {"memory_bus_bits", &Machine::memory_bus_bits},
+    {"nominal_clock_ghz", &Machine::nominal_clock_ghz},
+    {"launch_geometry", &Machine::launch_geometry},
 };
 
 // The samples of one point, one entry per sample in each vector: what every point of a
