@@ -145,8 +145,9 @@ DevicePlan make_device_plan(const core::Machine& m, const DeviceLimits& limits,
   plan.l2_passes = repetitions(m.cores * 64.0 * f, static_cast<double>(plan.l2_sizes.back()),
                                kStreamLaunchSeconds);
   // HBM: 8 x L2 (as a host's DRAM window), at least 256 MiB, with room for the triad's
-  // three arrays. No larger: on the H200 gpu-l2-cache read 0.953 of the peak at 486 MB
-  // but 0.924 at 2 GB, the rate falling as the set grows past the TLBs' reach (inference).
+  // three arrays. No larger: on the H200 gpu-l2-cache read 0.953 of the peak at 486 MiB
+  // but 0.924 at 1.98 GiB, the rate falling as the set grows (past the TLBs' reach:
+  // inference).
   std::uint64_t dram = std::max<std::uint64_t>(8 * l2, 256 * MiB);
   dram = std::min<std::uint64_t>(dram, std::min<std::uint64_t>(4096 * MiB, free_bytes / 8));
   plan.dram_bytes = whole_chunks(dram);
