@@ -141,11 +141,13 @@ TEST(DeviceL1, MeasuresAndChecksEveryItem) {
 
 TEST(DeviceL1, ClosedFormIsTheSumOfThePacksRead) {
   // Item 0, one step: packs 0, 256, ..., 1792, each 16p + 6.
-  EXPECT_EQ(DeviceL1Kernel<Space>::expected(0, 1), 16u * 256 * (0 + 1 + 2 + 3 + 4 + 5 + 6 + 7) + 48u);
+  EXPECT_EQ(DeviceL1Kernel<Space>::expected(0, 1),
+            16u * 256 * (0 + 1 + 2 + 3 + 4 + 5 + 6 + 7) + 48u);
   EXPECT_EQ(DeviceL1Kernel<Space>::expected(0, 3), 3u * DeviceL1Kernel<Space>::expected(0, 1));
   // Item 259 reads from pack 3, as item 3 does.
   EXPECT_EQ(DeviceL1Kernel<Space>::expected(259, 1), DeviceL1Kernel<Space>::expected(3, 1));
-  EXPECT_EQ(DeviceL1Kernel<Space>::expected(3, 1), DeviceL1Kernel<Space>::expected(0, 1) + 8u * 16 * 3);
+  EXPECT_EQ(DeviceL1Kernel<Space>::expected(3, 1),
+            DeviceL1Kernel<Space>::expected(0, 1) + 8u * 16 * 3);
 }
 
 TEST(DeviceShared, MeasuresAndChecksEveryThread) {
@@ -172,9 +174,9 @@ TEST(DeviceStream, EveryLevelAndPatternMeasuresAndChecks) {
     const char* level;
     Pattern pattern;
     int streams;
-  } cases[] = {{"l2", Pattern::read, 1},        {"l2-far", Pattern::read, 1},
-               {"dram", Pattern::read, 1},      {"dram", Pattern::write, 1},
-               {"dram", Pattern::copy, 2},      {"dram", Pattern::triad, 3},
+  } cases[] = {{"l2", Pattern::read, 1},       {"l2-far", Pattern::read, 1},
+               {"dram", Pattern::read, 1},     {"dram", Pattern::write, 1},
+               {"dram", Pattern::copy, 2},     {"dram", Pattern::triad, 3},
                {"dram-256b", Pattern::read, 1}};
   for (const auto& c : cases) {
     SCOPED_TRACE(std::string(c.level) + " " + pattern_name(c.pattern));
@@ -450,7 +452,7 @@ TEST(DevicePlan, SizedFromTheGpuProperties) {
   EXPECT_EQ(p.compute_inner.at("fp64"), 242);  // 2 ms x 33.45 TFLOP/s / (270336 x 8 x 64 x 2)
   EXPECT_EQ(p.compute_inner.at("fp32"), 484);
   EXPECT_EQ(p.l1_threads, 132 * 1024);  // one wave at 64 registers
-  EXPECT_EQ(p.l1_inner, 3868);           // 2 ms x 33.45 TB/s / (135168 x 8 x 16 B)
+  EXPECT_EQ(p.l1_inner, 3868);          // 2 ms x 33.45 TB/s / (135168 x 8 x 16 B)
   const std::uint64_t KiB = 1024;
   // L2 / 32 (6 whole chunks of 256 KiB) to L2 / 2 (100 chunks), then 0.8 x L2.
   EXPECT_EQ(p.l2_sizes, (std::vector<std::uint64_t>{1536 * KiB, 3 * 1024 * KiB, 6400 * KiB,

@@ -99,7 +99,8 @@ TEST(CeilingsTable, FactsAFileDoesNotHaveAreLeftOut) {
 TEST(CeilingsTable, AGpuFileListsItsBandwidthPoints) {
   const std::string text = ceilings_table(
       ceilings::read_file(std::string(ROOFTOP_TEST_FIXTURES) + "/h5/h200-ceilings.h5"));
-  const auto points = text.find("\nbandwidth points (GB/s, median of each point, by working set):\n");
+  const auto points =
+      text.find("\nbandwidth points (GB/s, median of each point, by working set):\n");
   ASSERT_NE(points, std::string::npos) << text;
   for (const char* line : {"  l1:read: 32 KiB: 32,575\n", "  l2:read: 15 MiB: 9,722\n",
                            "  l2-far:read: 48 MiB: 7,385\n", "  dram:triad: 6 GiB: 3,911\n"})

@@ -59,9 +59,10 @@ KOKKOS_INLINE_FUNCTION Pack16 load_l2(const Pack16* p) {
 // Read-only, not allocated in L1, and an L2 miss fetches the whole 256-byte block around
 // the address (PTX's prefetch-size hint): the HBM read measured beside the plain one.
 KOKKOS_INLINE_FUNCTION Pack16 load_prefetch_256(const Pack16* p) {
-  KOKKOS_IF_ON_DEVICE((Pack16 v; asm("ld.global.nc.L1::no_allocate.L2::256B.v4.u32 {%0, %1, %2, %3}, [%4];"
-                                     : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
-                                     : "l"(__cvta_generic_to_global(p)));
+  KOKKOS_IF_ON_DEVICE((Pack16 v;
+                       asm("ld.global.nc.L1::no_allocate.L2::256B.v4.u32 {%0, %1, %2, %3}, [%4];"
+                           : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
+                           : "l"(__cvta_generic_to_global(p)));
                        return v;))
   KOKKOS_IF_ON_HOST((return *p;))
 }

@@ -39,10 +39,10 @@ std::int64_t repetitions(double rate, double per_repetition, double seconds = kL
       1, static_cast<std::int64_t>(std::ceil(seconds * rate / per_repetition)));
 }
 
-// "1.88 MiB": a working set in a step's name.
-std::string mib_label(std::uint64_t bytes) {
+// "1.75": a working set in MiB, for a step's name and the launch geometry.
+std::string mib(std::uint64_t bytes) {
   char buf[32];
-  std::snprintf(buf, sizeof buf, "%.3g MiB", static_cast<double>(bytes) / MiB);
+  std::snprintf(buf, sizeof buf, "%.3g", static_cast<double>(bytes) / MiB);
   return buf;
 }
 
@@ -119,8 +119,8 @@ DevicePlan make_device_plan(const core::Machine& m, const DeviceLimits& limits,
         repetitions(rate, static_cast<double>(plan.threads) * kComputeChains * kComputeSteps * 2.0);
   }
   // l1: one wave of the l1 kernel (its launch bounds keep kL1ThreadsPerSm resident).
-  const int l1_per_sm =
-      limits.threads_per_sm > 0 ? std::min(kL1ThreadsPerSm, limits.threads_per_sm) : kL1ThreadsPerSm;
+  const int l1_per_sm = limits.threads_per_sm > 0 ? std::min(kL1ThreadsPerSm, limits.threads_per_sm)
+                                                  : kL1ThreadsPerSm;
   plan.l1_threads = static_cast<std::int64_t>(std::max(1, m.cores)) * l1_per_sm;
   const double l1_rate = m.cores * ceilings::kDeviceL1BytesPerClock * f;
   plan.l1_inner =
@@ -166,12 +166,8 @@ std::string launch_geometry(const DevicePlan& p) {
     if (const auto n = p.compute_inner.find(std::string(precision.name));
         n != p.compute_inner.end())
       inner += (inner.empty() ? "" : " / ") + std::to_string(n->second) + " (" + n->first + ")";
-  std::string l2;  // "1.9 / 3.8 / 7.5 / 15 / 30 MiB"
-  for (std::uint64_t bytes : p.l2_sizes) {
-    char size[32];
-    std::snprintf(size, sizeof size, "%.3g", static_cast<double>(bytes) / MiB);
-    l2 += (l2.empty() ? "" : " / ") + std::string(size);
-  }
+  std::string l2;  // "1.75 / 3.75 / 7.5 / 15 / 30"
+  for (std::uint64_t bytes : p.l2_sizes) l2 += (l2.empty() ? "" : " / ") + mib(bytes);
   char buf[2048];
   std::snprintf(
       buf, sizeof buf,
@@ -258,7 +254,7 @@ core::Sweeps run_device_sweeps(DevicePlan& plan, const Progress& progress,
   std::int64_t last_passes = plan.l2_passes;
   std::uint64_t last_bytes = plan.l2_sizes.empty() ? 0 : plan.l2_sizes.back();
   const auto l2_step = [&](const char* level, std::uint64_t bytes) {
-    step(std::string(level) + " read " + mib_label(bytes), [&] {
+    step(std::string(level) + " read " + mib(bytes) + " MiB", [&] {
       LaunchScaling scaling{stream_launch};
       const double scale = static_cast<double>(last_bytes) / static_cast<double>(bytes);
       const std::int64_t passes =
