@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # Reads the PTX of the device-ceiling kernels of a CUDA build and fails when the code is
 # not what the ceilings need: an FMA in an unfused compute kernel (or none in a fused
-# one), an l1/shared/l2/dram kernel without 16-byte loads and stores, or a shared kernel
-# whose launch bounds (.maxntid, .minnctapersm) are not the ones its team shapes are
-# sized for (kSharedBoundThreads, kSharedBoundBlocks in microbench/src/device/kernels.hpp).
+# one), an l1/shared/l2/dram kernel without 16-byte loads and stores, an l1 or shared
+# loop that computes an index per load (and, rem, mul, mad: its loads must sit at fixed
+# offsets from one base), an l2 read that can hit in L1 (anything but ld.global.cg), a
+# dram-256b read without its L1::no_allocate.L2::256B loads, or a shared kernel whose
+# launch bounds (.maxntid, .minnctapersm) are not the ones its team shapes are sized for
+# (kSharedBoundThreads, kSharedBoundBlocks in microbench/src/device/kernels.hpp).
 # The access-pattern kernels (microbench/src/costs/access_kernels.hpp): strided and matrix reads
 # must stay scalar 4-byte loads (no .v2/.v4: merged loads would hide the coalescing cost),
 # the occupancy kernel must keep 16-byte loads and its launch bounds, and the divergence
@@ -92,27 +95,59 @@ for unit, fused in (("device/compute_fma", True), ("device/compute_nofma", False
         if "FusionProbe" in name and not fused:
             forbid(name, body, "unfused fusion probe", r"\bfma\.")
 
+def inner_loops(body):
+    """The text of every innermost loop: from a label to the first branch back to it, with
+    no label inside (Kokkos's loop over a thread's items holds the kernel's own loops)."""
+    out = []
+    for m in re.finditer(r"^(\$\w+):", body, flags=re.M):
+        back = re.search(r"\bbra(\.uni)?\s+" + re.escape(m.group(1)) + r";", body[m.end():])
+        if back and not re.search(r"^\$\w+:", body[m.end():m.end() + back.start()], flags=re.M):
+            out.append(body[m.end():m.end() + back.start()])
+    return out
+
+def fixed_offsets(name, body, what, load, n):
+    """An innermost loop with at least n of `load`, and no index arithmetic (and, rem, mul,
+    mad) in any such loop: every address one base plus a constant."""
+    global checked
+    checked += 1
+    hot = [l for l in inner_loops(body) if len(re.findall(load, l)) >= n]
+    if not hot:
+        failures.append(f"{what}: no loop with {n} of {load} in {name[:120]}")
+    for l in hot:
+        arithmetic = re.findall(r"\b(and|rem|mul|mad)\.\w+", l)
+        if arithmetic:
+            failures.append(f"{what}: index arithmetic ({', '.join(sorted(set(arithmetic)))}) "
+                            f"in the load loop of {name[:120]}")
+
 v4_load = r"\bld\.global(\.nc|\.cg)?(\.L1::no_allocate)?\.v4\.(u32|b32)"
+l1_loads, shared_loads = constant("kL1Loads"), constant("kSharedLoads")
+# Access in kernels.hpp: l2_only (ld.global.cg), readonly, prefetch_256.
+access = {"0": "l2", "1": "readonly", "2": "prefetch"}
 for name, body in entries("device/bandwidth"):
     if "DeviceL1Kernel" in name:
         found["l1"] = True
-        need(name, body, "l1 kernel", r"\bld\.global\.nc\.v4\.(u32|b32)")
+        fixed_offsets(name, body, "l1 kernel", r"\bld\.global\.nc\.v4\.(u32|b32)", l1_loads)
     elif "DeviceSharedKernel" in name:
         found["shared"] = True
-        need(name, body, "shared kernel", r"\bld\.shared\.v4\.(u32|b32)")
+        fixed_offsets(name, body, "shared kernel", r"\bld\.shared\.v4\.(u32|b32)", shared_loads)
         need(name, body, "shared kernel launch bounds", rf"\.maxntid\s+{bound_threads},\s*1,\s*1\b")
         need(name, body, "shared kernel launch bounds", rf"\.minnctapersm\s+{bound_blocks}\b")
     elif "DeviceStreamKernel" in name:
-        m = re.search(r"PatternE([0-3])ELb([01])E", name)
+        m = re.search(r"PatternE([0-3])EL\w*?6AccessE([0-2])E", name)
         if not m:
             failures.append("stream kernel with an unrecognized name: " + name[:120])
             continue
-        pattern, bypass = int(m.group(1)), m.group(2) == "1"
-        found[f"stream{pattern}{int(bypass)}"] = True
-        if pattern == 0 and bypass:
+        pattern, how = int(m.group(1)), access[m.group(2)]
+        found[f"stream{pattern}{how}"] = True
+        if pattern == 0 and how == "l2":
+            # Only L2-cached loads: a load that may hit in L1 would make the rate L1's.
             need(name, body, "l2 read kernel", r"\bld\.global\.cg\.v4\.(u32|b32)")
+            forbid(name, body, "l2 read kernel", r"\bld\.global(\.nc|\.ca)?(\.L1::\w+)?\.v4\.")
+        elif pattern == 0 and how == "prefetch":
+            need(name, body, "dram-256b read kernel",
+                 r"\bld\.global\.nc\.L1::no_allocate\.L2::256B\.v4\.(u32|b32)")
         elif pattern == 0:
-            need(name, body, "dram read kernel", v4_load)
+            need(name, body, "dram read kernel", r"\bld\.global\.nc\.v4\.(u32|b32)")
         elif pattern == 1:
             need(name, body, "dram write kernel", r"\bst\.global\.v4\.(u32|b32)")
         elif pattern == 2:
@@ -163,9 +198,9 @@ for name, body in entries("costs/access_costs"):
         at_least(name, body, "divergence kernel", r"\bfma\.rn\.f32\b", fma_body)
         forbid(name, body, "divergence kernel", r"\bselp\.f32\b")
 
-expected = {"device/compute_fma", "device/compute_nofma", "l1", "shared", "stream01", "stream00",
-            "stream10", "stream20", "stream30", "stride", "matrix0", "matrix1", "occupancy",
-            "divergence"}
+expected = {"device/compute_fma", "device/compute_nofma", "l1", "shared", "stream0l2",
+            "stream0readonly", "stream0prefetch", "stream1readonly", "stream2readonly",
+            "stream3readonly", "stride", "matrix0", "matrix1", "occupancy", "divergence"}
 for missing in sorted(expected - set(found)):
     failures.append(f"no PTX entry found for {missing}")
 for f in failures:

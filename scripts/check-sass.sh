@@ -20,6 +20,11 @@
 #     Performance Loss");
 #   - with cuobjdump: the sm_90a SASS of one lacks its GMMA instruction (HGMMA, IGMMA for
 #     INT8, HGMMA or QGMMA for FP8) or holds local loads or stores.
+# Then the bandwidth kernels (microbench/src/device/bandwidth.cpp), failing when ptxas
+# reports spills in one, or, with cuobjdump, when the l2 read's loads are not L2-only
+# (LDG.E.128.STRONG.GPU, what ld.global.cg becomes; none through the read-only path,
+# .CONSTANT), the dram-256b read lacks its 256-byte L2 fetches (LTC256B), or the l1 loop's
+# loads are not at fixed offsets from one base register ([R+0x...]).
 #   scripts/check-sass.sh [BUILD_DIR]     (default: build-cuda)
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -92,6 +97,13 @@ def kernels_in(blocks, kernel_of, found):
             found.add(key)
             yield key, body
 
+def spill_check(log, kernel_of, describe, target=None):
+    """(the kernels ptxas reported, a failure per kernel that spills, how many reports) from
+    ptxas_spills; describe(key) names a kernel in its failure."""
+    reports = ptxas_spills(log, kernel_of, target)
+    failures = [f"ptxas: spills in {describe(key)}: {spill}" for key, spill in reports if spill]
+    return {key for key, _ in reports}, failures, len(reports)
+
 def finish(failures, checked, what, have_sass):
     """Exits 1 after the failures, else says how many checks passed."""
     for f in failures:
@@ -115,7 +127,7 @@ python3 - "$work" "$have_cuobjdump" <<'PY'
 import re, sys
 work, have_sass = sys.argv[1], sys.argv[2] == "1"
 sys.path.insert(0, work)
-from sass_common import finish, has_local, kernels_in, ptxas_spills, sass_functions
+from sass_common import finish, has_local, kernels_in, sass_functions, spill_check
 arch = int(open(f"{work}/arch").read()) * 10  # as __CUDA_ARCH__: 90 -> 900
 # Each unit by its mangled name (length-prefixed), its PTX instruction and its SASS one.
 units = {
@@ -169,12 +181,9 @@ check(set(), "PTX", [(p.split("(", 1)[0].strip(), p) for p in parts], lambda u: 
 
 # ptxas -v: "Compiling entry function 'NAME'" ... "N bytes spill stores, M bytes spill loads".
 log = open(f"{work}/compile.log").read()
-spill_found = set()
-for key, spill in ptxas_spills(log, kernel_of):
-    spill_found.add(key)
-    checked += 1
-    if spill:
-        failures.append(f"ptxas: spills in {key[0]} x{key[1]}: {spill}")
+spill_found, spilled, reports = spill_check(log, kernel_of, lambda k: f"{k[0]} x{k[1]}")
+failures += spilled
+checked += reports
 if units and not spill_found:
     failures.append("ptxas: no report for the tensor kernels (-Xptxas=-v)")
 
@@ -189,6 +198,70 @@ if have_sass:
     check(set(), "SASS", blocks, lambda u: units[u][1], no_local)
 
 finish(failures, checked, "the tensor kernels", have_sass)
+PY
+
+# ---------------------------------------------------------------------------------------
+# The bandwidth kernels: spills, and with cuobjdump the access path of l2, dram-256b, l1.
+bw="$work/bandwidth"
+mkdir -p "$bw/keep"
+compile_kept device/bandwidth "$bw"
+have_cuobjdump=0
+if command -v cuobjdump >/dev/null; then
+  have_cuobjdump=1
+  cuobjdump -sass "$bw/bandwidth.o" > "$bw/bandwidth.sass"
+fi
+python3 - "$bw" "$have_cuobjdump" "$work" "$root/microbench/src/device/kernels.hpp" <<'PY'
+import re, sys
+work, have_sass = sys.argv[1], sys.argv[2] == "1"
+sys.path.insert(0, sys.argv[3])
+from sass_common import finish, has_local, kernels_in, sass_functions, spill_check
+l1_loads = int(re.search(r"\bkL1Loads\s*=\s*(\d+)\s*;", open(sys.argv[4]).read()).group(1))
+failures, checked = [], 0
+def kernel_of(name):
+    """l1, shared, or stream<pattern><access> (Access: 0 l2_only, 1 readonly, 2 prefetch_256)
+    of a bandwidth kernel's mangled name; None for any other."""
+    if "DeviceL1Kernel" in name:
+        return "l1"
+    if "DeviceSharedKernel" in name:
+        return "shared"
+    m = re.search(r"DeviceStreamKernel.*?PatternE([0-3])EL\w*?6AccessE([0-2])E", name)
+    return f"stream{m.group(1)}{m.group(2)}" if m else None
+log = open(f"{work}/compile.log").read()
+reported, spilled, reports = spill_check(log, kernel_of, lambda k: f"the {k} kernel")
+failures += spilled
+checked += reports
+for key in ("l1", "shared", "stream00", "stream01", "stream02"):
+    if key not in reported:
+        failures.append(f"ptxas: no report for the {key} kernel")
+if have_sass:
+    seen = set()
+    for key, body in kernels_in(sass_functions(open(f"{work}/bandwidth.sass").read()),
+                                kernel_of, seen):
+        loads = re.findall(r"\bLDG\.[\w.]+[^;]*", body)
+        if key == "stream00":  # l2 read
+            checked += 2
+            if not any(re.match(r"LDG\.E\.128\.STRONG\.GPU\b", l) for l in loads):
+                failures.append("SASS: no LDG.E.128.STRONG.GPU (ld.global.cg) in the l2 read kernel")
+            if any(".CONSTANT" in l for l in loads):
+                failures.append("SASS: a read-only-path load (.CONSTANT) in the l2 read kernel")
+        elif key == "stream02":  # dram-256b read
+            checked += 1
+            if not any("LTC256B" in l.split()[0] for l in loads):
+                failures.append("SASS: no LDG with LTC256B in the dram-256b read kernel")
+        elif key == "l1":
+            checked += 1
+            offsets = {m for l in loads if ".128" in l.split()[0]
+                       for m in re.findall(r"\[R\d+(?:\.64)?\+(0x[0-9a-f]+)\]", l)}
+            if len(offsets) < l1_loads - 1:
+                failures.append(f"SASS: {len(offsets)} distinct fixed offsets in the l1 kernel's "
+                                f"16-byte loads (at least {l1_loads - 1})")
+        checked += 1
+        if has_local(body):
+            failures.append(f"SASS: local loads or stores (a spill) in the {key} kernel")
+    for key in ("l1", "stream00", "stream02"):
+        if key not in seen:
+            failures.append(f"SASS: no {key} kernel in bandwidth.cpp's object")
+finish(failures, checked, "the bandwidth kernels", have_sass)
 PY
 
 # ---------------------------------------------------------------------------------------
@@ -211,7 +284,7 @@ python3 - "$wg" "$have_cuobjdump" "$work" <<'PY'
 import glob, re, sys
 work, have_sass = sys.argv[1], sys.argv[2] == "1"
 sys.path.insert(0, sys.argv[3])
-from sass_common import finish, has_local, kernels_in, ptxas_spills, sass_functions
+from sass_common import finish, has_local, kernels_in, sass_functions, spill_check
 # Unit (mangled, length-prefixed) -> k and types of its instruction, and its SASS one.
 units = {
     "8WgmmaF16E": (16, "f32.f16.f16", r"\bHGMMA\b"),
@@ -256,12 +329,10 @@ if "wgmma.mma_async" in ptx_g:
     failures.append("PTX sm_90: wgmma in the generic code (it must only say it did not run)")
 
 log = open(f"{work}/compile.log").read()
-spill_found = set()
-for key, spill in ptxas_spills(log, kernel_of, "sm_90a"):
-    spill_found.add(key)
-    checked += 1
-    if spill:
-        failures.append(f"ptxas: spills in {key[0]} N={key[1]}: {spill}")
+spill_found, spilled, reports = spill_check(log, kernel_of, lambda k: f"{k[0]} N={k[1]}",
+                                            "sm_90a")
+failures += spilled
+checked += reports
 if len(spill_found) != len(units) * 2:
     failures.append(f"ptxas: a report for {len(spill_found)} of {len(units) * 2} wgmma kernels")
 checked += 1

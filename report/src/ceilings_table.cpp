@@ -74,22 +74,46 @@ nlohmann::json sweeps_json(const std::vector<core::SweepPoint>& points) {
   return out;
 }
 
-// One line per sweep: its label and units, then "x: median" for each point.
-void sweeps_text(std::ostringstream& out, const std::vector<core::SweepPoint>& points) {
+// One line per run of points with the same label(p): the label, then "x(p): median" for
+// each point.
+template <class Point, class Label, class X>
+void point_lines(std::ostringstream& out, const std::vector<Point>& points, Label label, X x) {
   std::string current;
-  for (const core::SweepPoint& p : points) {
+  for (const Point& p : points) {
     if (p.values.empty()) continue;
-    if (p.sweep != current) {
-      const core::Sweep* row = core::find_sweep(p.sweep);
-      out << (current.empty() ? "" : "\n") << "  " << p.sweep;
-      if (row) out << " (" << row->units << " by " << row->x << ")";
-      out << ":";
-      current = p.sweep;
+    if (const std::string l = label(p); l != current) {
+      out << (current.empty() ? "" : "\n") << "  " << l << ":";
+      current = l;
     }
-    out << " " << core::format_number("%g", p.x) << ": "
+    out << " " << x(p) << ": "
         << core::significant(core::summarize(p.values).median, core::kFigureDigits);
   }
   if (!current.empty()) out << "\n";
+}
+
+// One line per sweep: its label and units, then "x: median" for each point.
+void sweeps_text(std::ostringstream& out, const std::vector<core::SweepPoint>& points) {
+  point_lines(
+      out, points,
+      [](const core::SweepPoint& p) {
+        const core::Sweep* row = core::find_sweep(p.sweep);
+        return row ? p.sweep + " (" + std::string(row->units) + " by " + std::string(row->x) + ")"
+                   : p.sweep;
+      },
+      [](const core::SweepPoint& p) { return core::format_number("%g", p.x); });
+}
+
+// A GPU's bandwidth points, one line per pattern (the l2 sweep, l2-far, each dram pattern,
+// dram-256b): every working set with its median, so a run shows what each ceiling was
+// chosen from. A host's many points are the chart's.
+void device_points_text(std::ostringstream& out, const CeilingsFile& f) {
+  if (f.machine.gpu_name.empty() || f.sweeps.bandwidth.empty()) return;
+  out << "\nbandwidth points (GB/s, median of each point, by working set):\n";
+  point_lines(
+      out, f.sweeps.bandwidth, [](const core::BandwidthPoint& p) { return p.pattern; },
+      [](const core::BandwidthPoint& p) {
+        return format_bytes(static_cast<double>(p.working_set_bytes));
+      });
 }
 
 // A group of figures (schema 1.7): its table, the notes, and its sweeps.
@@ -193,6 +217,7 @@ std::string ceilings_table(const CeilingsFile& f) {
   }
   text_section(out, f, "theoretical peaks", &Ceiling::theoretical_basis);
   text_section(out, f, "notes", &Ceiling::note);
+  device_points_text(out, f);
   for (const core::FigureGroup& g : core::kFigureGroups) figures_text(out, f.*g.figures, g.name);
   const std::vector<std::string> disturbed = disturbed_ceilings(f);
   if (!disturbed.empty()) out << "\ndisturbed (the machine was not the measurement's own):\n";

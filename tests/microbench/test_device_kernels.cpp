@@ -140,11 +140,14 @@ TEST(DeviceL1, MeasuresAndChecksEveryItem) {
 }
 
 TEST(DeviceL1, ClosedFormIsTheSumOfThePacksRead) {
-  // Item 0, one step: packs 0, 512, 1024, 1536, each 16p + 6.
-  EXPECT_EQ(DeviceL1Kernel<Space>::expected(0, 1), 16u * (0 + 512 + 1024 + 1536) + 24u);
+  // Item 0, one step: packs 0, 256, ..., 1792, each 16p + 6.
+  EXPECT_EQ(DeviceL1Kernel<Space>::expected(0, 1),
+            16u * 256 * (0 + 1 + 2 + 3 + 4 + 5 + 6 + 7) + 48u);
   EXPECT_EQ(DeviceL1Kernel<Space>::expected(0, 3), 3u * DeviceL1Kernel<Space>::expected(0, 1));
-  // Item 2047 wraps: packs 2047, 511, 1023, 1535.
-  EXPECT_EQ(DeviceL1Kernel<Space>::expected(2047, 1), 16u * (2047 + 511 + 1023 + 1535) + 24u);
+  // Item 259 reads from pack 3, as item 3 does.
+  EXPECT_EQ(DeviceL1Kernel<Space>::expected(259, 1), DeviceL1Kernel<Space>::expected(3, 1));
+  EXPECT_EQ(DeviceL1Kernel<Space>::expected(3, 1),
+            DeviceL1Kernel<Space>::expected(0, 1) + 8u * 16 * 3);
 }
 
 TEST(DeviceShared, MeasuresAndChecksEveryThread) {
@@ -156,6 +159,13 @@ TEST(DeviceShared, MeasuresAndChecksEveryThread) {
   EXPECT_THROW(measure_device_shared<Space>(0, team, 1, tiny()), Error);
 }
 
+TEST(DeviceShared, ClosedFormIsTheSumOfThePacksRead) {
+  // Rank 0, one step: packs 0, 256, 512, 768; rank 300 reads from pack 44.
+  EXPECT_EQ(DeviceSharedKernel<Space>::expected(0, 1), 16u * (0 + 256 + 512 + 768) + 24u);
+  EXPECT_EQ(DeviceSharedKernel<Space>::expected(300, 2),
+            2u * (DeviceSharedKernel<Space>::expected(0, 1) + 4u * 16 * 44));
+}
+
 // ---- l2 and dram ------------------------------------------------------------------------
 
 TEST(DeviceStream, EveryLevelAndPatternMeasuresAndChecks) {
@@ -164,9 +174,10 @@ TEST(DeviceStream, EveryLevelAndPatternMeasuresAndChecks) {
     const char* level;
     Pattern pattern;
     int streams;
-  } cases[] = {{"l2", Pattern::read, 1},   {"l2-far", Pattern::read, 1},
-               {"dram", Pattern::read, 1}, {"dram", Pattern::write, 1},
-               {"dram", Pattern::copy, 2}, {"dram", Pattern::triad, 3}};
+  } cases[] = {{"l2", Pattern::read, 1},       {"l2-far", Pattern::read, 1},
+               {"dram", Pattern::read, 1},     {"dram", Pattern::write, 1},
+               {"dram", Pattern::copy, 2},     {"dram", Pattern::triad, 3},
+               {"dram-256b", Pattern::read, 1}};
   for (const auto& c : cases) {
     SCOPED_TRACE(std::string(c.level) + " " + pattern_name(c.pattern));
     const auto p = measure_device_stream<Space>(c.level, c.pattern, 2 * chunk + 100, 2, tiny());
@@ -176,6 +187,7 @@ TEST(DeviceStream, EveryLevelAndPatternMeasuresAndChecks) {
   }
   EXPECT_THROW(measure_device_stream<Space>("l2", Pattern::write, chunk, 1, tiny()), Error);
   EXPECT_THROW(measure_device_stream<Space>("dram", Pattern::rmw, chunk, 1, tiny()), Error);
+  EXPECT_THROW(measure_device_stream<Space>("dram-256b", Pattern::copy, chunk, 1, tiny()), Error);
   EXPECT_THROW(measure_device_stream<Space>("l3", Pattern::read, chunk, 1, tiny()), Error);
 }
 
@@ -209,10 +221,12 @@ TEST(DeviceClock, ProbeMeasuresTheSmClock) {
 
 TEST(DeviceSweeps, TinyPlanGivesEveryDeviceCeiling) {
   DevicePlan plan;
-  plan.threads = small_threads();
+  plan.threads = plan.l1_threads = small_threads();
   plan.team_size = kOnDevice ? kSharedMaxTeam : 1;
   plan.teams = 2;
-  plan.l2_bytes = plan.l2_far_bytes = plan.dram_bytes = kChunkPacks * sizeof(Pack16);
+  const std::uint64_t chunk = kChunkPacks * sizeof(Pack16);
+  plan.l2_sizes = {chunk, 2 * chunk};
+  plan.l2_far_bytes = plan.dram_bytes = chunk;
   plan.dram_patterns = {Pattern::read, Pattern::write, Pattern::copy, Pattern::triad};
   plan.sampling = tiny();
   std::size_t last_total = 0, calls = 0;
@@ -222,8 +236,14 @@ TEST(DeviceSweeps, TinyPlanGivesEveryDeviceCeiling) {
         ++calls;
       });
   EXPECT_EQ(s.compute.size(), 4u);
-  EXPECT_EQ(s.bandwidth.size(), 8u);  // l1, shared, l2, l2-far, 4 x dram
+  // l1, shared, 2 x l2, l2-far, 4 x dram, dram-256b
+  ASSERT_EQ(s.bandwidth.size(), 10u);
   EXPECT_EQ(calls, last_total + 1);
+  EXPECT_EQ(s.bandwidth[2].pattern, "l2:read");
+  EXPECT_EQ(s.bandwidth[3].pattern, "l2:read");
+  EXPECT_EQ(s.bandwidth[3].working_set_bytes, 2 * chunk);
+  EXPECT_EQ(s.bandwidth[4].pattern, "l2-far:read");
+  EXPECT_EQ(s.bandwidth[9].pattern, "dram-256b:read");
 
   core::Machine m;
   m.execution_space = "Cuda";
@@ -239,17 +259,21 @@ TEST(DeviceSweeps, TinyPlanGivesEveryDeviceCeiling) {
   for (const auto& c : cs) names.push_back(c.name);
   EXPECT_EQ(names, (std::vector<std::string>{"fp64_fma", "fp64_nofma", "fp32_fma", "fp32_nofma",
                                              "l1", "shared", "l2", "dram"}));
+  // The l2 ceiling is one of the sweep's two points, with its working set.
+  EXPECT_TRUE(cs[6].working_set_bytes == chunk || cs[6].working_set_bytes == 2 * chunk);
 }
 
 // A step that cannot run is skipped with its reason, and every other step still runs;
 // without a list to record it in, the failure is thrown.
 TEST(DeviceSweeps, AStepThatFailsIsSkippedNotTheRun) {
   DevicePlan plan;
-  plan.threads = small_threads();
+  plan.threads = plan.l1_threads = small_threads();
   plan.teams = 0;
   plan.shared_skip = "no team shape fits";
-  plan.l2_bytes = plan.l2_far_bytes = plan.dram_bytes = kChunkPacks * sizeof(Pack16);
+  plan.l2_sizes = {kChunkPacks * sizeof(Pack16)};
+  plan.l2_far_bytes = plan.dram_bytes = kChunkPacks * sizeof(Pack16);
   plan.dram_patterns = {Pattern::read};
+  plan.dram_prefetch_256 = false;
   plan.sampling = tiny();
   plan.launch_seconds = 0.0;
   std::vector<std::string> skipped;
@@ -278,11 +302,14 @@ TEST(DeviceSweeps, RepetitionsAreScaledToTheLaunchTime) {
   EXPECT_EQ(plan.l2_passes, 1);
   EXPECT_EQ(plan.dram_passes, 1);
   EXPECT_DOUBLE_EQ(plan.launch_seconds, 0.002);
+  EXPECT_DOUBLE_EQ(plan.stream_launch_seconds, 0.01);
   // Tiny sizes for this machine; 20 ms launches, above most of a busy host's noise.
-  plan.launch_seconds = 0.02;
+  plan.launch_seconds = plan.stream_launch_seconds = 0.02;
   plan.teams = 2;
   plan.team_size = kOnDevice ? kSharedMaxTeam : 1;
-  plan.l2_bytes = plan.l2_far_bytes = plan.dram_bytes = kChunkPacks * sizeof(Pack16);
+  plan.threads = plan.l1_threads = small_threads();
+  plan.l2_sizes = {kChunkPacks * sizeof(Pack16)};
+  plan.l2_far_bytes = plan.dram_bytes = kChunkPacks * sizeof(Pack16);
   plan.sampling = tiny();
   std::vector<std::string> skipped;
   const core::Sweeps s = run_device_sweeps<Space>(plan, nullptr, &skipped);
@@ -424,16 +451,25 @@ TEST(DevicePlan, SizedFromTheGpuProperties) {
   EXPECT_EQ(p.team_size, 512);
   EXPECT_EQ(p.compute_inner.at("fp64"), 242);  // 2 ms x 33.45 TFLOP/s / (270336 x 8 x 64 x 2)
   EXPECT_EQ(p.compute_inner.at("fp32"), 484);
-  EXPECT_EQ(p.l1_inner, 3868);
-  EXPECT_EQ(p.l2_bytes, 50u * 256 * 1024);       // L2 / 4 = 50 chunks of 256 KiB
-  EXPECT_EQ(p.l2_far_bytes, 160u * 256 * 1024);  // 0.8 x L2
-  EXPECT_EQ(p.dram_bytes, 2 * GiB);              // max(8 x L2, 2 GiB)
-  EXPECT_EQ(p.dram_passes, 4);                   // 2 ms at 3.35 TB/s
+  EXPECT_EQ(p.l1_threads, 132 * 1024);  // one wave at 64 registers
+  EXPECT_EQ(p.l1_inner, 3868);          // 2 ms x 33.45 TB/s / (135168 x 8 x 16 B)
+  const std::uint64_t KiB = 1024;
+  // L2 / 32 (6 whole chunks of 256 KiB) to L2 / 2 (100 chunks), then 0.8 x L2.
+  EXPECT_EQ(p.l2_sizes, (std::vector<std::uint64_t>{1536 * KiB, 3 * 1024 * KiB, 6400 * KiB,
+                                                    12800 * KiB, 25600 * KiB}));
+  EXPECT_EQ(p.l2_far_bytes, 160u * 256 * KiB);
+  EXPECT_EQ(p.l2_passes, 6381);                // 10 ms at 64 B/clock/SM over 25 MiB
+  EXPECT_EQ(p.dram_bytes, 400u * 1024 * KiB);  // 8 x L2
+  EXPECT_EQ(p.dram_passes, 80);                // 10 ms at 3.35 TB/s
   EXPECT_EQ(p.dram_patterns.size(), 4u);
+  EXPECT_TRUE(p.dram_prefetch_256);
   EXPECT_EQ(p.sampling.samples, 5);
   const std::string g = launch_geometry(p);
   EXPECT_NE(g.find("270336 threads"), std::string::npos) << g;
+  EXPECT_NE(g.find("135168 threads (one wave), 8 x 16-B loads"), std::string::npos) << g;
   EXPECT_NE(g.find("528 teams x 512 threads"), std::string::npos) << g;
+  EXPECT_NE(g.find("over 1.5 / 3 / 6.25 / 12.5 / 25 MiB"), std::string::npos) << g;
+  EXPECT_NE(g.find("dram-256b"), std::string::npos) << g;
 
   // An L40S (142 SMs of 1536 threads, 100 KiB of shared memory): 4 teams of 384.
   m.cores = 142;
@@ -443,9 +479,10 @@ TEST(DevicePlan, SizedFromTheGpuProperties) {
   EXPECT_EQ(l40s.team_size, 384);
 
   // Little free memory bounds the HBM arrays; --quick trims patterns and samples.
-  const DevicePlan q = make_device_plan(m, h100, 132 * 2048, 8 * GiB, true);
-  EXPECT_EQ(q.dram_bytes, 1 * GiB);
+  const DevicePlan q = make_device_plan(m, h100, 132 * 2048, 2 * GiB, true);
+  EXPECT_EQ(q.dram_bytes, 256u * 1024 * KiB);
   EXPECT_EQ(q.dram_patterns.size(), 2u);
+  EXPECT_FALSE(q.dram_prefetch_256);
   EXPECT_EQ(q.sampling.samples, 3);
 }
 
@@ -469,8 +506,9 @@ TEST(DeviceProperties, DescribeTheGpu) {
   const DevicePlan plan =
       make_device_plan(m, device_limits(), Space().concurrency(), device_free_bytes(), true);
   EXPECT_GT(plan.teams, 0) << plan.shared_skip;
-  EXPECT_GE(plan.dram_bytes, 1024u * 1024 * 1024);
+  EXPECT_GE(plan.dram_bytes, 256u * 1024 * 1024);
   EXPECT_GE(plan.dram_bytes, 8 * m.caches[0].bytes);
+  EXPECT_EQ(plan.l1_threads % 1024, 0);
 }
 #endif
 

@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "rooftop/ceilings/io.hpp"
 #include "rooftop/report/ceilings_table.hpp"
 #include "support.hpp"
 
@@ -91,6 +92,24 @@ TEST(CeilingsTable, FactsAFileDoesNotHaveAreLeftOut) {
   EXPECT_EQ(text.find("caches:"), std::string::npos) << text;
   EXPECT_EQ(text.find("clock:"), std::string::npos) << text;
   EXPECT_EQ(text.find("notes:"), std::string::npos) << text;
+}
+
+// A GPU file lists every bandwidth point by pattern and working set (what each ceiling was
+// chosen from); the first H200 run's file, as measure wrote it.
+TEST(CeilingsTable, AGpuFileListsItsBandwidthPoints) {
+  const std::string text = ceilings_table(
+      ceilings::read_file(std::string(ROOFTOP_TEST_FIXTURES) + "/h5/h200-ceilings.h5"));
+  const auto points =
+      text.find("\nbandwidth points (GB/s, median of each point, by working set):\n");
+  ASSERT_NE(points, std::string::npos) << text;
+  for (const char* line : {"  l1:read: 32 KiB: 32,575\n", "  l2:read: 15 MiB: 9,722\n",
+                           "  l2-far:read: 48 MiB: 7,385\n", "  dram:triad: 6 GiB: 3,911\n"})
+    EXPECT_NE(text.find(line, points), std::string::npos) << line << text;
+  // A host's points are its chart's.
+  core::CeilingsFile host = rooftop::testing::sample_ceilings_file();
+  host.machine.gpu_name.clear();
+  ASSERT_FALSE(host.sweeps.bandwidth.empty());
+  EXPECT_EQ(ceilings_table(host).find("bandwidth points"), std::string::npos);
 }
 
 // Schema 1.7: each group of figures gets its table, the label and notes of each figure,

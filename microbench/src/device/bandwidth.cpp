@@ -37,12 +37,12 @@ core::BandwidthPoint point(const std::string& level, const char* pattern, std::u
   return p;
 }
 
-template <class Space, Pattern kPattern, bool kBypassL1>
+template <class Space, Pattern kPattern, Access kAccess>
 core::BandwidthPoint run_stream(const std::string& level, std::uint64_t bytes_per_array,
                                 std::int64_t passes, const core::Sampling& sampling,
                                 LaunchScaling* scaling) {
   using Memory = typename Space::memory_space;
-  using Kernel = DeviceStreamKernel<Space, kPattern, kBypassL1>;
+  using Kernel = DeviceStreamKernel<Space, kPattern, kAccess>;
   const std::int64_t chunks = std::max<std::int64_t>(
       1, static_cast<std::int64_t>(bytes_per_array / (kChunkPacks * sizeof(Pack16))));
   const std::int64_t packs = chunks * kChunkPacks;
@@ -145,7 +145,7 @@ core::BandwidthPoint measure_device_l1(std::int64_t threads, std::int64_t inner,
     if (sums(i) != want) fail("rooftop::device_l1<read>", i, sums(i), want);
   }
   const double bytes =
-      static_cast<double>(threads) * static_cast<double>(inner) * kLoads * sizeof(Pack16);
+      static_cast<double>(threads) * static_cast<double>(inner) * kL1Loads * sizeof(Pack16);
   return point("l1", "read", kL1Packs * sizeof(Pack16), bytes, s);
 }
 
@@ -176,7 +176,7 @@ core::BandwidthPoint measure_device_shared(int teams, int team_size, std::int64_
     if (sums(i) != want) fail("rooftop::device_shared<read>", i, sums(i), want);
   }
   const double bytes =
-      static_cast<double>(threads) * static_cast<double>(inner) * kLoads * sizeof(Pack16);
+      static_cast<double>(threads) * static_cast<double>(inner) * kSharedLoads * sizeof(Pack16);
   return point("shared", "read", kSharedPacks * sizeof(Pack16), bytes, s);
 }
 
@@ -185,25 +185,28 @@ core::BandwidthPoint measure_device_stream(const std::string& level, Pattern pat
                                            std::uint64_t bytes_per_array, std::int64_t passes,
                                            const core::Sampling& sampling, LaunchScaling* scaling) {
   if (passes <= 0) throw Error("device stream: passes must be positive");
-  if (level == "l2" || level == "l2-far") {
+  if (level == "l2" || level == "l2-far" || level == "dram-256b") {
     if (pattern != Pattern::read) throw Error("device " + level + ": only the read pattern");
-    return run_stream<Space, Pattern::read, true>(level, bytes_per_array, passes, sampling,
-                                                  scaling);
+    if (level == "dram-256b")
+      return run_stream<Space, Pattern::read, Access::prefetch_256>(level, bytes_per_array, passes,
+                                                                    sampling, scaling);
+    return run_stream<Space, Pattern::read, Access::l2_only>(level, bytes_per_array, passes,
+                                                             sampling, scaling);
   }
   if (level != "dram") throw Error("unknown device level '" + level + "'");
   switch (pattern) {
     case Pattern::read:
-      return run_stream<Space, Pattern::read, false>(level, bytes_per_array, passes, sampling,
-                                                     scaling);
+      return run_stream<Space, Pattern::read, Access::readonly>(level, bytes_per_array, passes,
+                                                                sampling, scaling);
     case Pattern::write:
-      return run_stream<Space, Pattern::write, false>(level, bytes_per_array, passes, sampling,
-                                                      scaling);
+      return run_stream<Space, Pattern::write, Access::readonly>(level, bytes_per_array, passes,
+                                                                 sampling, scaling);
     case Pattern::copy:
-      return run_stream<Space, Pattern::copy, false>(level, bytes_per_array, passes, sampling,
-                                                     scaling);
+      return run_stream<Space, Pattern::copy, Access::readonly>(level, bytes_per_array, passes,
+                                                                sampling, scaling);
     case Pattern::triad:
-      return run_stream<Space, Pattern::triad, false>(level, bytes_per_array, passes, sampling,
-                                                      scaling);
+      return run_stream<Space, Pattern::triad, Access::readonly>(level, bytes_per_array, passes,
+                                                                 sampling, scaling);
     case Pattern::rmw:
       break;
   }

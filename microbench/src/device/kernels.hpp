@@ -7,8 +7,8 @@
 //
 // Cost model (what each kernel asks for; counted as STREAM does):
 //   DeviceComputeKernel  FLOPs per item = kChains x kSteps x 2 x inner; no memory in the loop
-//   DeviceL1Kernel       bytes per item = inner x kLoads x 16 (a buffer every SM re-reads)
-//   DeviceSharedKernel   bytes per thread = inner x kLoads x 16 (team scratch)
+//   DeviceL1Kernel       bytes per item = inner x kL1Loads x 16 (a buffer every SM re-reads)
+//   DeviceSharedKernel   bytes per thread = inner x kSharedLoads x 16 (team scratch)
 //   DeviceStreamKernel   bytes per item = kPacksPerItem x 16 x streams (read 1, write 1,
 //                        copy 2, triad 3), over a buffer each launch sweeps `passes` times
 
@@ -53,6 +53,17 @@ KOKKOS_INLINE_FUNCTION Pack16 load_readonly(const Pack16* p) {
 KOKKOS_INLINE_FUNCTION Pack16 load_l2(const Pack16* p) {
   KOKKOS_IF_ON_DEVICE((const uint4 v = __ldcg(reinterpret_cast<const uint4*>(p));
                        return Pack16{v.x, v.y, v.z, v.w};))
+  KOKKOS_IF_ON_HOST((return *p;))
+}
+
+// Read-only, not allocated in L1, and an L2 miss fetches the whole 256-byte block around
+// the address (PTX's prefetch-size hint): the HBM read measured beside the plain one.
+KOKKOS_INLINE_FUNCTION Pack16 load_prefetch_256(const Pack16* p) {
+  KOKKOS_IF_ON_DEVICE((Pack16 v;
+                       asm("ld.global.nc.L1::no_allocate.L2::256B.v4.u32 {%0, %1, %2, %3}, [%4];"
+                           : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
+                           : "l"(__cvta_generic_to_global(p)));
+                       return v;))
   KOKKOS_IF_ON_HOST((return *p;))
 }
 
@@ -143,31 +154,38 @@ struct FusionProbe {
 };
 
 // ---------------------------------------------------------------------------------------
-// l1: every thread of the GPU once (two waves of 1024 per SM: 64 registers); every SM re-reads one
-// small buffer (kL1Packs x 16 B = 32 KiB), so after the first touch every load hits that SM's L1.
-// Per step kLoads independent 16-byte loads, 512 packs apart (a warp reads 512 contiguous bytes per
-// load: no bank conflicts); adding the opaque `zero` each step keeps the compiler from hoisting the
-// loads out of the loop.
-inline constexpr int kL1Packs = 2048;
-inline constexpr int kLoads = 4;
+// l1: one wave of kL1ThreadsPerSm threads per SM (the stream policy's launch bounds keep
+// them all resident); every SM re-reads one small buffer (kL1Packs x 16 B = 32 KiB), so
+// after the first touch every load hits that SM's L1. A thread reads kL1Loads packs per
+// step at fixed offsets from its own base pack (item mod kL1Lanes): each address is one
+// register plus a constant, with no index arithmetic per load, and a warp reads 512
+// contiguous bytes per load. Two three-input adds per 16-byte load keep the integer pipe
+// well below the L1's pace (a masked index per load kept it near its limit: inference from
+// the instruction counts). Adding the opaque `zero` to the base each step keeps the
+// compiler from hoisting the loads out of the loop.
+inline constexpr int kL1Loads = 8;
+inline constexpr int kL1Lanes = 256;
+inline constexpr int kL1Packs = kL1Loads * kL1Lanes;  // 32 KiB
+inline constexpr int kL1ThreadsPerSm = 1024;          // 4 blocks of 256 at 64 registers
 
 template <class Space>
 struct DeviceL1Kernel {
   Kokkos::View<const Pack16*, typename Space::memory_space> buffer;  // kL1Packs
   Kokkos::View<std::uint32_t*, typename Space::memory_space> sums;   // one per item
   std::int64_t inner = 1;
-  std::uint32_t zero = 0;  // 32-bit index arithmetic: the kernel has 32 registers
+  std::uint32_t zero = 0;
 
   KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t item) const {
-    const Pack16* const q = buffer.data();
+    const Pack16* q = buffer.data() + static_cast<std::uint32_t>(item) % kL1Lanes;
     std::uint32_t s0 = 0, s1 = 0;
-    std::uint32_t offset = static_cast<std::uint32_t>(item);
-    for (std::int64_t r = 0; r < inner; ++r, offset += zero) {
+    for (std::int64_t r = 0; r < inner; ++r, q += zero) {
+      Pack16 v[kL1Loads];
       ROOFTOP_UNROLL
-      for (int k = 0; k < kLoads; ++k) {
-        const Pack16 v = load_readonly(q + ((offset + 512u * k) & (kL1Packs - 1)));
-        s0 += v.x + v.y;
-        s1 += v.z + v.w;
+      for (int k = 0; k < kL1Loads; ++k) v[k] = load_readonly(q + k * kL1Lanes);
+      ROOFTOP_UNROLL
+      for (int k = 0; k < kL1Loads; ++k) {
+        s0 += v[k].x + v[k].y;
+        s1 += v[k].z + v[k].w;
       }
     }
     sums(item) = s0 + s1;
@@ -176,8 +194,8 @@ struct DeviceL1Kernel {
   // The closed form of sums(item).
   static std::uint32_t expected(std::int64_t item, std::int64_t inner) {
     std::uint32_t s = 0;
-    for (int k = 0; k < kLoads; ++k)
-      s += pack_sum(static_cast<std::uint64_t>((item + 512 * k) & (kL1Packs - 1)));
+    for (int k = 0; k < kL1Loads; ++k)
+      s += pack_sum(static_cast<std::uint64_t>(item % kL1Lanes + k * kL1Lanes));
     return static_cast<std::uint32_t>(s * static_cast<std::uint64_t>(inner));
   }
 };
@@ -186,12 +204,16 @@ struct DeviceL1Kernel {
 // shared: teams sized from the GPU (shared_team_shape: kSharedTeamsPerSm teams per SM,
 // 512 threads on 2048-thread SMs, 384 on 1536-thread ones); each team fills kSharedPacks
 // x 16 B of scratch with the closed-form pattern, then every thread runs `inner` steps of
-// kLoads 16-byte scratch loads at consecutive addresses across the warp (each
-// quarter-warp covers the 32 banks once: conflict-free). The launch bounds (1024 threads,
-// 2 blocks per SM) cap the kernel at 32 registers as 4 x 512 would, while Kokkos's check
-// of a team size against them (minimum blocks x team size within the SM's threads and
-// shared memory) passes for every team shape the plan chooses, on every supported GPU.
-inline constexpr int kSharedPacks = 1024;  // 16 KiB per team
+// kSharedLoads 16-byte scratch loads at fixed offsets from its own base pack (rank mod
+// kSharedLanes), as the l1 kernel does: consecutive addresses across the warp (each
+// quarter-warp covers the 32 banks once: conflict-free) and no index arithmetic per load.
+// The launch bounds (1024 threads, 2 blocks per SM) cap the kernel at 32 registers as
+// 4 x 512 would (four loads in flight fit them), while Kokkos's check of a team size
+// against them (minimum blocks x team size within the SM's threads and shared memory)
+// passes for every team shape the plan chooses, on every supported GPU.
+inline constexpr int kSharedLoads = 4;
+inline constexpr int kSharedLanes = 256;
+inline constexpr int kSharedPacks = kSharedLoads * kSharedLanes;  // 16 KiB per team
 inline constexpr int kSharedTeamsPerSm = 4;
 inline constexpr int kSharedMaxTeam = 512;
 inline constexpr int kSharedBoundThreads = 1024;
@@ -216,11 +238,11 @@ struct DeviceSharedKernel {
       q[p] = pack_value(static_cast<std::uint64_t>(p));
     team.team_barrier();
     std::uint32_t s0 = 0, s1 = 0;
-    std::uint32_t offset = static_cast<std::uint32_t>(rank);
-    for (std::int64_t r = 0; r < inner; ++r, offset += zero) {
+    const Pack16* b = q + rank % kSharedLanes;
+    for (std::int64_t r = 0; r < inner; ++r, b += zero) {
       ROOFTOP_UNROLL
-      for (int k = 0; k < kLoads; ++k) {
-        const Pack16 v = q[(offset + 256u * k) & (kSharedPacks - 1)];
+      for (int k = 0; k < kSharedLoads; ++k) {
+        const Pack16 v = b[k * kSharedLanes];
         s0 += v.x + v.y;
         s1 += v.z + v.w;
       }
@@ -230,8 +252,8 @@ struct DeviceSharedKernel {
 
   static std::uint32_t expected(int rank, std::int64_t inner) {
     std::uint32_t s = 0;
-    for (int k = 0; k < kLoads; ++k)
-      s += pack_sum(static_cast<std::uint64_t>((rank + 256 * k) & (kSharedPacks - 1)));
+    for (int k = 0; k < kSharedLoads; ++k)
+      s += pack_sum(static_cast<std::uint64_t>(rank % kSharedLanes + k * kSharedLanes));
     return static_cast<std::uint32_t>(s * static_cast<std::uint64_t>(inner));
   }
 };
@@ -253,8 +275,12 @@ KOKKOS_INLINE_FUNCTION std::int64_t stream_pack(std::int64_t j, int g, int u) {
          j % kItemsPerChunk;
 }
 
-// kBypassL1: the l2 kernel's loads skip L1 (ld.global.cg); dram's use the read-only path.
-template <class Space, Pattern kPattern, bool kBypassL1>
+// How the read pattern loads: l2_only skips L1 (ld.global.cg: the l2 kernel, whose rate
+// must be L2 traffic, not L1 hits); readonly is the read-only path (ld.global.nc: dram);
+// prefetch_256 adds L1::no_allocate and the L2's 256-byte prefetch hint (dram-256b).
+enum class Access { l2_only, readonly, prefetch_256 };
+
+template <class Space, Pattern kPattern, Access kAccess>
 struct DeviceStreamKernel {
   using Memory = typename Space::memory_space;
   Kokkos::View<Pack16*, Memory> a, b;         // read: a; write: a; copy: a -> b
@@ -273,8 +299,10 @@ struct DeviceStreamKernel {
         Pack16 v[kUnroll];
         ROOFTOP_UNROLL
         for (int u = 0; u < kUnroll; ++u)
-          if constexpr (kBypassL1)
+          if constexpr (kAccess == Access::l2_only)
             v[u] = load_l2(q + stream_pack(j, g, u));
+          else if constexpr (kAccess == Access::prefetch_256)
+            v[u] = load_prefetch_256(q + stream_pack(j, g, u));
           else
             v[u] = load_readonly(q + stream_pack(j, g, u));
         ROOFTOP_UNROLL

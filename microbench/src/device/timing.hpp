@@ -19,8 +19,8 @@ using Index = Kokkos::IndexType<std::int64_t>;
 // One full wave: 2048 threads per SM resident whatever the kernel's register use.
 template <class Space>
 using WavePolicy = Kokkos::RangePolicy<Space, Kokkos::LaunchBounds<256, 8>, Index>;
-// Stream kernels and l1 (whose four 16-byte loads in flight spill at 32 registers): up to
-// 64 registers, at least 1024 threads per SM.
+// Stream kernels and l1 (whose eight 16-byte loads in flight need more than 32 registers):
+// up to 64 registers, at least 1024 threads per SM resident (kL1ThreadsPerSm).
 template <class Space>
 using StreamPolicy = Kokkos::RangePolicy<Space, Kokkos::LaunchBounds<256, 4>, Index>;
 

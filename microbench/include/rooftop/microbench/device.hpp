@@ -95,21 +95,28 @@ struct LaunchScaling {
 
 // Launch shape and working sets of every device kernel.
 struct DevicePlan {
-  std::int64_t threads = 0;  // one full wave (compute, l1): Space().concurrency()
-  int teams = 0;             // shared: teams of team_size threads, one wave (0: skipped)
+  std::int64_t threads = 0;     // one full wave (compute): Space().concurrency()
+  std::int64_t l1_threads = 0;  // one wave of the l1 kernel: kL1ThreadsPerSm per SM
+  int teams = 0;                // shared: teams of team_size threads, one wave (0: skipped)
   int team_size = 0;
   std::string shared_skip;        // why the shared step cannot run on this GPU (teams == 0)
   double launch_seconds = 0.002;  // every count below is scaled to it (LaunchScaling)
+  // The l2 and dram launches: longer, so that the last work items of a launch (a share of
+  // the SMs idle while they finish) and the gap to the next launch cost little.
+  double stream_launch_seconds = 0.01;
   // By precision (those of core::kPrecisions with ceilings): repetitions of the unrolled body.
   std::map<std::string, std::int64_t> compute_inner;
   std::int64_t l1_inner = 1;
   std::int64_t shared_inner = 1;
-  std::uint64_t l2_bytes = 0;      // inside one L2 partition (L2 / 4)
+  // The l2 sweep, smallest first: L2 / 32 to L2 / 2 (copies of a set that small fit in
+  // each partition); the ceiling is its best point. l2_passes: passes over the largest.
+  std::vector<std::uint64_t> l2_sizes;
   std::uint64_t l2_far_bytes = 0;  // across both partitions (0.8 x L2); never a ceiling
-  std::int64_t l2_passes = 1;      // passes over the buffer in one launch
-  std::uint64_t dram_bytes = 0;    // per array
+  std::int64_t l2_passes = 1;
+  std::uint64_t dram_bytes = 0;  // per array
   std::int64_t dram_passes = 1;
   std::vector<Pattern> dram_patterns;
+  bool dram_prefetch_256 = true;  // dram-256b: the read with the L2 prefetch hint, beside it
   int samples = 5;
   core::Sampling sampling;
 };
@@ -145,8 +152,9 @@ template <class Space>
 core::BandwidthPoint measure_device_shared(int teams, int team_size, std::int64_t inner,
                                            const core::Sampling& sampling,
                                            LaunchScaling* scaling = nullptr);
-// level: "l2" (L1-bypassing loads), "l2-far" (the same across both partitions), or
-// "dram"; pattern: read (any level), write, copy, triad (dram).
+// level: "l2" (L1-bypassing loads), "l2-far" (the same across both partitions), "dram",
+// or "dram-256b" (dram's read with L1::no_allocate and the L2's 256-byte prefetch hint);
+// pattern: read (any level), write, copy, triad (dram).
 template <class Space>
 core::BandwidthPoint measure_device_stream(const std::string& level, Pattern pattern,
                                            std::uint64_t bytes_per_array, std::int64_t passes,
