@@ -153,6 +153,15 @@ struct FusionProbe {
   KOKKOS_INLINE_FUNCTION void operator()(const int) const { v(2) = v(0) * v(0) + v(1); }
 };
 
+// The closed form of what the l1 and shared kernels sum in one thread: `inner` steps of
+// `loads` packs, `lanes` packs apart from pack `base` (32-bit, wrapping as the kernels do).
+inline std::uint32_t fixed_offset_sum(std::int64_t base, int loads, int lanes,
+                                      std::int64_t inner) {
+  std::uint32_t s = 0;
+  for (int k = 0; k < loads; ++k) s += pack_sum(static_cast<std::uint64_t>(base + k * lanes));
+  return static_cast<std::uint32_t>(s * static_cast<std::uint64_t>(inner));
+}
+
 // ---------------------------------------------------------------------------------------
 // l1: one wave of kL1ThreadsPerSm threads per SM (the stream policy's launch bounds keep
 // them all resident); every SM re-reads one small buffer (kL1Packs x 16 B = 32 KiB), so
@@ -193,10 +202,7 @@ struct DeviceL1Kernel {
 
   // The closed form of sums(item).
   static std::uint32_t expected(std::int64_t item, std::int64_t inner) {
-    std::uint32_t s = 0;
-    for (int k = 0; k < kL1Loads; ++k)
-      s += pack_sum(static_cast<std::uint64_t>(item % kL1Lanes + k * kL1Lanes));
-    return static_cast<std::uint32_t>(s * static_cast<std::uint64_t>(inner));
+    return fixed_offset_sum(item % kL1Lanes, kL1Loads, kL1Lanes, inner);
   }
 };
 
@@ -251,10 +257,7 @@ struct DeviceSharedKernel {
   }
 
   static std::uint32_t expected(int rank, std::int64_t inner) {
-    std::uint32_t s = 0;
-    for (int k = 0; k < kSharedLoads; ++k)
-      s += pack_sum(static_cast<std::uint64_t>(rank % kSharedLanes + k * kSharedLanes));
-    return static_cast<std::uint32_t>(s * static_cast<std::uint64_t>(inner));
+    return fixed_offset_sum(rank % kSharedLanes, kSharedLoads, kSharedLanes, inner);
   }
 };
 
