@@ -6,7 +6,6 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <map>
 #include <set>
 
 #include "rooftop/core/vocabulary.hpp"
@@ -53,16 +52,16 @@ std::vector<std::vector<std::size_t>> join(const std::vector<KernelRecord>& owne
 void pair_by_words(const std::vector<KernelRecord>& a, const std::vector<KernelRecord>& b,
                    std::vector<bool>& paired_a, std::vector<bool>& paired_b,
                    std::vector<std::pair<Group, Group>>& groups) {
-  std::map<std::string, std::vector<std::size_t>> in_a, in_b;
-  for (std::size_t i = 0; i < a.size(); ++i)
-    if (!paired_a[i]) in_a[counters::spelling_key(a[i].name)].push_back(i);
-  for (std::size_t i = 0; i < b.size(); ++i)
-    if (!paired_b[i]) in_b[counters::spelling_key(b[i].name)].push_back(i);
-  for (const auto& [key, ia] : in_a) {
-    const auto ib = in_b.find(key);
-    if (key.empty() || ia.size() != 1 || ib == in_b.end() || ib->second.size() != 1) continue;
-    groups.push_back({{&a[ia[0]]}, {&b[ib->second[0]]}});
-    paired_a[ia[0]] = paired_b[ib->second[0]] = true;
+  const auto unpaired = [](const std::vector<KernelRecord>& ks, const std::vector<bool>& paired) {
+    std::vector<std::string> names(ks.size());
+    for (std::size_t i = 0; i < ks.size(); ++i)
+      if (!paired[i]) names[i] = ks[i].name;
+    return names;
+  };
+  const auto pairs = counters::pairs_by_spelling(unpaired(a, paired_a), unpaired(b, paired_b));
+  for (const auto& [i, j] : pairs) {
+    groups.push_back({{&a[i]}, {&b[j]}});
+    paired_a[i] = paired_b[j] = true;
   }
 }
 

@@ -14,9 +14,6 @@ namespace {
 using importing::Input;
 using importing::OpenedFile;
 
-// The reader family whose traces carry operators (pytorch_trace.cpp).
-constexpr const char* kTraceFamily = "PyTorch profiler trace";
-
 ImportResult result_of(importing::Reading reading, const std::string& name) {
   ImportResult result;
   result.format = reading.format;
@@ -87,8 +84,9 @@ ImportResult parse_reports(const std::vector<ReportFile>& files, const ReportFil
 void name_operators(std::vector<core::KernelRecord>& kernels, const ReportFile& trace,
                     std::vector<std::string>& notes) {
   const OpenedFile file = importing::open_file({trace.text, trace.name});
-  if (std::string_view(file.reader->family) != kTraceFamily)
-    throw Error(trace.name + ": read as " + file.reader->family + ", not a " + kTraceFamily +
+  const std::string_view want = importing::kPytorchTraceFamily;
+  if (file.reader->family != want)
+    throw Error(trace.name + ": read as " + file.reader->family + ", not a " + std::string(want) +
                 " (torch.profiler's export_chrome_trace): it names no operators");
   importing::Timing timing = importing::read_timing(file);
   std::vector<std::string> names, unnamed;

@@ -4,6 +4,7 @@
 
 #include <cctype>
 #include <cstdlib>
+#include <map>
 #include <memory>
 #include <string_view>
 
@@ -51,6 +52,22 @@ std::string spelling_key(const std::string& name) {
     key += (key.empty() ? "" : " ") + token;
   }
   return key;
+}
+
+std::vector<std::pair<std::size_t, std::size_t>> pairs_by_spelling(
+    const std::vector<std::string>& a, const std::vector<std::string>& b) {
+  std::map<std::string, std::vector<std::size_t>> in_a, in_b;
+  for (std::size_t i = 0; i < a.size(); ++i)
+    if (!a[i].empty()) in_a[spelling_key(a[i])].push_back(i);
+  for (std::size_t i = 0; i < b.size(); ++i)
+    if (!b[i].empty()) in_b[spelling_key(b[i])].push_back(i);
+  std::vector<std::pair<std::size_t, std::size_t>> out;
+  for (const auto& [key, ia] : in_a) {
+    const auto ib = in_b.find(key);
+    if (!key.empty() && ia.size() == 1 && ib != in_b.end() && ib->second.size() == 1)
+      out.emplace_back(ia[0], ib->second[0]);
+  }
+  return out;
 }
 
 }  // namespace rooftop::counters

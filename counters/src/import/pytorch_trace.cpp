@@ -306,12 +306,15 @@ Attributed build(const Events& ev, Timing& timing) {
   std::map<int, double> spread;  // operator calls that launched several kernels: their time
   std::map<int, std::vector<std::string>> spread_names;
   std::map<std::string, std::vector<std::string>> chains;  // kernel name -> distinct chains
+  std::map<int, std::string> chain_of;                     // launching operator -> its chain
   for (const Kernel& k : ev.kernels) {
     timing.add_launch(k.name, k.seconds);
     if (k.launcher >= 0) {
+      auto [it, fresh] = chain_of.try_emplace(k.launcher);
+      if (fresh) it->second = operator_chain(ev.ops, k.launcher);
       std::vector<std::string>& seen = chains[k.name];
-      const std::string chain = operator_chain(ev.ops, k.launcher);
-      if (std::find(seen.begin(), seen.end(), chain) == seen.end()) seen.push_back(chain);
+      if (std::find(seen.begin(), seen.end(), it->second) == seen.end())
+        seen.push_back(it->second);
     }
     if (k.op < 0) continue;
     const Op& op = ev.ops[k.op];
@@ -437,7 +440,7 @@ Reading read(const Input& file, const Timing* given) {
 }  // namespace
 
 Reader pytorch_trace_reader() {
-  return {"PyTorch profiler trace", looks_like_trace, read, times, true};
+  return {kPytorchTraceFamily, looks_like_trace, read, times, true};
 }
 
 }  // namespace rooftop::counters::importing

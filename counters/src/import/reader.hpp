@@ -32,6 +32,10 @@ struct Reading {
   std::map<std::string, std::string> flops_short;  // as ImportResult's
 };
 
+// The family of pytorch_trace.cpp's reader: the one trace of kernels and the operators
+// that launched them (name_operators reads no other).
+inline constexpr const char* kPytorchTraceFamily = "PyTorch profiler trace";
+
 struct Reader {
   // The family, for messages: "Nsight Compute CSV".
   const char* family;

@@ -83,20 +83,17 @@ namespace {
 // spelling_key, where no other kernel left has that key either.
 void match_by_spelling(const std::vector<std::string>& kernels, Timing& timing,
                        std::vector<const TimingEntry*>& match, std::vector<std::string>& notes) {
-  std::map<std::string, std::vector<std::size_t>> kernels_by_key, entries_by_key;
+  std::vector<std::string> left(kernels.size()), entries(timing.entries.size());
   for (std::size_t i = 0; i < kernels.size(); ++i)
-    if (!match[i]) kernels_by_key[spelling_key(kernels[i])].push_back(i);
-  for (std::size_t e = 0; e < timing.entries.size(); ++e)
-    if (!timing.entries[e].claimed) entries_by_key[spelling_key(timing.entries[e].name)].push_back(e);
-  for (const auto& [key, ks] : kernels_by_key) {
-    const auto it = entries_by_key.find(key);
-    if (key.empty() || ks.size() != 1 || it == entries_by_key.end() || it->second.size() != 1)
-      continue;
-    TimingEntry& e = timing.entries[it->second[0]];
-    match[ks[0]] = &e;
-    e.claimed = true;
-    notes.push_back(timing.file + ": k" + std::to_string(ks[0] + 1) + " " +
-                    core::quoted(kernels[ks[0]]) + " matched to " + core::quoted(e.name) +
+    if (!match[i]) left[i] = kernels[i];
+  for (std::size_t e = 0; e < entries.size(); ++e)
+    if (!timing.entries[e].claimed) entries[e] = timing.entries[e].name;
+  for (const auto& [k, e] : pairs_by_spelling(left, entries)) {
+    TimingEntry& entry = timing.entries[e];
+    match[k] = &entry;
+    entry.claimed = true;
+    notes.push_back(timing.file + ": k" + std::to_string(k + 1) + " " +
+                    core::quoted(kernels[k]) + " matched to " + core::quoted(entry.name) +
                     " by its words (namespaces and punctuation aside: how Nsight Compute and "
                     "CUPTI spell one name apart)");
   }

@@ -1,7 +1,10 @@
 #pragma once
 // Kernel names as the profilers print them.
 
+#include <cstddef>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace rooftop::counters {
 
@@ -18,5 +21,10 @@ std::string demangled(const std::string& name);
 // ("<unnamed>" for "(anonymous namespace)", "char *" for "char*"), and both give
 // "vectorized_elementwise_kernel 4 GeluCUDAKernelImpl TensorIteratorBase GeluType lambda 2 ...".
 std::string spelling_key(const std::string& name);
+
+// The (index in `a`, index in `b`) of names with the same spelling_key that no other name of
+// either list has. An empty name takes no part (the caller's already paired ones).
+std::vector<std::pair<std::size_t, std::size_t>> pairs_by_spelling(
+    const std::vector<std::string>& a, const std::vector<std::string>& b);
 
 }  // namespace rooftop::counters
