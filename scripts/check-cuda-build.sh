@@ -4,7 +4,8 @@
 # device tests included (ROOFTOP_DEVICE_TESTS), register spills in the device kernels as
 # errors (microbench/CMakeLists.txt), and then the PTX of the device-ceiling kernels
 # checked (scripts/check-ptx.sh), the GPP ladder's steps in its PTX
-# (scripts/check-gpp-ptx.sh), and the tensor kernels' code (scripts/check-sass.sh).
+# (scripts/check-gpp-ptx.sh), and the tensor and bandwidth kernels' machine code
+# (scripts/check-sass.sh, with Debian's nvdisasm where the toolkit has no disassembler).
 # Configured as scripts/make-gpu-bundle.sh packs it, so one build serves CI and the
 # bundle: without MPI (-DROOFTOP_WITH_MPI=OFF: no MPI library has to travel; the host
 # build compiles the fleet mode) and host code for x86-64-v3 (-DROOFTOP_HOST_ARCH, so
@@ -54,4 +55,13 @@ if [[ -f "$injection" ]] &&
 fi
 "$root/scripts/check-ptx.sh" "$build"
 "$root/scripts/check-gpp-ptx.sh" "$build"
+# The SASS checks need a disassembler: where the toolkit has neither cuobjdump nor
+# nvdisasm, Debian's (CUDA 11.8's nvdisasm, which reads sm_90 code) into the build's
+# tools/; without one check-sass.sh says so and checks the PTX and ptxas's report.
+nvcc_bin="$(dirname "$(realpath "$(command -v nvcc)")")"
+if ! command -v cuobjdump >/dev/null && ! command -v nvdisasm >/dev/null &&
+   [[ ! -x "$nvcc_bin/cuobjdump" && ! -x "$nvcc_bin/nvdisasm" ]]; then
+  "$root/scripts/fetch-nvdisasm.sh" "$build/tools" ||
+    echo "check-cuda-build: no nvdisasm to be had: the SASS checks are skipped"
+fi
 "$root/scripts/check-sass.sh" "$build"

@@ -4,12 +4,15 @@
 # --keep and ptxas's report (-Xptxas=-v), then fails when
 #   - a TensorKernel<Space, Unit, accumulators> lacks its unit's mma.sync in the PTX (units
 #     newer than the build's GPU arch excepted: FP64 m16n8k16 needs sm_90, FP8 sm_89, the
-#     others sm_80), or one of the 9 units x {1, 2, 4, 8} accumulators has no kernel;
+#     others sm_80), or one of the 9 units x {1, 2, 4, 8} accumulators has no kernel; or
+#     a unit the build leaves out (those, and FP8 for sm_90, whose FP8 mma.sync is
+#     emulated) has an mma in its kernels;
 #   - ptxas reports spill stores or loads for any of them;
-#   - with cuobjdump (CUDA Toolkit; skipped with a note where it is not installed): the
-#     SASS of a kernel lacks its tensor-core instruction (DMMA for FP64's two, HMMA for TF32,
-#     BF16 and FP16, IMMA for INT8, HMMA or QMMA for FP8) or holds local loads or
-#     stores (LDL, STL), or the object holds no device code (cuobjdump --list-elf).
+#   - with the SASS (below): a kernel's hot loop (its longest innermost) holds fewer of
+#     its tensor-core instruction (DMMA for FP64's two, HMMA for TF32, BF16 and FP16, IMMA
+#     for INT8, HMMA or QMMA for FP8) than the kTensorSteps x accumulators mma a pass
+#     issues in the source (products computed once leave the loop timing others), or
+#     it holds local loads or stores (LDL, STL), or the object holds no device code.
 # In a build for sm_90 it then compiles microbench/src/matrix/wgmma.cpp the same way, with
 # the sm_90a code its build adds (NVCC_APPEND_FLAGS on the rooftop_wgmma rule), and fails
 # when
@@ -18,13 +21,17 @@
 #     sm_90 PTX holds any wgmma;
 #   - ptxas reports spills in one, or wgmma instructions serialized ("Potential
 #     Performance Loss");
-#   - with cuobjdump: the sm_90a SASS of one lacks its GMMA instruction (HGMMA, IGMMA for
+#   - with the SASS: the sm_90a code of one lacks its GMMA instruction (HGMMA, IGMMA for
 #     INT8, HGMMA or QGMMA for FP8) or holds local loads or stores.
 # Then the bandwidth kernels (microbench/src/device/bandwidth.cpp), failing when ptxas
-# reports spills in one, or, with cuobjdump, when the l2 read's loads are not L2-only
+# reports spills in one, or, with the SASS, when the l2 read's loads are not L2-only
 # (LDG.E.128.STRONG.GPU, what ld.global.cg becomes; none through the read-only path,
 # .CONSTANT), the dram-256b read lacks its 256-byte L2 fetches (LTC256B), or the l1 loop's
 # loads are not at fixed offsets from one base register ([R+0x...]).
+# The SASS comes from cuobjdump, else from nvdisasm on the cubins nvcc kept: the toolkit's,
+# or BUILD_DIR/tools/nvdisasm (scripts/fetch-nvdisasm.sh); with neither, those checks are
+# skipped with a note. An instruction the disassembler does not know (CUDA 11.8's nvdisasm
+# knows no QGMMA) is reported as not checked, not as missing.
 #   scripts/check-sass.sh [BUILD_DIR]     (default: build-cuda)
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -61,73 +68,29 @@ if run.returncode != 0:
     sys.exit(f"check-sass: the compile of {name}.cpp failed:\n" + run.stdout + run.stderr)
 PY
 }
+# disassemble NAME DIR: DIR/NAME.sass from DIR/NAME.o, or from the cubins nvcc kept in
+# DIR/keep (scripts/lib/disassemble.py: cuobjdump, else nvdisasm, the toolkit's or
+# BUILD_DIR/tools/nvdisasm of scripts/fetch-nvdisasm.sh). Sets have_sass to 1 when the
+# SASS is written, 0 when no disassembler could read it; fails when one found no code.
+disassemble() {  # NAME DIR
+  local said rc=0
+  said="$(python3 "$root/scripts/lib/disassemble.py" "$2/$1.sass" "$2/$1.o" "$2"/keep/*.cubin \
+            --nvdisasm "$build/tools/nvdisasm")" || rc=$?
+  case $rc in
+    0) have_sass=1; echo "check-sass: $1: SASS by $said" ;;
+    3) have_sass=0; echo "check-sass: $1: $said: the SASS is not read (PTX and ptxas's report are)" ;;
+    *) echo "check-sass: $1: $said" >&2; exit 1 ;;
+  esac
+}
 compile_kept matrix/tensor "$work"
-# What both checks read the same way: ptxas's spill report and the SASS functions.
-cat > "$work/sass_common.py" <<'PY'
-import re, sys
-
-def ptxas_spills(log, kernel_of, target=None):
-    """(kernel, None or the spill report) per kernel ptxas -v reports ("Compiling entry
-    function 'NAME'[ for 'TARGET']" ... "N bytes spill stores, M bytes spill loads")."""
-    where = f" for '{target}'" if target else ""
-    out = []
-    for name, report in re.findall(
-            r"Compiling entry function '([^']+)'" + where + r".*?\n(.*?spill loads)", log, re.S):
-        key = kernel_of(name)
-        if key:
-            m = re.search(r"(\d+) bytes spill stores, (\d+) bytes spill loads", report)
-            clean = m and m.group(1) == "0" and m.group(2) == "0"
-            out.append((key, None if clean else (m.group(0) if m else report)))
-    return out
-
-def sass_functions(sass):
-    """(name, body) per function of cuobjdump -sass output."""
-    return [(b.split("\n", 1)[0].strip(), b)
-            for b in re.split(r"^\s*Function : ", sass, flags=re.M)[1:]]
-
-def has_local(body):
-    return re.search(r"\b(LDL|STL)\b", body) is not None
-
-def kernels_in(blocks, kernel_of, found):
-    """(kernel, body) per (name, body) block of a kernel kernel_of knows, each kernel
-    added to `found`."""
-    for name, body in blocks:
-        key = kernel_of(name)
-        if key:
-            found.add(key)
-            yield key, body
-
-def spill_check(log, kernel_of, describe, target=None):
-    """(the kernels ptxas reported, a failure per kernel that spills, how many reports) from
-    ptxas_spills; describe(key) names a kernel in its failure."""
-    reports = ptxas_spills(log, kernel_of, target)
-    failures = [f"ptxas: spills in {describe(key)}: {spill}" for key, spill in reports if spill]
-    return {key for key, _ in reports}, failures, len(reports)
-
-def finish(failures, checked, what, have_sass):
-    """Exits 1 after the failures, else says how many checks passed."""
-    for f in failures:
-        print("check-sass: " + f, file=sys.stderr)
-    if failures:
-        sys.exit(1)
-    print(f"check-sass: {checked} checks passed on {what}" +
-          ("" if have_sass else " (PTX and ptxas report; no SASS read)"))
-PY
 cat "$work"/keep/*.ptx > "$work/tensor.ptx"
-have_cuobjdump=0
-if command -v cuobjdump >/dev/null; then
-  have_cuobjdump=1
-  cuobjdump --list-elf "$work/tensor.o" > "$work/tensor.elf"
-  cuobjdump -sass "$work/tensor.o" > "$work/tensor.sass"
-else
-  echo "check-sass: cuobjdump not found: the SASS is not read (PTX and ptxas's spill report are)"
-fi
+disassemble tensor "$work"
 
-python3 - "$work" "$have_cuobjdump" <<'PY'
+python3 - "$work" "$have_sass" "$root/scripts/lib" "$root/microbench/src/matrix/tensor.cpp" <<'PY'
 import re, sys
 work, have_sass = sys.argv[1], sys.argv[2] == "1"
-sys.path.insert(0, work)
-from sass_common import finish, has_local, kernels_in, sass_functions, spill_check
+sys.path.insert(0, sys.argv[3])
+from sass_common import finish, has_local, hot_loop, kernels_in, sass_functions, spill_check
 arch = int(open(f"{work}/arch").read()) * 10  # as __CUDA_ARCH__: 90 -> 900
 # Each unit by its mangled name (length-prefixed), its PTX instruction and its SASS one.
 units = {
@@ -142,23 +105,29 @@ units = {
     "5MmaS8E": (r"mma\.sync\.aligned\.m16n8k32\.row\.col\.s32\.s8\.s8\.s32", r"\bIMMA\b"),
 }
 # Built for an older GPU than a unit's first (FP64 m16n8k16: 9.0, FP8: 8.9, the others:
-# 8.0), its kernels hold no mma and report the unit absent: nothing to look for.
+# 8.0), its kernels hold no mma and report the unit absent; so do FP8's for Hopper (9.x),
+# whose FP8 mma.sync ptxas emulates (tensor_mma_unfit): their PTX must hold no mma.
 first_arch = {u: 900 if "K16" in u else 890 if "MmaE" in u else 800 for u in units}
-total = len(units)
-units = {u: v for u, v in units.items() if arch >= first_arch[u]}
-print(f"check-sass: sm_{arch // 10}: {len(units)} of {total} tensor units built")
+def built(unit):
+    return arch >= first_arch[unit] and not ("MmaE" in unit and 900 <= arch < 1000)
+absent = {u: v for u, v in units.items() if not built(u)}
+units = {u: v for u, v in units.items() if built(u)}
+print(f"check-sass: sm_{arch // 10}: {len(units)} of {len(units) + len(absent)} tensor units built")
 failures, checked = [], 0
 
-def kernel_of(name):
-    """(unit, accumulators) of a TensorKernel function name, or None."""
+def kernel_in(name, among):
+    """(unit, accumulators) of a TensorKernel function name whose unit is in `among`."""
     if "TensorKernel" not in name:
         return None
-    for unit in units:
+    for unit in among:
         i = name.find(unit)
         if i >= 0:
             m = re.match(r"Li(\d+)E", name[i + len(unit):])
             return (unit, int(m.group(1))) if m else None
     return None
+
+def kernel_of(name):
+    return kernel_in(name, units)
 
 def check(found, label, blocks, instruction_of, extra=None):
     global checked
@@ -177,7 +146,14 @@ def check(found, label, blocks, instruction_of, extra=None):
 # PTX: one block per .entry.
 ptx = open(f"{work}/tensor.ptx").read()
 parts = re.split(r"^[ \t]*(?:\.\w+[ \t]+)*\.entry[ \t]+", ptx, flags=re.M)[1:]
-check(set(), "PTX", [(p.split("(", 1)[0].strip(), p) for p in parts], lambda u: units[u][0])
+entries = [(p.split("(", 1)[0].strip(), p) for p in parts]
+check(set(), "PTX", entries, lambda u: units[u][0])
+for name, body in entries:
+    key = kernel_in(name, absent)
+    if key:
+        checked += 1
+        if re.search(r"\bmma\.sync\b", body):
+            failures.append(f"PTX: an mma.sync in {key[0]} x{key[1]}, a unit this build leaves out")
 
 # ptxas -v: "Compiling entry function 'NAME'" ... "N bytes spill stores, M bytes spill loads".
 log = open(f"{work}/compile.log").read()
@@ -188,14 +164,30 @@ if units and not spill_found:
     failures.append("ptxas: no report for the tensor kernels (-Xptxas=-v)")
 
 if have_sass:
-    if not open(f"{work}/tensor.elf").read().strip():
-        failures.append("cuobjdump: no device code (ELF) in tensor.cpp's object")
-    sass = open(f"{work}/tensor.sass").read()
-    blocks = sass_functions(sass)
-    def no_local(key, body):
+    blocks = sass_functions(open(f"{work}/tensor.sass").read())
+    if not blocks:
+        failures.append("SASS: no device code in tensor.cpp's object")
+    # Every mma of a step in the hot loop, not only somewhere: the source issues
+    # kTensorSteps x accumulators per pass, and an mma a compiler computes once and
+    # reuses leaves the loop timing other instructions (Hopper's emulated FP8 mma.sync
+    # kept 6 HMMAs and 512 FADDs per pass of 128). No local memory either.
+    steps = int(re.search(r"\bkTensorSteps\s*=\s*(\d+)\s*;",
+                          open(sys.argv[4]).read()).group(1))
+    def in_loop_no_local(key, body):
+        want = units[key[0]][1]
+        per_pass = len(re.findall(want, hot_loop(body)))
+        if re.search(want, body) and per_pass < steps * key[1]:
+            name = want.replace("\\b", "")
+            failures.append(f"SASS: {per_pass} {name} in the hot loop of {key[0]} x{key[1]}, "
+                            f"below its {steps * key[1]} mma per pass")
         if has_local(body):
             failures.append(f"SASS: local loads or stores (a spill) in {key[0]} x{key[1]}")
-    check(set(), "SASS", blocks, lambda u: units[u][1], no_local)
+    check(set(), "SASS", blocks, lambda u: units[u][1], in_loop_no_local)
+    for name, body in blocks:
+        key = kernel_in(name, absent)
+        if key and re.search(r"\b[HDIQ]MMA\b", body):
+            failures.append(f"SASS: a tensor instruction in {key[0]} x{key[1]}, a unit this "
+                            "build leaves out")
 
 finish(failures, checked, "the tensor kernels", have_sass)
 PY
@@ -205,12 +197,8 @@ PY
 bw="$work/bandwidth"
 mkdir -p "$bw/keep"
 compile_kept device/bandwidth "$bw"
-have_cuobjdump=0
-if command -v cuobjdump >/dev/null; then
-  have_cuobjdump=1
-  cuobjdump -sass "$bw/bandwidth.o" > "$bw/bandwidth.sass"
-fi
-python3 - "$bw" "$have_cuobjdump" "$work" "$root/microbench/src/device/kernels.hpp" <<'PY'
+disassemble bandwidth "$bw"
+python3 - "$bw" "$have_sass" "$root/scripts/lib" "$root/microbench/src/device/kernels.hpp" <<'PY'
 import re, sys
 work, have_sass = sys.argv[1], sys.argv[2] == "1"
 sys.path.insert(0, sys.argv[3])
@@ -275,16 +263,12 @@ append="$(grep -o 'NVCC_APPEND_FLAGS=[^ ]*' "$build/CMakeFiles/rules.ninja" 2>/d
   { echo "check-sass: the build does not compile wgmma.cpp for sm_90a (no NVCC_APPEND_FLAGS in its rule)" >&2; exit 1; }
 export "${append?}"  # nvcc reads it
 compile_kept matrix/wgmma "$wg"
-have_cuobjdump=0
-if command -v cuobjdump >/dev/null; then
-  have_cuobjdump=1
-  cuobjdump -sass "$wg/wgmma.o" > "$wg/wgmma.sass"
-fi
-python3 - "$wg" "$have_cuobjdump" "$work" <<'PY'
+disassemble wgmma "$wg"
+python3 - "$wg" "$have_sass" "$root/scripts/lib" <<'PY'
 import glob, re, sys
 work, have_sass = sys.argv[1], sys.argv[2] == "1"
 sys.path.insert(0, sys.argv[3])
-from sass_common import finish, has_local, kernels_in, sass_functions, spill_check
+from sass_common import finish, has_local, kernels_in, sass_functions, spill_check, undecoded
 # Unit (mangled, length-prefixed) -> k and types of its instruction, and its SASS one.
 units = {
     "8WgmmaF16E": (16, "f32.f16.f16", r"\bHGMMA\b"),
@@ -344,14 +328,22 @@ if have_sass:
     sections = re.split(r"^\s*code for sm_(\w+)\s*$", sass, flags=re.M)
     sm90a = "".join(body for arch, body in zip(sections[1::2], sections[2::2]) if arch == "90a")
     seen = set()
+    unread = []
     for key, block in kernels_in(sass_functions(sm90a), kernel_of, seen):
-        checked += 2
-        if not re.search(units[key[0]][2], block):
-            failures.append(f"SASS sm_90a: no {units[key[0]][2]} in {key[0]} N={key[1]}")
+        checked += 1
         if has_local(block):
             failures.append(f"SASS sm_90a: local loads or stores in {key[0]} N={key[1]}")
+        if re.search(units[key[0]][2], block):
+            checked += 1
+        elif undecoded(block):  # an older disassembler (CUDA 11.8's knows no QGMMA)
+            unread.append(f"{key[0]} N={key[1]}")
+        else:
+            failures.append(f"SASS sm_90a: no {units[key[0]][2]} in {key[0]} N={key[1]}")
     if len(seen) != len(units) * 2:
         failures.append(f"SASS sm_90a: {len(seen)} of {len(units) * 2} wgmma kernels")
+    if unread:
+        print(f"check-sass: the disassembler left out instructions of {', '.join(unread)}: "
+              "their GMMA is not checked in the SASS (it is in the PTX)")
 
 finish(failures, checked, "the wgmma kernels (sm_90a)", have_sass)
 PY

@@ -44,6 +44,17 @@ TensorShape tensor_shape(const std::string& figure, const std::string& device_ar
   throw Error("no tensor-core figure named " + figure);
 }
 
+std::string tensor_mma_unfit(const std::string& figure, const std::string& compute_capability) {
+  tensor_shape(figure);  // an unknown name throws first
+  const bool fp8 = figure == "tc_fp8_e4m3" || figure == "tc_fp8_e5m2";
+  if (fp8 && compute_capability.rfind("9.", 0) == 0)
+    return "compute capability " + compute_capability +
+           " has no FP8 mma.sync unit: ptxas lowers it to FP16 HMMA and FADDs and computes "
+           "the unchanging products once, so its rate would be the FADDs' (FP8 is wgmma's "
+           "there)";
+  return "";
+}
+
 double tensor_ops_per_mma(const std::string& figure, const std::string& device_arch) {
   const TensorShape s = tensor_shape(figure, device_arch);
   return 2.0 * s.m * s.n * s.k;
@@ -125,7 +136,7 @@ inline constexpr int kTensorSteps = 16;  // even: +a and -a alternate, and cance
 inline constexpr const char* kBuildArch = ROOFTOP_DEVICE_ARCH;  // the shapes' build
 
 // Up to 64 registers per thread, 1024 threads per SM (kBlocks = 4): 8 accumulators of 4
-// registers and the operands fit without spills; FP8 on 9.0 needs more (kBlocks = 2: 128
+// registers and the operands fit without spills; FP8 needs more (kBlocks = 2: 128
 // registers, 512 threads per SM), FP64 m16n8k16 more still (kBlocks = 1: its operands
 // are 8 A and 4 B doubles in consecutive registers, +a's and -a's, and with 8 accumulators
 // of 4 doubles it spills within 128 registers).
@@ -225,6 +236,14 @@ struct MmaF16Acc16 {
   }
 };
 
+// Whether this compiler pass builds `Unit`'s kernel: from the unit's first architecture
+// on, but no FP8 for Hopper (9.x), whose FP8 mma.sync is emulated (tensor_mma_unfit).
+template <class Unit>
+constexpr bool kUnitBuilt =
+    ROOFTOP_TENSOR_ARCH >= Unit::kMinArch &&
+    !((std::is_same_v<Unit, MmaE4m3> || std::is_same_v<Unit, MmaE5m2>) &&
+      ROOFTOP_TENSOR_ARCH >= 900 && ROOFTOP_TENSOR_ARCH < 1000);
+
 // `kAcc` independent accumulators per thread (so per warp), kTensorSteps x inner mma
 // steps each, then one more with +a; each thread stores its accumulator registers' bits.
 template <class Space, class Unit, int kAcc>
@@ -236,7 +255,7 @@ struct TensorKernel {
   typename Unit::Acc c0{};
 
   KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t item) const {
-    if constexpr (ROOFTOP_TENSOR_ARCH >= Unit::kMinArch) {
+    if constexpr (kUnitBuilt<Unit>) {
       typename Unit::Acc acc[kAcc][Unit::kC];
       ROOFTOP_UNROLL
       for (int q = 0; q < kAcc; ++q) ROOFTOP_UNROLL
@@ -386,6 +405,8 @@ core::SweepPoint measure_tensor(const std::string& figure, int accumulators, std
     throw Error(figure + ": no tensor cores under the " + std::string(Space::name()) +
                 " execution space");
   } else {
+    const std::string unfit = tensor_mma_unfit(figure, device::cuda_compute_capability());
+    if (!unfit.empty()) throw Error(figure + ": " + unfit);
     // mma.sync needs every thread of a warp: whole blocks of the policy's 256.
     if (threads < 256 || threads % 256 != 0 || inner <= 0)
       throw Error(figure + ": threads must be a positive multiple of 256 and inner positive");

@@ -60,6 +60,15 @@ std::vector<double> tensor_accumulator_values(const std::string& figure, std::ui
 double tensor_expected_accumulator(const std::string& figure, std::int64_t plus, std::int64_t minus,
                                    const std::string& device_arch = "");
 
+// Why `figure`'s mma.sync cannot measure its tensor cores on a GPU of compute capability
+// `compute_capability` ("9.0"), or "" where it can. Hopper has no FP8 mma.sync unit: in
+// its SASS an m16n8k32 .e4m3/.e5m2 is FP16 HMMAs with a zero accumulator on converted
+// operands plus FADDs into the accumulators, and ptxas computes the unchanging products
+// once: a pass of 128 mma (8 accumulators x 16 steps) is 6 HMMAs and 512 FADDs, so a
+// rate would be the FADDs' (check-sass.sh counts the mma per pass). Throws
+// rooftop::Error for a name that is not one of kTensorFigures.
+std::string tensor_mma_unfit(const std::string& figure, const std::string& compute_capability);
+
 // Operations of one warp's mma (2 x m x n x k; the shape of a build for `device_arch`).
 double tensor_ops_per_mma(const std::string& figure, const std::string& device_arch = "");
 
@@ -90,7 +99,7 @@ bool wgmma_in_plan(const std::string& build_arch, const std::string& compute_cap
 // One point: `threads` threads (whole warps) each running `accumulators` independent
 // chains of `inner` x kTensorSteps mma steps per launch (inner scaled as for the other
 // device kernels with `scaling`), the answer checked after timing (throws rooftop::Error
-// when wrong, or when this build or space has no such unit).
+// when wrong, when this build or space has no such unit, or where tensor_mma_unfit).
 template <class Space>
 core::SweepPoint measure_tensor(const std::string& figure, int accumulators, std::int64_t threads,
                                 std::int64_t inner, const core::Sampling& sampling,
