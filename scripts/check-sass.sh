@@ -23,6 +23,10 @@
 #     Performance Loss");
 #   - with the SASS: the sm_90a code of one lacks its GMMA instruction (HGMMA, IGMMA for
 #     INT8, HGMMA or QGMMA for FP8) or holds local loads or stores.
+# The compute kernels too (microbench/src/device/compute_fma.cpp, compute_nofma.cpp),
+# failing when ptxas reports spills in one, or, with the SASS, when a hot loop is not
+# its kComputeChains x kComputeSteps DFMA/FFMA (fused) or DMUL and DADD / FMUL and FADD
+# each (unfused, no FMA) with at most 8 loop instructions.
 # Then the bandwidth kernels (microbench/src/device/bandwidth.cpp), failing when ptxas
 # reports spills in one, or, with the SASS, when the l2 read's loads are not L2-only
 # (LDG.E.128.STRONG.GPU, what ld.global.cg becomes; none through the read-only path,
@@ -251,6 +255,62 @@ if have_sass:
             failures.append(f"SASS: no {key} kernel in bandwidth.cpp's object")
 finish(failures, checked, "the bandwidth kernels", have_sass)
 PY
+
+# ---------------------------------------------------------------------------------------
+# The compute kernels (fp64/fp32, fma and nofma): with the SASS, the hot loop of each is
+# its kComputeChains x kComputeSteps operations and a few loop instructions: DFMA or FFMA
+# alone where fused, DMUL and DADD (FMUL and FADD) and no FMA where not.
+for unit in compute_fma compute_nofma; do
+  mkdir -p "$work/$unit/keep"
+  compile_kept "device/$unit" "$work/$unit"
+  disassemble "$unit" "$work/$unit"
+  python3 - "$work/$unit" "$have_sass" "$root/scripts/lib" "$root/microbench/src/device/kernels.hpp" "$unit" <<'PY'
+import re, sys
+work, have_sass, unit = sys.argv[1], sys.argv[2] == "1", sys.argv[5]
+sys.path.insert(0, sys.argv[3])
+from sass_common import finish, has_local, hot_loop, kernels_in, sass_functions, spill_check
+source = open(sys.argv[4]).read()
+ops = 1
+for name in ("kComputeChains", "kComputeSteps"):
+    ops *= int(re.search(r"\b" + name + r"\s*=\s*(\d+)\s*;", source).group(1))
+failures, checked = [], 0
+def kernel_of(name):
+    """(fp64 or fp32, fma or nofma) of a DeviceComputeKernel<Space, T, kFma>, or None."""
+    m = re.search(r"DeviceComputeKernelINS_4CudaE([fd])Lb([01])E", name)
+    return (("fp64" if m.group(1) == "d" else "fp32"), ("fma" if m.group(2) == "1" else "nofma")) if m else None
+log = open(f"{work}/compile.log").read()
+reported, spilled, reports = spill_check(log, kernel_of, lambda k: f"the {k[0]} {k[1]} kernel")
+failures += spilled
+checked += reports
+want_kind = "fma" if unit == "compute_fma" else "nofma"
+for precision in ("fp64", "fp32"):
+    if (precision, want_kind) not in reported:
+        failures.append(f"ptxas: no report for the {precision} {want_kind} kernel")
+if have_sass:
+    seen = set()
+    for key, body in kernels_in(sass_functions(open(f"{work}/{unit}.sass").read()), kernel_of, seen):
+        checked += 1
+        p = "D" if key[0] == "fp64" else "F"
+        hot = [l.split()[1] if l.startswith("@") else l.split()[0]
+               for l in hot_loop(body).splitlines() if l.strip()]
+        count = {op: sum(1 for i in hot if i.split(".")[0] == p + op) for op in ("FMA", "MUL", "ADD")}
+        others = len(hot) - sum(count.values())
+        if key[1] == "fma":
+            good = count["FMA"] == ops and count["MUL"] == count["ADD"] == 0
+        else:
+            good = count["FMA"] == 0 and count["MUL"] == count["ADD"] == ops
+        if not good or others > 8:
+            failures.append(f"SASS: the {key[0]} {key[1]} kernel's hot loop holds {count} and "
+                            f"{others} other instructions (want {ops} operations a pass, at most "
+                            "8 others)")
+        if has_local(body):
+            failures.append(f"SASS: local loads or stores (a spill) in the {key[0]} {key[1]} kernel")
+    for precision in ("fp64", "fp32"):
+        if (precision, want_kind) not in seen:
+            failures.append(f"SASS: no {precision} {want_kind} kernel in {unit}.cpp's object")
+finish(failures, checked, f"the {want_kind} compute kernels", have_sass)
+PY
+done
 
 # ---------------------------------------------------------------------------------------
 # The wgmma kernels (sm_90a), in a build for sm_90 only.
