@@ -26,7 +26,9 @@
 # right after one `measure --space device`, so that rooftop and its peers meet the GPU in
 # the same state; their output is in peer-NAME.log beside the ceilings, and the table of
 # peers-table.py (each ceiling beside the peers' best figures, with the ratio) closes the
-# summary and is printed (peers-table.txt).
+# summary and is printed (peers-table.txt). Where time is left, `profile` counts the L1
+# and L2 bytes of gpu-l2-cache's first launch (counts-peer-l2), so that its best point
+# can be told L2 traffic or L1 hits.
 #   ./run-gpu.sh [--quick] [--peers] [--budget SECONDS]
 set -uo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -382,6 +384,15 @@ if (( peers )); then
     ran=$((ran + 1))
   done
   (( ran )) || note "no peers in $here/peers (make-gpu-bundle.sh --peers DIR)"
+  # Where the time is left: how much of gpu-l2-cache's best point (its first launch,
+  # 1.5 MB on an H200) is L2 traffic. Its loads take the read-only path, which allocates
+  # in L1; rooftop's l2 read does not. The profile counts the launch's L1 and L2 bytes.
+  if [[ -x "$here/peers/gpu-l2-cache" && -f "$out/gpu-peers.h5" ]]; then
+    limit[counts-peer-l2]=${limit[peer]}
+    step counts-peer-l2 "$rooftop" profile --cuda --ceilings "$out/gpu-peers.h5" \
+         --kernel-regex sumKernel --launch-count 1 --out "$out/peer-l2-counts.h5" \
+         -- "$here/peers/gpu-l2-cache" && shown "$out/peer-l2-counts.h5" >> "$summary" 2>&1
+  fi
   note "total ${SECONDS}s"
   # The table: this call's ceilings beside each peer's best figure of the same kind.
   logs=("$out"/peer-*.log)
