@@ -65,4 +65,12 @@ std::string join(const std::vector<std::string>& items, const std::string& separ
   return s;
 }
 
+std::string join_first(const std::vector<std::string>& items, const std::string& separator,
+                       std::size_t shown) {
+  if (items.size() <= shown) return join(items, separator);
+  std::vector<std::string> first(items.begin(), items.begin() + static_cast<std::ptrdiff_t>(shown));
+  first.push_back(std::to_string(items.size() - shown) + " more");
+  return join(first, separator);
+}
+
 }  // namespace rooftop::core

@@ -42,3 +42,13 @@ TEST(Significant, ExtremesInExponentForm) {
 }
 
 }  // namespace
+
+TEST(Join, AListOfThousandsStaysALine) {
+  EXPECT_EQ(rooftop::core::join({"a", "b"}, ", "), "a, b");
+  EXPECT_EQ(rooftop::core::join_first({"a", "b", "c"}, ", ", 2), "a, b, 1 more");
+  EXPECT_EQ(rooftop::core::join_first({"a", "b"}, ", ", 2), "a, b");
+  EXPECT_EQ(rooftop::core::join_first({}, ", ", 2), "");
+  std::vector<std::string> ids;
+  for (int i = 1; i <= 5000; ++i) ids.push_back("k" + std::to_string(i));
+  EXPECT_EQ(rooftop::core::join_first(ids, ", ", 3), "k1, k2, k3, 4997 more");
+}

@@ -106,7 +106,7 @@ void name_operators(std::vector<core::KernelRecord>& kernels, const ReportFile& 
   notes.push_back(trace.name + ": the operators that launched " + std::to_string(named) + " of " +
                   std::to_string(kernels.size()) + " kernel(s) named" +
                   (unnamed.empty() ? std::string()
-                                   : " (none for " + core::join(unnamed, ", ") +
+                                   : " (none for " + core::join_first(unnamed, ", ", 8) +
                                          ": not in the trace, or launched outside an operator)"));
 }
 

@@ -256,11 +256,7 @@ std::string operator_chain(const std::vector<Op>& ops, int op) {
 // A kernel's description from the distinct operator chains that launched it: the first
 // three, then how many more (the file keeps 255 characters of a description).
 std::string launched_by(const std::vector<std::string>& chains) {
-  std::vector<std::string> shown(chains.begin(),
-                                 chains.begin() + std::min<std::size_t>(chains.size(), 3));
-  if (chains.size() > shown.size())
-    shown.push_back(std::to_string(chains.size() - shown.size()) + " more");
-  std::string text = "launched by " + core::join(shown, "; ");
+  std::string text = "launched by " + core::join_first(chains, "; ", 3);
   return text.size() > 255 ? text.substr(0, 252) + "..." : text;
 }
 

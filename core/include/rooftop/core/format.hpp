@@ -2,6 +2,7 @@
 // Numbers and lists as text, in one place: tables, charts, notes and messages format a
 // number or a list through these instead of a buffer and snprintf, or a loop, of their own.
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -30,5 +31,9 @@ inline constexpr int kRatioDigits = 3;
 
 // The items with `separator` between them: join({"a", "b"}, ", ") == "a, b".
 std::string join(const std::vector<std::string>& items, const std::string& separator);
+// The first `shown` items joined so, then how many more, so that a list of thousands stays
+// a line: join_first({"a", "b", "c"}, ", ", 2) == "a, b, 1 more".
+std::string join_first(const std::vector<std::string>& items, const std::string& separator,
+                       std::size_t shown);
 
 }  // namespace rooftop::core
