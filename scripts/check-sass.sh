@@ -30,8 +30,8 @@
 # Then the bandwidth kernels (microbench/src/device/bandwidth.cpp), failing when ptxas
 # reports spills in one, or, with the SASS, when the l2 read's loads are not L2-only
 # (LDG.E.128.STRONG.GPU, what ld.global.cg becomes; none through the read-only path,
-# .CONSTANT), the dram-256b read lacks its 256-byte L2 fetches (LTC256B), or the l1 loop's
-# loads are not at fixed offsets from one base register ([R+0x...]).
+# .CONSTANT), the dram-256b read lacks its 256-byte L2 fetches (LTC256B), or the l1 and
+# shared loops' loads are not at fixed offsets from one base register ([R+0x...]).
 # The SASS comes from cuobjdump, else from nvdisasm on the cubins nvcc kept: the toolkit's,
 # or BUILD_DIR/tools/nvdisasm (scripts/fetch-nvdisasm.sh); with neither, those checks are
 # skipped with a note. An instruction the disassembler does not know (CUDA 11.8's nvdisasm
@@ -197,7 +197,7 @@ finish(failures, checked, "the tensor kernels", have_sass)
 PY
 
 # ---------------------------------------------------------------------------------------
-# The bandwidth kernels: spills, and with cuobjdump the access path of l2, dram-256b, l1.
+# The bandwidth kernels: spills, and with the SASS the access path of l2, dram-256b, l1, shared.
 bw="$work/bandwidth"
 mkdir -p "$bw/keep"
 compile_kept device/bandwidth "$bw"
@@ -207,7 +207,9 @@ import re, sys
 work, have_sass = sys.argv[1], sys.argv[2] == "1"
 sys.path.insert(0, sys.argv[3])
 from sass_common import finish, has_local, kernels_in, sass_functions, spill_check
-l1_loads = int(re.search(r"\bkL1Loads\s*=\s*(\d+)\s*;", open(sys.argv[4]).read()).group(1))
+kernels_hpp = open(sys.argv[4]).read()
+l1_loads, shared_loads = (int(re.search(r"\b" + n + r"\s*=\s*(\d+)\s*;", kernels_hpp).group(1))
+                          for n in ("kL1Loads", "kSharedLoads"))
 failures, checked = [], 0
 def kernel_of(name):
     """l1, shared, or stream<pattern><access> (Access: 0 l2_only, 1 readonly, 2 prefetch_256)
@@ -240,17 +242,20 @@ if have_sass:
             checked += 1
             if not any("LTC256B" in l.split()[0] for l in loads):
                 failures.append("SASS: no LDG with LTC256B in the dram-256b read kernel")
-        elif key == "l1":
+        elif key in ("l1", "shared"):
+            # Each load one base register plus a constant: LDG.E.128 (l1), LDS.128 (shared).
             checked += 1
-            offsets = {m for l in loads if ".128" in l.split()[0]
+            op, want = ("LDG", l1_loads) if key == "l1" else ("LDS", shared_loads)
+            offsets = {m for l in re.findall(rf"\b{op}\.[\w.]+[^;]*", body)
+                       if ".128" in l.split()[0]
                        for m in re.findall(r"\[R\d+(?:\.64)?\+(0x[0-9a-f]+)\]", l)}
-            if len(offsets) < l1_loads - 1:
-                failures.append(f"SASS: {len(offsets)} distinct fixed offsets in the l1 kernel's "
-                                f"16-byte loads (at least {l1_loads - 1})")
+            if len(offsets) < want - 1:
+                failures.append(f"SASS: {len(offsets)} distinct fixed offsets in the {key} kernel's "
+                                f"16-byte loads (at least {want - 1})")
         checked += 1
         if has_local(body):
             failures.append(f"SASS: local loads or stores (a spill) in the {key} kernel")
-    for key in ("l1", "stream00", "stream02"):
+    for key in ("l1", "shared", "stream00", "stream02"):
         if key not in seen:
             failures.append(f"SASS: no {key} kernel in bandwidth.cpp's object")
 finish(failures, checked, "the bandwidth kernels", have_sass)
