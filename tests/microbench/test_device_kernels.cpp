@@ -454,9 +454,9 @@ TEST(DevicePlan, SizedFromTheGpuProperties) {
   EXPECT_EQ(p.l1_threads, 132 * 1024);  // one wave at 64 registers
   EXPECT_EQ(p.l1_inner, 3868);          // 2 ms x 33.45 TB/s / (135168 x 8 x 16 B)
   const std::uint64_t KiB = 1024;
-  // L2 / 32 (6 whole chunks of 256 KiB) to L2 / 2 (100 chunks), then 0.8 x L2.
-  EXPECT_EQ(p.l2_sizes, (std::vector<std::uint64_t>{1536 * KiB, 3 * 1024 * KiB, 6400 * KiB,
-                                                    12800 * KiB, 25600 * KiB}));
+  // L2 / 64 (3 whole chunks of 256 KiB) to L2 / 2 (100 chunks), then 0.8 x L2.
+  EXPECT_EQ(p.l2_sizes, (std::vector<std::uint64_t>{768 * KiB, 1536 * KiB, 3 * 1024 * KiB,
+                                                    6400 * KiB, 12800 * KiB, 25600 * KiB}));
   EXPECT_EQ(p.l2_far_bytes, 160u * 256 * KiB);
   EXPECT_EQ(p.l2_passes, 6381);                // 10 ms at 64 B/clock/SM over 25 MiB
   EXPECT_EQ(p.dram_bytes, 400u * 1024 * KiB);  // 8 x L2
@@ -468,7 +468,7 @@ TEST(DevicePlan, SizedFromTheGpuProperties) {
   EXPECT_NE(g.find("270336 threads"), std::string::npos) << g;
   EXPECT_NE(g.find("135168 threads (one wave), 8 x 16-B loads"), std::string::npos) << g;
   EXPECT_NE(g.find("528 teams x 512 threads"), std::string::npos) << g;
-  EXPECT_NE(g.find("over 1.5 / 3 / 6.25 / 12.5 / 25 MiB"), std::string::npos) << g;
+  EXPECT_NE(g.find("over 0.75 / 1.5 / 3 / 6.25 / 12.5 / 25 MiB"), std::string::npos) << g;
   EXPECT_NE(g.find("dram-256b"), std::string::npos) << g;
 
   // An L40S (142 SMs of 1536 threads, 100 KiB of shared memory): 4 teams of 384.

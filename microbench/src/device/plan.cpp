@@ -132,11 +132,12 @@ DevicePlan make_device_plan(const core::Machine& m, const DeviceLimits& limits,
   std::uint64_t l2 = 0;
   for (const auto& c : m.caches)
     if (c.name == "l2") l2 = c.bytes;
-  // From L2 / 32 to L2 / 2 (on GA100/GH100 each of the two partitions caches the data its
-  // own SMs read, so copies of a set up to half the L2 can fit both), then one point across
+  // From L2 / 64 to L2 / 2 (on GA100/GH100 each of the two partitions caches the data its
+  // own SMs read, so copies of a set up to half the L2 can fit both; gpu-l2-cache's best
+  // point, 1.5 MB, lies between the first two on an H100 or H200), then one point across
   // both partitions. Sizes that round to the same whole chunks are measured once.
   plan.stream_launch_seconds = kStreamLaunchSeconds;
-  for (std::uint64_t divisor : {32, 16, 8, 4, 2})
+  for (std::uint64_t divisor : {64, 32, 16, 8, 4, 2})
     if (const std::uint64_t bytes = whole_chunks(l2 / divisor);
         plan.l2_sizes.empty() || bytes > plan.l2_sizes.back())
       plan.l2_sizes.push_back(bytes);

@@ -108,7 +108,7 @@ struct DevicePlan {
   std::map<std::string, std::int64_t> compute_inner;
   std::int64_t l1_inner = 1;
   std::int64_t shared_inner = 1;
-  // The l2 sweep, smallest first: L2 / 32 to L2 / 2 (copies of a set that small fit in
+  // The l2 sweep, smallest first: L2 / 64 to L2 / 2 (copies of a set that small fit in
   // each partition); the ceiling is its best point. l2_passes: passes over the largest.
   std::vector<std::uint64_t> l2_sizes;
   std::uint64_t l2_far_bytes = 0;  // across both partitions (0.8 x L2); never a ceiling
