@@ -100,7 +100,8 @@ def main(argv):
             i += 1
     if len(rest) < 2:
         usage()
-    out, obj, cubins = rest[0], rest[1], rest[2:]
+    out, obj = rest[0], rest[1]
+    cubins = [c for c in rest[2:] if os.path.isfile(c)]  # a glob that matched nothing: none
 
     cuobjdump = shutil.which("cuobjdump")
     why = []
