@@ -94,7 +94,7 @@ python3 - "$work" "$have_sass" "$root/scripts/lib" "$root/microbench/src/matrix/
 import re, sys
 work, have_sass = sys.argv[1], sys.argv[2] == "1"
 sys.path.insert(0, sys.argv[3])
-from sass_common import finish, has_local, hot_loop, kernels_in, sass_functions, spill_check
+from sass_common import constant, finish, has_local, hot_loop, kernels_in, sass_functions, spill_check
 arch = int(open(f"{work}/arch").read()) * 10  # as __CUDA_ARCH__: 90 -> 900
 # Each unit by its mangled name (length-prefixed), its PTX instruction and its SASS one.
 units = {
@@ -175,8 +175,7 @@ if have_sass:
     # kTensorSteps x accumulators per pass, and an mma a compiler computes once and
     # reuses leaves the loop timing other instructions (Hopper's emulated FP8 mma.sync
     # kept 6 HMMAs and 512 FADDs per pass of 128). No local memory either.
-    steps = int(re.search(r"\bkTensorSteps\s*=\s*(\d+)\s*;",
-                          open(sys.argv[4]).read()).group(1))
+    steps = constant(sys.argv[4], "kTensorSteps")
     def in_loop_no_local(key, body):
         want = units[key[0]][1]
         per_pass = len(re.findall(want, hot_loop(body)))
@@ -206,10 +205,8 @@ python3 - "$bw" "$have_sass" "$root/scripts/lib" "$root/microbench/src/device/ke
 import re, sys
 work, have_sass = sys.argv[1], sys.argv[2] == "1"
 sys.path.insert(0, sys.argv[3])
-from sass_common import finish, has_local, kernels_in, sass_functions, spill_check
-kernels_hpp = open(sys.argv[4]).read()
-l1_loads, shared_loads = (int(re.search(r"\b" + n + r"\s*=\s*(\d+)\s*;", kernels_hpp).group(1))
-                          for n in ("kL1Loads", "kSharedLoads"))
+from sass_common import constant, finish, has_local, kernels_in, sass_functions, spill_check
+l1_loads, shared_loads = (constant(sys.argv[4], n) for n in ("kL1Loads", "kSharedLoads"))
 failures, checked = [], 0
 def kernel_of(name):
     """l1, shared, or stream<pattern><access> (Access: 0 l2_only, 1 readonly, 2 prefetch_256)
@@ -273,11 +270,8 @@ for unit in compute_fma compute_nofma; do
 import re, sys
 work, have_sass, unit = sys.argv[1], sys.argv[2] == "1", sys.argv[5]
 sys.path.insert(0, sys.argv[3])
-from sass_common import finish, has_local, hot_loop, kernels_in, sass_functions, spill_check
-source = open(sys.argv[4]).read()
-ops = 1
-for name in ("kComputeChains", "kComputeSteps"):
-    ops *= int(re.search(r"\b" + name + r"\s*=\s*(\d+)\s*;", source).group(1))
+from sass_common import constant, finish, has_local, hot_loop, kernels_in, sass_functions, spill_check
+ops = constant(sys.argv[4], "kComputeChains") * constant(sys.argv[4], "kComputeSteps")
 failures, checked = [], 0
 def kernel_of(name):
     """(fp64 or fp32, fma or nofma) of a DeviceComputeKernel<Space, T, kFma>, or None."""

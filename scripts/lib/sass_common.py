@@ -17,6 +17,14 @@ def ptxas_spills(log, kernel_of, target=None):
             out.append((key, None if clean else (m.group(0) if m else report)))
     return out
 
+def constant(path, name):
+    """The integer of `inline constexpr int NAME = N;` in the C++ source at `path`: the
+    checks count what the kernels' own constants say."""
+    m = re.search(r"\b" + name + r"\s*=\s*(\d+)\s*;", open(path).read())
+    if not m:
+        sys.exit(f"check-sass: no {name} in {path}")
+    return int(m.group(1))
+
 def sass_functions(sass):
     """(name, body) per function of cuobjdump -sass output (disassemble.py's layout)."""
     return [(b.split("\n", 1)[0].strip(), b)
