@@ -55,12 +55,11 @@ if [[ -f "$injection" ]] &&
 fi
 "$root/scripts/check-ptx.sh" "$build"
 "$root/scripts/check-gpp-ptx.sh" "$build"
-# The SASS checks need a disassembler: where the toolkit has neither cuobjdump nor
-# nvdisasm, Debian's (CUDA 11.8's nvdisasm, which reads sm_90 code) into the build's
+# The SASS checks need a disassembler: where there is none (the toolkit's, or one fetched
+# before), Debian's (CUDA 11.8's nvdisasm, which reads sm_90 code) into the build's
 # tools/; without one check-sass.sh says so and checks the PTX and ptxas's report.
-nvcc_bin="$(dirname "$(realpath "$(command -v nvcc)")")"
-if ! command -v cuobjdump >/dev/null && ! command -v nvdisasm >/dev/null &&
-   [[ ! -x "$nvcc_bin/cuobjdump" && ! -x "$nvcc_bin/nvdisasm" ]]; then
+if ! python3 "$root/scripts/lib/disassemble.py" --find --nvdisasm "$build/tools/nvdisasm" \
+     > /dev/null; then
   "$root/scripts/fetch-nvdisasm.sh" "$build/tools" ||
     echo "check-cuda-build: no nvdisasm to be had: the SASS checks are skipped"
 fi

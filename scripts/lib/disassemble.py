@@ -2,11 +2,15 @@
 """The SASS of a CUDA object, in cuobjdump's layout, from whichever disassembler is here.
 
     disassemble.py OUT OBJECT [CUBIN ...] [--nvdisasm PATH ...]
+    disassemble.py --find [--nvdisasm PATH ...]
+
 
 Writes OUT as `cuobjdump -sass OBJECT` would ("code for sm_NN" per cubin, "Function :
 NAME" per kernel, one "/*addr*/ INSTRUCTION ;" line per instruction) and prints one line
-naming the tool. Tried in order: cuobjdump on OBJECT; nvdisasm on each CUBIN (the cubins
-nvcc --keep left), from PATH, the CUDA Toolkit beside nvcc, then each --nvdisasm given.
+naming the tool. Tried in order (disassemblers): cuobjdump on OBJECT, then nvdisasm on each
+CUBIN (the cubins nvcc --keep left), each from PATH and then from the CUDA Toolkit beside
+nvcc, then each --nvdisasm given. --find prints the first disassembler there is, or exits 3
+(check-cuda-build.sh fetches one then).
 
 An nvdisasm older than the toolkit that wrote the cubin (CUDA 11.8's, say, on a CUDA 12.8+
 cubin) refuses its ELF header, whose layout changed (OS/ABI 0x41, ABI version 8, the SM in
@@ -28,7 +32,8 @@ import tempfile
 
 
 def usage():
-    print("usage: disassemble.py OUT OBJECT [CUBIN ...] [--nvdisasm PATH ...]", file=sys.stderr)
+    print("usage: disassemble.py OUT OBJECT [CUBIN ...] [--nvdisasm PATH ...]\n"
+          "       disassemble.py --find [--nvdisasm PATH ...]", file=sys.stderr)
     sys.exit(2)
 
 
@@ -86,7 +91,33 @@ def cuobjdump_layout(text, cubin_name):
     return sm, "".join(out)
 
 
+def disassemblers(tools):
+    """(kind, path) of each disassembler here, in the order they are tried: cuobjdump, then
+    nvdisasm, each from PATH and then beside nvcc (the CUDA Toolkit), then each `tools`."""
+    nvcc = shutil.which("nvcc")
+    toolkit = os.path.dirname(os.path.realpath(nvcc)) if nvcc else None
+    found, seen = [], set()
+    for kind in ("cuobjdump", "nvdisasm"):
+        paths = [shutil.which(kind), toolkit and os.path.join(toolkit, kind)]
+        if kind == "nvdisasm":
+            paths += tools
+        for path in paths:
+            if path and path not in seen and os.access(path, os.X_OK):
+                seen.add(path)
+                found.append((kind, path))
+    return found
+
+
 def main(argv):
+    if argv[:1] == ["--find"]:  # --find [--nvdisasm PATH ...]: the first, or exit 3
+        rest = argv[1:]
+        if len(rest) % 2 or any(a != "--nvdisasm" for a in rest[::2]):
+            usage()
+        found = disassemblers(rest[1::2])
+        if not found:
+            return 3
+        print(found[0][1])
+        return 0
     tools, rest = [], []
     i = 0
     while i < len(argv):
@@ -103,25 +134,16 @@ def main(argv):
     out, obj = rest[0], rest[1]
     cubins = [c for c in rest[2:] if os.path.isfile(c)]  # a glob that matched nothing: none
 
-    cuobjdump = shutil.which("cuobjdump")
     why = []
-    if cuobjdump:
-        status, text = run([cuobjdump, "-sass", obj])
-        if status == 0 and "Function :" in text:
-            open(out, "w").write(text)
-            print(f"cuobjdump ({cuobjdump})")
-            return 0
-        why.append(f"cuobjdump: {text.splitlines()[0] if text else 'no SASS'}")
-
-    nvcc = shutil.which("nvcc")
-    candidates = [shutil.which("nvdisasm"),
-                  nvcc and os.path.join(os.path.dirname(os.path.realpath(nvcc)), "nvdisasm")]
-    candidates += tools
-    seen = set()
-    for tool in candidates:
-        if not tool or tool in seen or not os.access(tool, os.X_OK):
+    for kind, tool in disassemblers(tools):
+        if kind == "cuobjdump":
+            status, text = run([tool, "-sass", obj])
+            if status == 0 and "Function :" in text:
+                open(out, "w").write(text)
+                print(f"cuobjdump ({tool})")
+                return 0
+            why.append(f"{tool}: {text.splitlines()[0] if text else 'no SASS'}")
             continue
-        seen.add(tool)
         if not cubins:
             print(f"no device code: nvcc kept no cubin beside {obj}")
             return 1

@@ -181,6 +181,17 @@ class Command(unittest.TestCase):
         self.assertEqual(done.returncode, 3, done.stdout + done.stderr)
         self.assertIn("neither cuobjdump nor nvdisasm", done.stdout)
 
+    def test_find_names_the_first_disassembler_or_says_there_is_none(self):
+        with tempfile.TemporaryDirectory() as empty:
+            self.assertEqual(self.run_it("--find", path=empty).returncode, 3)
+            tool = os.path.join(empty, "nvdisasm")
+            with open(tool, "w") as f:
+                f.write("#!/bin/sh\n")
+            os.chmod(tool, 0o755)
+            done = self.run_it("--find", "--nvdisasm", tool, path=empty)
+            self.assertEqual((done.returncode, done.stdout.strip()), (0, tool))
+            self.assertEqual(self.run_it("--find", "--nvdisasm", path=empty).returncode, 2)
+
     def test_bad_arguments(self):
         self.assertEqual(self.run_it("only-one", path=os.environ["PATH"]).returncode, 2)
         self.assertEqual(self.run_it("a", "b", "--nvdisasm", path=os.environ["PATH"]).returncode,
