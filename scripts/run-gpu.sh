@@ -21,26 +21,27 @@
 # every step is written as it ends, and rooftop writes its files under a temporary name
 # and renames them only when complete.
 #
-# --peers runs, in a second call, the other tools' benchmarks the bundle carries in
-# peers/ (make-gpu-bundle.sh --peers), each with no arguments under its own time limit,
-# right after one `measure --space device`, so that rooftop and its peers meet the GPU in
-# the same state; their output is in peer-NAME.log beside the ceilings, and the table of
-# peers-table.py (each ceiling beside the peers' best figures, with the ratio) closes the
-# summary and is printed (peers-table.txt). Where time is left, `profile` counts the L1
-# and L2 bytes of gpu-l2-cache's first launch (counts-peer-l2), so that its best point
-# can be told L2 traffic or L1 hits.
+# Where the bundle carries the other tools' benchmarks (peers/, make-gpu-bundle.sh
+# --peers), they run in the same call, after the profiles and before the repeats, each
+# with no arguments under its own time limit, their output in peer-NAME.log; where time is
+# left, `profile` counts the L1 and L2 bytes of gpu-l2-cache's first launch
+# (counts-peer-l2), so that its best point can be told L2 traffic or L1 hits; and the
+# table of peers-table.py (each ceiling of the first measure beside the peers' best
+# figures, with the ratio) closes the summary and is printed (peers-table.txt). So one
+# call measures everything. --peers runs only one `measure --space device` and then the
+# peers, for a call of their own.
 #   ./run-gpu.sh [--quick] [--peers] [--budget SECONDS]
 set -uo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 out="${OUT:-$PWD/rooftop-gpu-results}"
 usage="usage: run-gpu.sh [--quick] [--peers] [--budget SECONDS]"
 quick=()
-peers=0
+peers_only=0
 budget=540
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --quick) quick=(--quick); shift ;;
-    --peers) peers=1; shift ;;
+    --peers) peers_only=1; shift ;;
     -h|--help) awk 'NR > 1 && /^#/ {sub(/^# ?/, ""); print; next} NR > 1 {exit}' "$0"; exit 0 ;;
     --budget) [[ "${2:-}" =~ ^[0-9]+$ ]] || { echo "run-gpu.sh: --budget needs seconds ($usage)" >&2
                                               exit 2; }
@@ -63,7 +64,9 @@ summary="$out/summary.txt"
 # with CUPTI on an H100 or H200. The tests and profile took 2-4 s there. The first run
 # through (the machine checks, then the probes and each step to its limit, with the 5 s
 # of every kill) is 505 s plus the checks: inside the 540 s budget, 60 s under 10
-# minutes; profile-cuda (65 s more) and the repeats run in the time the others leave.
+# minutes; profile-cuda (65 s more), the peers (about 100 s of their own on an H200, with
+# what their wrappers stop; 245 s at their limits) and the repeats run in the time the
+# others leave, in that order.
 declare -A limit=(
   [probe-triad]=8       # the probes: 56 s in all
   [probe-polynomial]=8
@@ -83,7 +86,13 @@ declare -A limit=(
   [profile-cuda]=60     # ncu took 14 s for the PyTorch program's 40 launches
   [counts-torch]=10
   [show]=10
-  [peer]=90             # each of the peers (--peers)
+  [peer-gpu-l2-cache]=45  # the peers, where the bundle has them: 18 s on an H200
+  [peer-mixbench]=30      # 1 s
+  [peer-babelstream]=30   # 1 s
+  [peer-gpu-cache]=50     # stopped by its wrapper at 40 s
+  [peer-gpu-stream]=90    # stopped by its wrapper at 80 s
+  [peer]=90               # any other program in peers/
+  [counts-peer-l2]=45
 )
 probe_stage=60
 kill_after=5
@@ -104,7 +113,7 @@ left() { echo $((budget - SECONDS)); }
 
 # skipped NAME LIMIT WHY: the summary line of a step that was not started.
 skipped() {
-  note "$(printf '%-16s %5s %6s %6s  SKIPPED: %s' "$1" - - "$2" "$3")"
+  note "$(printf '%-18s %5s %6s %6s  SKIPPED: %s' "$1" - - "$2" "$3")"
 }
 # count N ONE MANY: "1 launch", "24 launches".
 count() {
@@ -112,7 +121,7 @@ count() {
 }
 # indented LINE: a line under the last step's, in the table's last column.
 indented() {
-  note "$(printf '%-16s %s' "" "$1")"
+  note "$(printf '%-18s %s' "" "$1")"
 }
 
 # step NAME COMMAND...: runs COMMAND under its time limit (limit[NAME], or
@@ -146,7 +155,7 @@ step() {
   local what=""
   (( rc == 124 || rc == 137 )) && what="TIMED OUT"
   (( rc != 0 )) && [[ -z "$what" ]] && what="FAILED"
-  note "$(printf '%-16s %5d %6d %6d  %s' "$name" "$rc" "$step_secs" "$secs" "$what")"
+  note "$(printf '%-18s %5d %6d %6d  %s' "$name" "$rc" "$step_secs" "$secs" "$what")"
   return $rc
 }
 # shown FILE [ARGS]: `rooftop show`, briefly, only while the budget lasts.
@@ -366,48 +375,82 @@ ncu_step() {
   return $rc
 }
 
+# --- The peers: the other tools' benchmarks in the bundle's peers/ ---------------------
+# (make-gpu-bundle.sh --peers), each with no arguments under its own limit, in the order
+# that keeps what settles a target when the budget runs short: gpu-l2-cache (the peer
+# that leads rooftop's l2, and its DRAM points) first, then mixbench (FP64 and FP32),
+# BabelStream, gpu-cache (L1) and gpu-stream, any other program in peers/ last.
+peer_order=(gpu-l2-cache mixbench babelstream gpu-cache gpu-stream)
+# peer_programs: the peers' paths in that order (none where the bundle has no peers/).
+peer_programs() {
+  local name p
+  for name in "${peer_order[@]}"; do
+    [[ -f "$here/peers/$name" && -x "$here/peers/$name" ]] && echo "$here/peers/$name"
+  done
+  for p in "$here"/peers/*; do
+    [[ -f "$p" && -x "$p" ]] || continue
+    [[ " ${peer_order[*]} " == *" $(basename "$p") "* ]] || echo "$p"
+  done
+}
+# run_peers CEILINGS.h5: each peer as step peer-NAME (log peer-NAME.log); then, where time
+# is left, how much of gpu-l2-cache's best point (its first launch, 1.5 MB on an H200) is
+# L2 traffic: its loads take the read-only path, which allocates in L1, and rooftop's l2
+# read does not; `profile` counts the launch's L1 and L2 bytes (counts-peer-l2).
+run_peers() {
+  local p
+  while IFS= read -r p; do
+    step "peer-$(basename "$p")" "$p"
+  done < <(peer_programs)
+  if [[ -x "$here/peers/gpu-l2-cache" && -f "$1" ]]; then
+    step counts-peer-l2 "$rooftop" profile --cuda --ceilings "$1" \
+         --kernel-regex sumKernel --launch-count 1 --out "$out/peer-l2-counts.h5" \
+         -- "$here/peers/gpu-l2-cache" &&
+      shown "$out/peer-l2-counts.h5" > "$out/peer-l2-counts.txt" 2>&1
+  fi
+}
+# peers_table CEILINGS.json: the ceilings of this call beside each peer's best figure of
+# the same kind, with the ratio (peers-table.py), into peers-table.txt and the summary.
+peers_table() {
+  local logs=("$out"/peer-*.log)
+  if [[ ! -f "$1" || ! -f "${logs[0]}" ]]; then
+    note "no peers table: it needs $(basename "$1") and the peers' logs"
+  elif ! command -v python3 > /dev/null || [[ ! -f "$here/peers-table.py" ]]; then
+    note "no peers table: no python3 here (peers-table.py $(basename "$1") peer-*.log elsewhere)"
+  else
+    note ""
+    timeout -k 2 20 python3 "$here/peers-table.py" "$1" "${logs[@]}" > "$out/peers-table.txt" 2>&1
+    tee -a "$summary" < "$out/peers-table.txt"
+  fi
+  # The kernel rows of counts-peer-l2: its intensities at L1 and L2 give the bytes' ratio.
+  if [[ -s "$out/peer-l2-counts.txt" ]]; then
+    note ""
+    note "gpu-l2-cache's first launch, counted (counts-peer-l2; its bytes at L1 over L2 are AI l2 / AI l1):"
+    sed -n '/^kernels on/,$p' "$out/peer-l2-counts.txt" | tee -a "$summary"
+  fi
+}
+
+# measure N: `measure --space device` into gpu-N.h5 (.svg, .json).
+measure() {
+  step "measure-$1" "$rooftop" measure --space device "${quick[@]}" \
+       --out "$out/gpu-$1.h5" --plot "$out/gpu-$1.svg" || return
+  shown "$out/gpu-$1.h5" --json > "$out/gpu-$1.json" 2>> "$out/measure-$1.log"
+  return 0
+}
+
 # --- The steps: one line each in the summary -------------------------------------------
 note ""
 note "$(field budget: "${budget}s; the checks took ${SECONDS}s")"
-note "$(printf '%-16s %5s %6s %6s' step exit secs limit)"
-if (( peers )); then
-  # As many peers as fit beside one measure in the budget: four at their limits, more
-  # when they end sooner. No probes: this call is for the peers.
-  limit[measure-peers]=${limit[measure]}
-  step measure-peers "$rooftop" measure --space device "${quick[@]}" --out "$out/gpu-peers.h5" \
-       --plot "$out/gpu-peers.svg" && shown "$out/gpu-peers.h5" >> "$summary" 2>&1
-  ran=0
-  for p in "$here"/peers/*; do
-    [[ -f "$p" && -x "$p" ]] || continue
-    limit[peer-$(basename "$p")]=${limit[peer]}
-    step "peer-$(basename "$p")" "$p"
-    ran=$((ran + 1))
-  done
-  (( ran )) || note "no peers in $here/peers (make-gpu-bundle.sh --peers DIR)"
-  # Where the time is left: how much of gpu-l2-cache's best point (its first launch,
-  # 1.5 MB on an H200) is L2 traffic. Its loads take the read-only path, which allocates
-  # in L1; rooftop's l2 read does not. The profile counts the launch's L1 and L2 bytes.
-  if [[ -x "$here/peers/gpu-l2-cache" && -f "$out/gpu-peers.h5" ]]; then
-    limit[counts-peer-l2]=${limit[peer]}
-    step counts-peer-l2 "$rooftop" profile --cuda --ceilings "$out/gpu-peers.h5" \
-         --kernel-regex sumKernel --launch-count 1 --out "$out/peer-l2-counts.h5" \
-         -- "$here/peers/gpu-l2-cache" && shown "$out/peer-l2-counts.h5" >> "$summary" 2>&1
+note "$(printf '%-18s %5s %6s %6s' step exit secs limit)"
+if (( peers_only )); then
+  # One measure, then the peers at once, in the same state of the GPU. No probes.
+  if [[ -z "$(peer_programs)" ]]; then
+    note "no peers in $here/peers (make-gpu-bundle.sh --peers DIR)"
+  else
+    measure 1
+    run_peers "$out/gpu-1.h5"
   fi
   note "total ${SECONDS}s"
-  # The table: this call's ceilings beside each peer's best figure of the same kind.
-  logs=("$out"/peer-*.log)
-  if [[ ! -f "$out/gpu-peers.h5" || ! -f "${logs[0]}" ]]; then
-    note "no peers table: it needs gpu-peers.h5 and the peers' logs"
-  elif ! command -v python3 > /dev/null || [[ ! -f "$here/peers-table.py" ]]; then
-    note "no peers table: no python3 here (peers-table.py gpu-peers.json peer-*.log elsewhere)"
-  elif shown "$out/gpu-peers.h5" --json > "$out/gpu-peers.json" 2>> "$out/measure-peers.log"; then
-    note ""
-    timeout -k 2 20 python3 "$here/peers-table.py" "$out/gpu-peers.json" "${logs[@]}" \
-      > "$out/peers-table.txt" 2>&1
-    tee -a "$summary" < "$out/peers-table.txt"
-  else
-    note "no peers table: rooftop show --json gpu-peers.h5 failed (measure-peers.log)"
-  fi
+  peers_table "$out/gpu-1.json"
   echo "results in $out" >&2
   exit 0
 fi
@@ -437,13 +480,6 @@ fi
 
 # 2. The device ceilings, which every later step needs: again after a failure, not after
 #    a timeout (another try would time out too).
-# measure N: `measure --space device` into gpu-N.h5 (.svg, .json).
-measure() {
-  step "measure-$1" "$rooftop" measure --space device "${quick[@]}" \
-       --out "$out/gpu-$1.h5" --plot "$out/gpu-$1.svg" || return
-  shown "$out/gpu-$1.h5" --json > "$out/gpu-$1.json" 2>> "$out/measure-$1.log"
-  return 0
-}
 ceilings=""
 measured=0
 first_secs=0
@@ -501,7 +537,9 @@ if [[ -n "$ceilings" ]]; then
     step profile-cuda "$rooftop" profile --cuda --ceilings "$ceilings" \
          --out "$out/profile-cuda.h5" --json -- "$here/bin/connector_app"
   fi
-  # 7. The repeats, in the time left, each limited by the first one's time.
+  # 7. The peers the bundle carries, against this call's first ceilings.
+  run_peers "$ceilings"
+  # 8. The repeats, in the time left, each limited by the first one's time.
   limit[measure]=$(( first_secs * 3 / 2 + 10 < limit[measure] ? first_secs * 3 / 2 + 10
                                                                : limit[measure] ))
   while (( measured < 3 )); do
@@ -516,6 +554,7 @@ else
 fi
 
 note "total ${SECONDS}s"
+[[ -n "$(peer_programs)" && -n "$ceilings" ]] && peers_table "${ceilings%.h5}.json"
 # --- Then the ceilings of every run ----------------------------------------------------
 for f in "$out"/gpu-[0-9].h5; do
   [[ -f "$f" ]] && { echo; echo "== $f"; shown "$f"; } >> "$summary" 2>&1
