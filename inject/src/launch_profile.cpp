@@ -82,7 +82,10 @@ void LaunchProfile::launch_enter(const char* symbol, std::uint32_t correlation) 
                                           connector::KernelKind::parallel_for);
   std::lock_guard<std::mutex> lock(mutex_);
   const bool replayed = replayed_ids_.erase(id) > 0;
-  if (replayed) replayed_.insert(correlation);
+  if (replayed) {
+    replayed_.insert(correlation);
+    ++replayed_launches_;
+  }
   open_[thread] = Open{id, 1, replayed};
 }
 
@@ -105,7 +108,10 @@ void LaunchProfile::kernel_ran(const char* symbol, std::uint32_t correlation,
   const double seconds = end_ns > start_ns ? 1e-9 * static_cast<double>(end_ns - start_ns) : 0.0;
   std::lock_guard<std::mutex> lock(mutex_);
   ++runs_;
-  if (replayed_.erase(correlation) > 0) return;  // its record holds the replays
+  if (replayed_.count(correlation) > 0) {  // its records hold the replays
+    ++replayed_records_;
+    return;
+  }
   const auto [it, first] = timed_.try_emplace(name);
   KernelTimes& t = it->second;
   if (first) timed_order_.push_back(name);
@@ -143,6 +149,11 @@ connector::ProfileHeader LaunchProfile::header() const {
   std::lock_guard<std::mutex> lock(mutex_);
   connector::ProfileHeader h = header_;
   h.stray_ends = tracker_.stray_ends();
+  if (replayed_launches_ > 0)
+    h.notes.push_back("CUPTI gave " + plural(replayed_records_, "kernel activity record",
+                                             "kernel activity records") +
+                      " for the " + plural(replayed_launches_, "replayed launch", "replayed launches") +
+                      ": set aside, their durations hold the replay passes");
   return h;
 }
 

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <future>
 #include <map>
 #include <memory>
@@ -130,6 +131,26 @@ TEST(LaunchProfile, ARuntimeLaunchAndTheDriverLaunchInsideItAreOneReplayedLaunch
   EXPECT_EQ(r.source, "cupti");
   EXPECT_DOUBLE_EQ(r.flops_fp32, 200.0);
   EXPECT_NEAR(r.time_s, 2e-6, 1e-12);
+}
+
+TEST(LaunchProfile, EveryRecordOfAReplayedLaunchIsSetAsideAndCounted) {
+  // Whether CUPTI gives one activity record for a replayed launch or one per pass, none of
+  // them times the kernel; the header says how many there were.
+  LaunchProfile p({"elementwise", 0, 1}, fake_session());
+  launch(p, kMul, 1);  // counted
+  launch(p, kMul, 2);
+  for (int pass = 0; pass < 3; ++pass) p.kernel_ran(kMul, 1, 0, 90'000);
+  p.kernel_ran(kMul, 2, 0, 10'000);
+  p.close();
+  const LabelStats mul = p.labels().at(0);
+  EXPECT_EQ(mul.counted_invocations, 1);
+  EXPECT_NEAR(mul.total_s, 10e-6, 1e-12) << "the one unreplayed launch's time";
+  EXPECT_EQ(p.kernel_runs(), 4);
+  const std::vector<std::string> notes = p.header().notes;
+  EXPECT_NE(std::find(notes.begin(), notes.end(),
+                      "CUPTI gave 3 kernel activity records for the 1 replayed launch: set "
+                      "aside, their durations hold the replay passes"),
+            notes.end());
 }
 
 TEST(LaunchProfile, ALaunchOfAnotherThreadDuringACountedOneIsReplayedAndNotCounted) {

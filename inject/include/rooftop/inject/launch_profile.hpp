@@ -11,7 +11,7 @@
 //     the run goes as it would unprofiled;
 //   - every kernel's time is that of its launches that were not replayed, from CUPTI's
 //     activity records (joined to the launch by correlation id): a replayed launch's
-//     record holds the replays;
+//     records hold the replays, and the header says how many CUPTI gave;
 //   - the labels it hands to the profile writer (rooftop/connector/profile_file.hpp):
 //     a counted kernel covers its counted launches (their summed counts, and the mean
 //     time of its unreplayed launches times their number, so that FLOP/s are those of
@@ -25,6 +25,7 @@
 #include <set>
 #include <string>
 #include <thread>
+#include <unordered_set>
 #include <vector>
 
 #include "rooftop/connector/kernel_counter.hpp"
@@ -88,11 +89,14 @@ class LaunchProfile final : private connector::KernelTracker::Observer {
   std::unique_ptr<connector::KernelCounter> counter_;
   mutable std::mutex mutex_;
   std::map<std::thread::id, Open> open_;
-  std::set<std::uint32_t> replayed_;  // correlation ids of launches run under replay
+  // Correlation ids of launches run under replay, kept for the run: every activity
+  // record of such a launch is set aside, however many CUPTI gives for one.
+  std::unordered_set<std::uint32_t> replayed_;
   std::set<std::uint64_t> replayed_ids_;  // tracker ids, from on_begin to launch_enter
   std::map<std::string, KernelTimes> timed_;
   std::vector<std::string> timed_order_;  // names first seen in an activity record
   std::int64_t launches_ = 0, runs_ = 0;
+  std::int64_t replayed_launches_ = 0, replayed_records_ = 0;
   bool closed_ = false;
 };
 
