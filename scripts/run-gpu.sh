@@ -10,9 +10,11 @@
 # reference kernels with CUPTI counts, the same kernels run once each under Nsight
 # Compute, imported and their counts set beside CUPTI's, `profile` of a Kokkos program
 # through the connector, `profile` of any CUDA program through the injection library
-# (the PyTorch program of the ncu log where torch is installed, else connector_app),
-# then `measure` twice more where time is left (the spread
-# between runs is part of the result). Every step has its own time limit, and a step
+# (the PyTorch program of the ncu log where torch is installed, else connector_app), the
+# same PyTorch launches under ncu and the two sets of counts side by side (each
+# compare-counts' verdicts under its step's line), the peers where the bundle has them
+# (below), then `measure` twice more where time is left (the spread between runs is part
+# of the result). Every step has its own time limit, and a step
 # starts only if its limit fits in what is left of the run's budget (--budget, 540 s:
 # one 10-minute call with a margin), so the run ends in time however the steps go; a
 # step that fails, times out or does not fit is recorded in the summary and the others
@@ -64,7 +66,7 @@ summary="$out/summary.txt"
 # with CUPTI on an H100 or H200. The tests and profile took 2-4 s there. The first run
 # through (the machine checks, then the probes and each step to its limit, with the 5 s
 # of every kill) is 505 s plus the checks: inside the 540 s budget, 60 s under 10
-# minutes; profile-cuda (65 s more), the peers (about 100 s of their own on an H200, with
+# minutes; profile-cuda and ncu-torch (130 s more), the peers (about 100 s of their own on an H200, with
 # what their wrappers stop; 245 s at their limits) and the repeats run in the time the
 # others leave, in that order.
 declare -A limit=(
@@ -84,6 +86,7 @@ declare -A limit=(
   [counts]=15
   [profile]=30
   [profile-cuda]=60     # ncu took 14 s for the PyTorch program's 40 launches
+  [ncu-torch]=60         # 14 s on an H200
   [counts-torch]=10
   [show]=10
   [peer-gpu-l2-cache]=45  # the peers, where the bundle has them: 18 s on an H200
@@ -339,6 +342,10 @@ if [[ -n "$ncu" ]]; then
   rename=()
   [[ "$(timeout 20 "$ncu" --help 2>/dev/null)" == *"--rename-kernels "* ]] &&
     rename=(--rename-kernels off)
+  # The PyTorch program's: those of its H200 log (share/ncu-torch.txt), the tensor paths
+  # of GH100's three matrix precisions it runs included.
+  torch_metrics="$metrics,sm__ops_path_tensor_src_bf16_dst_fp32.sum,sm__ops_path_tensor_src_fp16.sum"
+  torch_metrics+=",sm__ops_path_tensor_src_tf32_dst_fp32.sum"
   ncu_args=(--csv --page raw --metrics "$metrics" --clock-control none --cache-control none
             --kernel-name-base demangled "${rename[@]}" --kernel-name "regex:rooftop..kernels")
 fi
@@ -372,6 +379,19 @@ ncu_step() {
     local more=$(( $(wc -l <<< "$said") - 10 ))
     (( more > 0 )) && indented "(and $more more lines of ncu's in $name.csv and $name.log)"
   fi
+  return $rc
+}
+
+# counts_step NAME A B: `compare-counts A B` as step NAME, its verdicts (one line per
+# quantity: FLOPs equal, bytes within 2%, in how many pairs) under the step's line.
+counts_step() {
+  local name="$1"
+  step "$name" "$rooftop" compare-counts "$2" "$3"
+  local rc=$?
+  (( rc == 3 )) && return 3
+  while IFS= read -r line; do indented "$line"; done < <(
+    awk '/^verdicts:$/ {on = 1; next} on && /^$/ {exit} on {sub(/^ +/, ""); print}' \
+        "$out/$name.log" 2>/dev/null)
   return $rc
 }
 
@@ -507,7 +527,7 @@ if [[ -n "$ceilings" ]]; then
     elif [[ ! -f "$out/analyze-cupti.h5" ]]; then
       skipped counts "${limit[counts]}" "no analyze-cupti.h5 to compare"
     else
-      step counts "$rooftop" compare-counts "$out/analyze-cupti.h5" "$out/ncu.csv"
+      counts_step counts "$out/analyze-cupti.h5" "$out/ncu.csv"
     fi
   elif [[ -n "$ncu" ]] && (( once )); then
     skipped ncu-import "${limit[ncu-import]}" "ncu profiled no launch: nothing to import or compare"
@@ -528,11 +548,24 @@ if [[ -n "$ceilings" ]]; then
          --trace "$here/share/torch-trace.json.gz" \
          --out "$out/profile-torch.h5" --plot "$out/profile-torch.svg" --json \
          -- python3 "$here/share/torch_model.py"
-    # Its counts beside Nsight Compute's of the same 40 launches on an H200: FLOPs and
-    # tensor operations equal, bytes within 2%, as compare-counts' verdicts say.
+    # The same 40 launches under Nsight Compute, on this GPU in this call: the counts to
+    # set beside rooftop's (an H100's L2 is not an H200's: DRAM bytes differ), and ncu's
+    # time for them beside profile-cuda's. The metrics of the H200's log; the caches kept
+    # between replay passes, as rooftop's replay keeps them. Without ncu, or where it
+    # fails, the H200's log (the bundle's) is the reference.
+    reference_log="$here/share/ncu-torch.txt"
+    if [[ -z "$ncu" ]]; then
+      skipped ncu-torch "${limit[ncu-torch]}" "no ncu: counts-torch reads the H200's log"
+    elif step ncu-torch "$ncu" --clock-control none --cache-control none \
+              --metrics "$torch_metrics" --launch-count 40 --log-file "$out/ncu-torch.txt" \
+              python3 "$here/share/torch_model.py" &&
+         grep -q "Metric Value" "$out/ncu-torch.txt" 2>/dev/null; then
+      reference_log="$out/ncu-torch.txt"
+    fi
+    # rooftop's counts beside that log's: FLOPs and tensor operations equal, bytes within
+    # 2%, as compare-counts' verdicts say.
     [[ -f "$out/profile-torch.h5" ]] &&
-      step counts-torch "$rooftop" compare-counts "$out/profile-torch.h5" \
-           "$here/share/ncu-torch.txt"
+      counts_step counts-torch "$out/profile-torch.h5" "$reference_log"
   else
     step profile-cuda "$rooftop" profile --cuda --ceilings "$ceilings" \
          --out "$out/profile-cuda.h5" --json -- "$here/bin/connector_app"

@@ -45,13 +45,37 @@ os.execv(os.environ["ROOFTOP_EXE"], [os.environ["ROOFTOP_EXE"]] + args)
 '''
 
 
+# The stand-in Nsight Compute: writes, where it is told to log, the real output ncu gave on
+# the H200 for the same command (the raw CSV of the Kokkos kernels, or the text log of the
+# PyTorch program), and records its arguments.
+STAND_IN_NCU = '''#!/usr/bin/env python3
+import os, shutil, sys
+args = sys.argv[1:]
+with open(os.environ["CALLS"], "a") as f:
+    f.write("ncu " + " ".join(args) + "\\n")
+if "--help" in args:
+    print("  --rename-kernels arg (=on)   ...")
+elif "--version" in args:
+    print("NVIDIA (R) Nsight Compute Command Line Profiler\\nVersion 2025.3.1.0 (stand-in)")
+elif "--log-file" in args:
+    real = "import/ncu-raw-h200-gpp-small.csv" if "--csv" in args else "import/ncu-text-h200-torch.txt"
+    shutil.copy(os.path.join(os.environ["FIXTURES"], real), args[args.index("--log-file") + 1])
+'''
+
+# A torch module whose GPU is there, for `python3 -c 'import torch'`.
+STAND_IN_TORCH = "class cuda:\n    is_available = staticmethod(lambda: True)\n"
+
+
 def executable(path, text):
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text)
     path.chmod(path.stat().st_mode | stat.S_IXUSR)
 
 
-def make_bundle(top, peers=True):
+def make_bundle(top, peers=True, ncu=False, torch=False):
+    """The bundle in top/rooftop-gpu; with ncu, a stand-in ncu in top/tools; with torch, a
+    stand-in torch module in top/python, the injection library, and the PyTorch program's
+    files."""
     bundle = top / "rooftop-gpu"
     (bundle / "share").mkdir(parents=True)
     for script in ["run-gpu.sh", "peers-table.py"]:
@@ -61,6 +85,17 @@ def make_bundle(top, peers=True):
     executable(bundle / "bin" / "rooftop", STAND_IN)
     for program in ["test_device", "connector_app"]:
         executable(bundle / "bin" / program, "#!/bin/sh\nexit 0\n")
+    if ncu:
+        executable(top / "tools" / "ncu", STAND_IN_NCU)
+    if torch:
+        (top / "python" / "torch").mkdir(parents=True)
+        (top / "python" / "torch" / "__init__.py").write_text(STAND_IN_TORCH)
+        (bundle / "lib").mkdir()
+        (bundle / "lib" / "librooftop_cuda_injection.so").write_bytes(b"")
+        shutil.copy(ROOT / "scripts" / "torch_model.py", bundle / "share" / "torch_model.py")
+        shutil.copy(FIXTURES / "import" / "pytorch-h200-torch-model.json.gz",
+                    bundle / "share" / "torch-trace.json.gz")
+        shutil.copy(FIXTURES / "import" / "ncu-text-h200-torch.txt", bundle / "share" / "ncu-torch.txt")
     if peers:
         for name in PEERS:
             log = FIXTURES / "peers" / f"peer-{name}.log"
@@ -70,8 +105,10 @@ def make_bundle(top, peers=True):
 
 def run_gpu(bundle, *args):
     out = bundle.parent / "results"
-    env = dict(os.environ, OUT=str(out), CALLS=str(bundle.parent / "calls.txt"),
-               FIXTURES=str(FIXTURES), CUDA_HOME=str(bundle.parent / "no-cuda"))
+    top = bundle.parent
+    env = dict(os.environ, OUT=str(out), CALLS=str(top / "calls.txt"), FIXTURES=str(FIXTURES),
+               CUDA_HOME=str(top / "no-cuda"), PATH=f"{top / 'tools'}:{os.environ['PATH']}",
+               PYTHONPATH=str(top / "python"))
     done = subprocess.run(["bash", str(bundle / "run-gpu.sh"), *args], capture_output=True,
                           text=True, timeout=240, env=env)
     summary = out / "summary.txt"
@@ -125,6 +162,45 @@ class RunGpu(unittest.TestCase):
         self.assertRegex(counted, r"\nkernels on the ceilings of NVIDIA H200\n")
         self.assertLess(summary.index("counts-peer-l2"), summary.index("measure-2"))
         self.assertNotIn("rooftop ceilings (schema", summary[:summary.index("total ")])
+
+    def test_the_pytorch_program_under_rooftop_then_ncu_in_the_same_call(self):
+        done, summary, out = run_gpu(make_bundle(self.top, ncu=True, torch=True))
+        self.assertEqual(done.returncode, 0, done.stderr)
+        order = list(steps(summary))
+        expected = ["probe-ncu-triad", "measure-1", "analyze-cupti", "ncu", "ncu-import", "counts",
+                    "profile", "profile-cuda", "ncu-torch", "counts-torch", "peer-gpu-l2-cache"]
+        self.assertEqual([s for s in order if s in expected], expected, summary)
+        for name in ["profile-cuda", "ncu-torch"]:
+            self.assertNotRegex(steps(summary)[name], "FAILED|TIMED OUT|SKIPPED", summary)
+        calls = (self.top / "calls.txt").read_text().splitlines()
+        profile = next(c for c in calls if c.startswith("profile --cuda --launch-count 40"))
+        self.assertTrue(profile.endswith(f"-- python3 {self.top}/rooftop-gpu/share/torch_model.py"))
+        ncu_torch = next(c for c in calls if c.startswith("ncu ") and "torch_model.py" in c)
+        for flag in ["--clock-control none", "--cache-control none", "--launch-count 40",
+                     f"--log-file {out}/ncu-torch.txt"]:
+            self.assertIn(flag, ncu_torch)
+        metrics = ncu_torch.split("--metrics ")[1].split()[0].split(",")
+        for metric in ["sm__ops_path_tensor_src_bf16_dst_fp32.sum", "sm__ops_path_tensor_src_fp16.sum",
+                       "sm__ops_path_tensor_src_tf32_dst_fp32.sum", "dram__bytes.sum",
+                       "sm__sass_thread_inst_executed_op_hfma_pred_on.sum"]:
+            self.assertIn(metric, metrics)
+        # rooftop's counts are set beside this call's ncu log, not the H200's.
+        self.assertIn(f"compare-counts {out}/profile-torch.h5 {out}/ncu-torch.txt", calls)
+        # The Kokkos kernels' ncu step counted the launches of its CSV (the H200's: 12), and
+        # the verdicts of compare-counts (the H200's CUPTI file beside it) follow its step.
+        self.assertIn("(ncu profiled 12 launches of 12 kernels)", summary)
+        after_counts = summary[summary.index("\ncounts "):summary.index("\nprofile ")]
+        self.assertRegex(after_counts, r"\n +l2 bytes +within 2% in all 9 pairs")
+        after_torch = summary[summary.index("\ncounts-torch "):summary.index("\npeer-")]
+        self.assertRegex(after_torch, r"\n +fp64 FLOPs +equal in")
+
+    def test_without_ncu_the_pytorch_counts_are_set_beside_the_bundles_log(self):
+        done, summary, out = run_gpu(make_bundle(self.top, torch=True))
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertIn("SKIPPED: no ncu: counts-torch reads the H200's log", steps(summary)["ncu-torch"])
+        calls = (self.top / "calls.txt").read_text()
+        self.assertIn(f"compare-counts {out}/profile-torch.h5 "
+                      f"{self.top}/rooftop-gpu/share/ncu-torch.txt", calls)
 
     def test_peers_alone_measure_once_then_the_peers(self):
         done, summary, out = run_gpu(make_bundle(self.top), "--peers")
