@@ -66,9 +66,9 @@ summary="$out/summary.txt"
 # with CUPTI on an H100 or H200. The tests and profile took 2-4 s there. The first run
 # through (the machine checks, then the probes and each step to its limit, with the 5 s
 # of every kill) is 505 s plus the checks: inside the 540 s budget, 60 s under 10
-# minutes; profile-cuda and ncu-torch (130 s more), the peers (about 100 s of their own on an H200, with
-# what their wrappers stop; 245 s at their limits) and the repeats run in the time the
-# others leave, in that order.
+# minutes; profile-cuda and ncu-torch (130 s more), the peers (about 100 s of their own
+# on an H200, with what their wrappers stop; 245 s at their limits) and the repeats run
+# in the time the others leave, in that order.
 declare -A limit=(
   [probe-triad]=8       # the probes: 56 s in all
   [probe-polynomial]=8
@@ -344,8 +344,8 @@ if [[ -n "$ncu" ]]; then
     rename=(--rename-kernels off)
   # The PyTorch program's: those of its H200 log (share/ncu-torch.txt), the tensor paths
   # of GH100's three matrix precisions it runs included.
-  torch_metrics="$metrics,sm__ops_path_tensor_src_bf16_dst_fp32.sum,sm__ops_path_tensor_src_fp16.sum"
-  torch_metrics+=",sm__ops_path_tensor_src_tf32_dst_fp32.sum"
+  torch_metrics="$metrics,sm__ops_path_tensor_src_bf16_dst_fp32.sum"
+  torch_metrics+=",sm__ops_path_tensor_src_fp16.sum,sm__ops_path_tensor_src_tf32_dst_fp32.sum"
   ncu_args=(--csv --page raw --metrics "$metrics" --clock-control none --cache-control none
             --kernel-name-base demangled "${rename[@]}" --kernel-name "regex:rooftop..kernels")
 fi
