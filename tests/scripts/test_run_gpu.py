@@ -6,12 +6,15 @@ peers-table.py. Its `rooftop` does the GPU's part with real files of an H200 run
 (tests/fixtures/h5: `measure` writes the ceilings `measure --space device` wrote there,
 `analyze` and `profile` the kernels files of that run) and hands every other command
 (`show`, `compare`, `compare-counts`, `--help`) to the real rooftop of this build
-(ROOFTOP_EXE). The peers print their real logs of that run (tests/fixtures/peers). No
-nvidia-smi or ncu is needed: where the machine has neither, the script says so and
-skips the ncu steps, as a GPU machine without Nsight Compute would.
+(ROOFTOP_EXE). The peers print their real logs of that run (tests/fixtures/peers). Where a
+test asks for them, a stand-in `ncu` writes ncu's real logs of that run, and a stand-in
+`torch` module says a GPU is there, so that the PyTorch steps run; otherwise the script
+finds no ncu and no torch and skips those steps, as a GPU machine without them would.
+No nvidia-smi is needed.
 
 What is checked is the script's own part: the order of the steps, what a budget too short
-for a step does, the peers in the same call as everything else, and the peers table.
+for a step does, the peers in the same call as everything else, the peers table, the
+PyTorch program under rooftop and under ncu, and the verdicts of compare-counts.
 """
 
 import os
@@ -45,9 +48,9 @@ os.execv(os.environ["ROOFTOP_EXE"], [os.environ["ROOFTOP_EXE"]] + args)
 '''
 
 
-# The stand-in Nsight Compute: writes, where it is told to log, the real output ncu gave on
-# the H200 for the same command (the raw CSV of the Kokkos kernels, or the text log of the
-# PyTorch program), and records its arguments.
+# The stand-in Nsight Compute: writes, where it is told to log, real output ncu gave on the
+# H200 (the raw CSV of the GPP and reference kernels for the Kokkos kernels' steps, the
+# text log of the PyTorch program for its step), and records its arguments.
 STAND_IN_NCU = '''#!/usr/bin/env python3
 import os, shutil, sys
 args = sys.argv[1:]
