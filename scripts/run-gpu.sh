@@ -66,9 +66,9 @@ summary="$out/summary.txt"
 # with CUPTI on an H100 or H200. The tests and profile took 2-4 s there. The first run
 # through (the machine checks, then the probes and each step to its limit, with the 5 s
 # of every kill) is 505 s plus the checks: inside the 540 s budget, 60 s under 10
-# minutes; profile-cuda and ncu-torch (130 s more), the peers (about 100 s of their own
-# on an H200, with what their wrappers stop; 245 s at their limits) and the repeats run
-# in the time the others leave, in that order.
+# minutes; profile-cuda and ncu-torch (130 s more), the peers (85 s on the H200 with
+# gpu-stream stopped at 25 s, about 140 s with its wrapper's 80 s; 245 s at their limits)
+# and the repeats run in the time the others leave, in that order.
 declare -A limit=(
   [probe-triad]=8       # the probes: 56 s in all
   [probe-polynomial]=8
@@ -417,9 +417,11 @@ peer_programs() {
 # L2 traffic: its loads take the read-only path, which allocates in L1, and rooftop's l2
 # read does not; `profile` counts the launch's L1 and L2 bytes (counts-peer-l2).
 run_peers() {
-  local p
+  local p name
   while IFS= read -r p; do
-    step "peer-$(basename "$p")" "$p"
+    name="peer-$(basename "$p")"
+    [[ -n "${limit[$name]:-}" ]] || limit[$name]=${limit[peer]}
+    step "$name" "$p"
   done < <(peer_programs)
   if [[ -x "$here/peers/gpu-l2-cache" && -f "$1" ]]; then
     step counts-peer-l2 "$rooftop" profile --cuda --ceilings "$1" \

@@ -4,7 +4,6 @@
     disassemble.py OUT OBJECT [CUBIN ...] [--nvdisasm PATH ...]
     disassemble.py --find [--nvdisasm PATH ...]
 
-
 Writes OUT as `cuobjdump -sass OBJECT` would ("code for sm_NN" per cubin, "Function :
 NAME" per kernel, one "/*addr*/ INSTRUCTION ;" line per instruction) and prints one line
 naming the tool. Tried in order (disassemblers): cuobjdump on OBJECT, then nvdisasm on each

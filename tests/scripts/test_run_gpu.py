@@ -206,10 +206,15 @@ class RunGpu(unittest.TestCase):
                       f"{self.top}/rooftop-gpu/share/ncu-torch.txt", calls)
 
     def test_peers_alone_measure_once_then_the_peers(self):
-        done, summary, out = run_gpu(make_bundle(self.top), "--peers")
+        bundle = make_bundle(self.top)
+        executable(bundle / "peers" / "another", "#!/bin/sh\necho another peer\n")
+        done, summary, out = run_gpu(bundle, "--peers")
         self.assertEqual(done.returncode, 0, done.stderr)
         order = list(steps(summary))
         self.assertEqual(order[:2], ["measure-1", "peer-gpu-l2-cache"], summary)
+        # A program in peers/ of no known name runs last, under the limit of any peer.
+        self.assertEqual(order[order.index("peer-gpu-stream") + 1], "peer-another", summary)
+        self.assertRegex(steps(summary)["peer-another"], r" 90 *$")
         self.assertIn("counts-peer-l2", order)
         self.assertFalse([s for s in order if s.startswith("probe-") or s == "analyze-cupti"])
         self.assertTrue((out / "peers-table.txt").exists())
