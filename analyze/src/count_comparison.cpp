@@ -8,6 +8,7 @@
 #include <limits>
 #include <set>
 
+#include "rooftop/core/demangle.hpp"
 #include "rooftop/core/vocabulary.hpp"
 #include "rooftop/counters/kernel_names.hpp"
 
@@ -32,7 +33,7 @@ std::vector<std::vector<std::size_t>> join(const std::vector<KernelRecord>& owne
   std::vector<std::vector<std::size_t>> out(owners.size());
   joined = 0;
   for (std::size_t m = 0; m < members.size(); ++m) {
-    const std::string name = counters::demangled(members[m].name);
+    const std::string name = core::demangled(members[m].name);
     std::size_t best = owners.size();
     for (std::size_t o = 0; o < owners.size(); ++o) {
       const std::string& owner = owners[o].name;

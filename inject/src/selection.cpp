@@ -1,11 +1,9 @@
 #include "rooftop/inject/selection.hpp"
 
-#include <cxxabi.h>
-
 #include <cerrno>
 #include <cstdlib>
-#include <memory>
 
+#include "rooftop/core/demangle.hpp"
 #include "rooftop/core/error.hpp"
 
 namespace rooftop::inject {
@@ -59,10 +57,7 @@ bool LaunchSelector::select(const std::string& kernel_name) {
 
 std::string demangle(const char* symbol) {
   if (!symbol || !*symbol) return "(unnamed kernel)";
-  int status = 0;
-  const std::unique_ptr<char, decltype(&std::free)> name(
-      abi::__cxa_demangle(symbol, nullptr, nullptr, &status), &std::free);
-  return status == 0 && name ? std::string(name.get()) : std::string(symbol);
+  return core::demangled(symbol);
 }
 
 }  // namespace rooftop::inject

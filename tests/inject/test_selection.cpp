@@ -77,7 +77,10 @@ TEST(KernelNames, DemangledAsPeopleReadThem) {
   // A kernel with C linkage (cuBLAS's) keeps its name.
   EXPECT_EQ(demangle("nvjet_sm90_hsh_256x128_64x4_1x2_h_bz_coopA_TNT"),
             "nvjet_sm90_hsh_256x128_64x4_1x2_h_bz_coopA_TNT");
+  // Short C-linkage names the demangler alone would read as types ("f" as "float").
+  for (const char* name : {"f", "d", "i", "Pf"}) EXPECT_EQ(demangle(name), name);
   EXPECT_EQ(demangle(nullptr), "(unnamed kernel)");
+  EXPECT_EQ(demangle(""), "(unnamed kernel)");
 }
 
 }  // namespace

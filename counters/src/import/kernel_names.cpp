@@ -1,28 +1,15 @@
 #include "rooftop/counters/kernel_names.hpp"
 
-#include <cxxabi.h>
-
 #include <cctype>
-#include <cstdlib>
 #include <map>
-#include <memory>
 #include <string_view>
 
-#include "units.hpp"
+#include "rooftop/core/demangle.hpp"
 
 namespace rooftop::counters {
 
-std::string demangled(const std::string& name) {
-  const std::string s = importing::trim(name);
-  if (s.rfind("_Z", 0) != 0) return s;
-  int status = 0;
-  std::unique_ptr<char, void (*)(void*)> out(
-      abi::__cxa_demangle(s.c_str(), nullptr, nullptr, &status), std::free);
-  return status == 0 && out ? std::string(out.get()) : s;
-}
-
 std::string spelling_key(const std::string& name) {
-  std::string s = demangled(name);
+  std::string s = core::demangled(name);
   for (const char* drop : {"(anonymous namespace)::", "<unnamed>::"})
     for (std::size_t at = s.find(drop); at != std::string::npos; at = s.find(drop))
       s.erase(at, std::string_view(drop).size());

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 
+#include "rooftop/core/demangle.hpp"
 #include "rooftop/core/first_seen.hpp"
 #include "rooftop/core/terminal.hpp"
 #include "rooftop/counters/kernel_names.hpp"
@@ -54,7 +55,7 @@ std::string without_template_arguments(const std::string& base) {
 }  // namespace
 
 std::string base_name(const std::string& name) {
-  std::string s = trim(demangled(name));
+  std::string s = core::demangled(name);
   if (s.rfind("void ", 0) == 0) s = trim(s.substr(5));
   s = trim(s.substr(0, s.find('(')));
   // nvprof names template arguments ("dgemm_tiled<int=64>"), Nsight tools do not
@@ -108,9 +109,9 @@ std::vector<const TimingEntry*> match_timing(const std::vector<std::string>& ker
   // match cannot take another kernel's entry.
   std::map<std::string, std::size_t> by_demangled;
   for (std::size_t e = 0; e < timing.entries.size(); ++e)
-    by_demangled.emplace(demangled(timing.entries[e].name), e);
+    by_demangled.emplace(core::demangled(timing.entries[e].name), e);
   for (std::size_t i = 0; i < kernels.size(); ++i) {
-    const auto it = by_demangled.find(demangled(kernels[i]));
+    const auto it = by_demangled.find(core::demangled(kernels[i]));
     if (it == by_demangled.end() || timing.entries[it->second].claimed) continue;
     match[i] = &timing.entries[it->second];
     timing.entries[it->second].claimed = true;

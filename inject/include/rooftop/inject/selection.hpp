@@ -57,8 +57,8 @@ class LaunchSelector {
   std::int64_t selected_ = 0;  // of them, selected
 };
 
-// A kernel's name as people read it: the demangled C++ name (what ncu's
-// `--kernel-name-base demangled` shows), the symbol itself where it is no C++ name.
+// A launched kernel's name as people read it: core::demangled (what ncu's
+// `--kernel-name-base demangled` shows), "(unnamed kernel)" where CUPTI gives none.
 std::string demangle(const char* symbol);
 
 }  // namespace rooftop::inject
