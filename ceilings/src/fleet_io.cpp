@@ -3,7 +3,6 @@
 // are an in-memory HDF5 file laid out exactly like the group /ranks/<r> it becomes.
 
 #include <cstddef>
-#include <cstring>
 #include <string>
 
 #include "contained_read.hpp"
@@ -85,13 +84,9 @@ void write_statistics(hid_t fleet_group, const std::vector<FleetStatistic>& stat
 }
 
 std::vector<FleetStatistic> read_statistics(hid_t fleet_group) {
-  std::vector<unsigned char> buf;
-  const std::size_t n =
-      h5::read_table(fleet_group, "statistics", statistic_type(), buf, sizeof(StatisticRow));
   std::vector<FleetStatistic> out;
-  for (std::size_t i = 0; i < n; ++i) {
-    StatisticRow r;
-    std::memcpy(&r, buf.data() + i * sizeof r, sizeof r);
+  for (const StatisticRow& r :
+       h5::read_rows<StatisticRow>(fleet_group, "statistics", statistic_type())) {
     FleetStatistic s;
     s.name = h5::get(r.name);
     s.kind = h5::get(r.kind);

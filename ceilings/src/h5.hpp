@@ -106,6 +106,15 @@ bool has_column(hid_t parent, const char* table, const char* column);
 // Reads a table whose on-disk fields match `type` by name; returns the row count.
 std::size_t read_table(hid_t parent, const char* name, const Handle& type,
                        std::vector<unsigned char>& buffer, std::size_t row_size);
+// The same as rows of the struct `type` describes.
+template <class Row>
+std::vector<Row> read_rows(hid_t parent, const char* name, const Handle& type) {
+  std::vector<unsigned char> buf;
+  const std::size_t n = read_table(parent, name, type, buf, sizeof(Row));
+  std::vector<Row> rows(n);
+  if (n) std::memcpy(rows.data(), buf.data(), n * sizeof(Row));
+  return rows;
+}
 
 // Copies `value` into a fixed char field, throwing if it does not fit.
 template <std::size_t N>

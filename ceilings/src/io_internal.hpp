@@ -33,6 +33,11 @@ core::CeilingsFile read_ceilings_image(const std::string& bytes, const std::stri
 void write_ceiling_rows(hid_t parent, const char* name, const std::vector<core::Ceiling>& rows);
 std::vector<core::Ceiling> read_ceiling_rows(hid_t parent, const char* name);
 
+// The kernel records (/kernels: kernels_io.cpp), written only where there are some; none
+// from a file without the group (a characterization alone).
+void write_kernels(hid_t location, const std::vector<core::KernelRecord>& kernels);
+std::vector<core::KernelRecord> read_kernels(hid_t location);
+
 // The groups of figures (/costs, /matrix: schema 1.7), each written only where it has
 // something; read where present (older files have none).
 void write_figures(hid_t location, const core::CeilingsFile& file);

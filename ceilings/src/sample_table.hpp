@@ -6,7 +6,6 @@
 
 #include <cmath>
 #include <cstdint>
-#include <cstring>
 #include <limits>
 #include <vector>
 
@@ -68,12 +67,8 @@ std::vector<Point> read_sample_table(hid_t parent, const char* name, const h5::H
                                      GetOwn get_own) {
   // A column a later minor version added reads as 0 from an older file.
   const bool has_disturbance = h5::has_column(parent, name, "disturbance");
-  std::vector<unsigned char> buf;
-  const std::size_t n = h5::read_table(parent, name, type, buf, sizeof(Row));
   std::vector<Point> points;
-  for (std::size_t i = 0; i < n; ++i) {
-    Row r;
-    std::memcpy(&r, buf.data() + i * sizeof r, sizeof r);
+  for (const Row& r : h5::read_rows<Row>(parent, name, type)) {
     if (r.samples.sample == 0 || points.empty()) {
       Point p;
       get_own(r, p);
