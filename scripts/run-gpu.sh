@@ -89,14 +89,21 @@ declare -A limit=(
   [ncu-torch]=60         # 14 s on an H200
   [counts-torch]=10
   [show]=10
-  [peer-gpu-l2-cache]=45  # the peers, where the bundle has them: 18 s on an H200
-  [peer-mixbench]=30      # under 1 s
-  [peer-babelstream]=30   # 1 s
-  [peer-gpu-cache]=50     # stopped by its wrapper at 40 s
-  [peer-gpu-stream]=90    # stopped by its wrapper at 80 s
-  [peer]=90               # any other program in peers/
   [counts-peer-l2]=45
 )
+# The peers, where the bundle has them (step peer-NAME), with their limits, in the order
+# that keeps what settles a target when the budget runs short: gpu-l2-cache (the peer
+# that leads rooftop's l2, and its DRAM points) first, then mixbench (FP64 and FP32),
+# BabelStream, gpu-cache (L1) and gpu-stream; any other program in peers/ last, at
+# other_peer_limit.
+peers=(
+  gpu-l2-cache:45   # 18 s on an H200
+  mixbench:30       # under 1 s
+  babelstream:30    # 1 s
+  gpu-cache:50      # stopped by its wrapper at 40 s
+  gpu-stream:90     # stopped by its wrapper at 80 s
+)
+other_peer_limit=90
 probe_stage=60
 kill_after=5
 
@@ -396,21 +403,26 @@ counts_step() {
 }
 
 # --- The peers: the other tools' benchmarks in the bundle's peers/ ---------------------
-# (make-gpu-bundle.sh --peers), each with no arguments under its own limit, in the order
-# that keeps what settles a target when the budget runs short: gpu-l2-cache (the peer
-# that leads rooftop's l2, and its DRAM points) first, then mixbench (FP64 and FP32),
-# BabelStream, gpu-cache (L1) and gpu-stream, any other program in peers/ last.
-peer_order=(gpu-l2-cache mixbench babelstream gpu-cache gpu-stream)
-# peer_programs: the peers' paths in that order (none where the bundle has no peers/).
+# (make-gpu-bundle.sh --peers), each with no arguments under its limit in `peers`.
+# peer_programs: the peers' paths in the order of `peers` (none where the bundle has no
+# peers/).
 peer_programs() {
-  local name p
-  for name in "${peer_order[@]}"; do
+  local names=("${peers[@]%%:*}") name p
+  for name in "${names[@]}"; do
     [[ -f "$here/peers/$name" && -x "$here/peers/$name" ]] && echo "$here/peers/$name"
   done
   for p in "$here"/peers/*; do
     [[ -f "$p" && -x "$p" ]] || continue
-    [[ " ${peer_order[*]} " == *" $(basename "$p") "* ]] || echo "$p"
+    [[ " ${names[*]} " == *" $(basename "$p") "* ]] || echo "$p"
   done
+}
+# peer_limit NAME: its limit in `peers`, else other_peer_limit.
+peer_limit() {
+  local entry
+  for entry in "${peers[@]}"; do
+    [[ "${entry%%:*}" == "$1" ]] && { echo "${entry#*:}"; return; }
+  done
+  echo "$other_peer_limit"
 }
 # run_peers CEILINGS.h5: each peer as step peer-NAME (log peer-NAME.log); then, where time
 # is left, how much of gpu-l2-cache's best point (its first launch, 1.5 MB on an H200) is
@@ -419,9 +431,9 @@ peer_programs() {
 run_peers() {
   local p name
   while IFS= read -r p; do
-    name="peer-$(basename "$p")"
-    [[ -n "${limit[$name]:-}" ]] || limit[$name]=${limit[peer]}
-    step "$name" "$p"
+    name="$(basename "$p")"
+    limit[peer-$name]=$(peer_limit "$name")
+    step "peer-$name" "$p"
   done < <(peer_programs)
   if [[ -x "$here/peers/gpu-l2-cache" && -f "$1" ]]; then
     step counts-peer-l2 "$rooftop" profile --cuda --ceilings "$1" \

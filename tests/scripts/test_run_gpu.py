@@ -212,7 +212,13 @@ class RunGpu(unittest.TestCase):
         self.assertEqual(done.returncode, 0, done.stderr)
         order = list(steps(summary))
         self.assertEqual(order[:2], ["measure-1", "peer-gpu-l2-cache"], summary)
-        # A program in peers/ of no known name runs last, under the limit of any peer.
+        # Each peer under the limit its entry of run-gpu.sh's `peers` table gives; a
+        # program in peers/ of no known name last, under other_peer_limit.
+        script = (ROOT / "scripts" / "run-gpu.sh").read_text()
+        table = re.findall(r"^  ([\w-]+):(\d+) ", script, re.M)
+        self.assertEqual(sorted(name for name, _ in table), PEERS)
+        for name, secs in table:
+            self.assertRegex(steps(summary)[f"peer-{name}"], rf" {secs} *$")
         self.assertEqual(order[order.index("peer-gpu-stream") + 1], "peer-another", summary)
         self.assertRegex(steps(summary)["peer-another"], r" 90 *$")
         self.assertIn("counts-peer-l2", order)
