@@ -18,21 +18,8 @@ work="$build/ptx-check/gpp"
 rm -rf "$work"
 mkdir -p "$work"
 
-python3 - "$build/compile_commands.json" "$work" > "$work/compile.sh" <<'PY'
-import json, shlex, sys
-db, out = sys.argv[1:3]
-for entry in json.load(open(db)):
-    if entry["file"].endswith("kernels/src/gpp/gpp.cpp"):
-        args = shlex.split(entry["command"]) if "command" in entry else entry["arguments"]
-        i = args.index("-o")
-        args[i + 1] = out + "/gpp.o"
-        args += ["--keep", "--keep-dir=" + out, "-Xptxas=-v"]
-        print("cd " + shlex.quote(entry["directory"]) + " && " + shlex.join(args))
-        break
-else:
-    sys.exit("check-gpp-ptx: gpp.cpp is not in the compile database")
-PY
-bash "$work/compile.sh" > "$work/compile.log" 2>&1 || { cat "$work/compile.log" >&2; exit 1; }
+python3 "$root/scripts/lib/compile_kept.py" --tool check-gpp-ptx "$build" \
+        kernels/src/gpp/gpp.cpp "$work/gpp.o" "$work" "$work/compile.log" > /dev/null
 ptx=("$work"/*.ptx)
 [[ -f "${ptx[0]}" ]] || { echo "check-gpp-ptx: no PTX kept for gpp.cpp" >&2; exit 1; }
 

@@ -25,23 +25,10 @@ rm -rf "$work"
 mkdir -p "$work"
 
 for unit in device/compute_fma device/compute_nofma device/bandwidth costs/access_costs; do
-  mkdir -p "$work/$unit"
-  # The build's command for this source, writing its object and intermediates to $work.
-  python3 - "$build/compile_commands.json" "$unit" "$work/$unit" > "$work/$unit.sh" <<'PY'
-import json, shlex, sys
-db, unit, out = sys.argv[1:4]
-for entry in json.load(open(db)):
-    if entry["file"].endswith("microbench/src/" + unit + ".cpp"):
-        args = shlex.split(entry["command"]) if "command" in entry else entry["arguments"]
-        i = args.index("-o")
-        args[i + 1] = out + "/unit.o"
-        args += ["--keep", "--keep-dir=" + out]
-        print("cd " + shlex.quote(entry["directory"]) + " && " + shlex.join(args))
-        break
-else:
-    sys.exit("check-ptx: " + unit + ".cpp is not in the compile database")
-PY
-  bash "$work/$unit.sh" > "$work/$unit.log" 2>&1 || { cat "$work/$unit.log" >&2; exit 1; }
+  # The build's command for this source, its object and intermediates in $work/$unit.
+  python3 "$root/scripts/lib/compile_kept.py" --tool check-ptx "$build" \
+          "microbench/src/$unit.cpp" "$work/$unit/unit.o" "$work/$unit" "$work/$unit.log" \
+          > /dev/null
   ptx=("$work/$unit"/*.ptx)
   [[ -f "${ptx[0]}" ]] || { echo "check-ptx: no PTX kept for $unit" >&2; exit 1; }
   cat "${ptx[@]}" > "$work/$unit.ptx"

@@ -49,28 +49,11 @@ work="$build/sass-check"
 rm -rf "$work"
 mkdir -p "$work/keep"
 
-# Compile microbench/src/FAMILY/NAME.cpp (kept in DIR as NAME.o): the object, the PTX and
-# cubin (--keep) and ptxas's per-function report, with the build's own command.
+# Compile microbench/src/FAMILY/NAME.cpp with the build's own command: DIR/NAME.o, the
+# PTX and cubins in DIR/keep, ptxas's report in DIR/compile.log, the GPU arch in DIR/arch.
 compile_kept() {  # FAMILY/NAME DIR
-  python3 - "$build/compile_commands.json" "$2" "$1" <<'PY'
-import json, shlex, subprocess, sys
-db, work, source = sys.argv[1:4]
-name = source.rsplit("/", 1)[-1]
-entry = next((e for e in json.load(open(db))
-              if e["file"].endswith(f"microbench/src/{source}.cpp")), None)
-if entry is None:
-    sys.exit(f"check-sass: {name}.cpp is not in the compile database")
-args = shlex.split(entry["command"]) if "command" in entry else entry["arguments"]
-args[args.index("-o") + 1] = f"{work}/{name}.o"
-args += ["--keep", "--keep-dir=" + work + "/keep", "-Xptxas=-v"]
-# The GPU arch the build is for (-arch=sm_90, or Kokkos's -arch=sm_80 and the like).
-arch = next((a.split("sm_", 1)[1].rstrip("a") for a in args if a.startswith("-arch=sm_")), "0")
-open(work + "/arch", "w").write(arch + "\n")
-run = subprocess.run(args, cwd=entry["directory"], capture_output=True, text=True)
-open(work + "/compile.log", "w").write(run.stdout + run.stderr)
-if run.returncode != 0:
-    sys.exit(f"check-sass: the compile of {name}.cpp failed:\n" + run.stdout + run.stderr)
-PY
+  python3 "$root/scripts/lib/compile_kept.py" --tool check-sass "$build" \
+          "microbench/src/$1.cpp" "$2/${1##*/}.o" "$2/keep" "$2/compile.log" > "$2/arch"
 }
 # disassemble NAME DIR: DIR/NAME.sass from DIR/NAME.o, or from the cubins nvcc kept in
 # DIR/keep (scripts/lib/disassemble.py: cuobjdump, else nvdisasm, the toolkit's or

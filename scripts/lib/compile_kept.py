@@ -1,0 +1,51 @@
+#!/usr/bin/env python3
+"""One source of the CUDA build compiled again with the build's own command, keeping what
+nvcc makes on the way (--keep: the PTX and the cubins) and ptxas's per-function report
+(-Xptxas=-v), for the checks that read them (check-ptx.sh, check-gpp-ptx.sh,
+check-sass.sh).
+
+    compile_kept.py --tool NAME BUILD SOURCE OBJECT KEEP_DIR LOG
+
+SOURCE is the end of a path in BUILD/compile_commands.json (microbench/src/device/
+bandwidth.cpp); the object goes to OBJECT, the intermediates to KEEP_DIR, the compiler's
+output to LOG. Prints the GPU arch the build is for (90 for -arch=sm_90 or sm_90a; 0
+where none is named). Exits 1 with one line of NAME's (and the compiler's output) when
+the source is not in the database or does not compile.
+"""
+import json
+import os
+import shlex
+import subprocess
+import sys
+
+
+def main(argv):
+    if len(argv) != 7 or argv[0] != "--tool":
+        sys.exit("usage: compile_kept.py --tool NAME BUILD SOURCE OBJECT KEEP_DIR LOG")
+    tool, build, source, obj, keep, log = argv[1:]
+    name = os.path.basename(source)
+    try:
+        with open(os.path.join(build, "compile_commands.json")) as f:
+            database = json.load(f)
+    except (OSError, ValueError) as e:
+        sys.exit(f"{tool}: no readable compile database in {build} ({e})")
+    entry = next((e for e in database if e["file"].endswith("/" + source)), None)
+    if entry is None:
+        sys.exit(f"{tool}: {name} is not in the compile database")
+    args = shlex.split(entry["command"]) if "command" in entry else list(entry["arguments"])
+    args[args.index("-o") + 1] = obj
+    args += ["--keep", "--keep-dir=" + keep, "-Xptxas=-v"]
+    os.makedirs(keep, exist_ok=True)
+    run = subprocess.run(args, cwd=entry["directory"], capture_output=True, text=True)
+    with open(log, "w") as f:
+        f.write(run.stdout + run.stderr)
+    if run.returncode != 0:
+        sys.exit(f"{tool}: the compile of {name} failed:\n{run.stdout}{run.stderr}")
+    # -arch=sm_90 (nvcc_wrapper's, from Kokkos's arch) or -arch=sm_90a.
+    arch = next((a.split("sm_", 1)[1].rstrip("a") for a in args if a.startswith("-arch=sm_")),
+                "0")
+    print(arch)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
