@@ -2,7 +2,8 @@
 # On a GPU machine (the NVIDIA driver; ncu for the Nsight Compute step; no network or
 # CUDA Toolkit needed), from an unpacked bundle of scripts/make-gpu-bundle.sh: first
 # what the machine is (driver, the CUDA version it supports against the bundle's, GPU,
-# clocks, MIG, counter permission, what every shipped binary loads), then probes of at
+# clocks, MIG, counter permission, what every shipped binary loads; where the driver's
+# libcuda.so.1 is not found, it stops there with exit status 1), then probes of at
 # most 60 s in all (each kernel alone at a tiny size under CUPTI, a tiny triad under
 # ncu, one GPP version at the default size without counters, on the reference ceilings
 # the bundle carries), so that a run whose long steps fail still says what costs what;
@@ -283,6 +284,13 @@ if [[ -n "$not_found" ]]; then
   note "$(field libraries: "NOT FOUND: $(echo "$not_found" | tr '\n' ';' | sed 's/;$//; s/;/; /g')")"
 else
   note "$(field libraries: "all resolved (libcuda from ${libcuda:-?}; details in ldd.txt)")"
+fi
+# Without the driver's libcuda no shipped program starts (the loader's exit 127): say so
+# once and stop, rather than fail every step.
+if grep -q '^bin/rooftop: libcuda\.so' <<< "$not_found"; then
+  note "no NVIDIA driver here: bin/rooftop needs libcuda.so.1 and no library path has it; nothing can run on a GPU"
+  echo "run-gpu.sh: no NVIDIA driver (libcuda.so.1 not found); summary in $summary" >&2
+  exit 1
 fi
 
 # Nsight Compute: on PATH, in the toolkit, or where its installer puts it.

@@ -243,6 +243,28 @@ class RunGpu(unittest.TestCase):
         self.assertIn("no device ceilings were written", summary)
         self.assertFalse([s for s in found if s.startswith("peer-")], summary)
 
+    @unittest.skipUnless(shutil.which("cc"), "needs a C compiler")
+    def test_without_the_drivers_libcuda_it_says_so_once_and_stops(self):
+        # bin/rooftop as the CUDA build links it: against libcuda.so.1, here a stub that
+        # is removed once linked, as on a machine without the NVIDIA driver.
+        bundle = make_bundle(self.top)
+        stub = self.top / "stub"
+        stub.mkdir()
+        library = "int cuInit(unsigned flags) { return (int)flags; }\n"
+        program = "int cuInit(unsigned);\nint main(void) { return cuInit(0); }\n"
+        for source, command in (
+                (library, ["-shared", "-fPIC", "-Wl,-soname,libcuda.so.1", "-o", "libcuda.so.1"]),
+                (program, ["-o", str(bundle / "bin" / "rooftop"), "-L.", "-l:libcuda.so.1"])):
+            subprocess.run(["cc", "-x", "c", "-", *command], cwd=stub, input=source, text=True,
+                           check=True, capture_output=True)
+        (stub / "libcuda.so.1").unlink()
+        done, summary, out = run_gpu(bundle)
+        self.assertEqual(done.returncode, 1, done.stderr)
+        self.assertIn("no NVIDIA driver (libcuda.so.1 not found)", done.stderr)
+        self.assertIn("bin/rooftop: libcuda.so.1 => not found", summary)
+        self.assertFalse(steps(summary), summary)
+        self.assertFalse((self.top / "calls.txt").exists())
+
     def test_a_bad_budget_is_one_line_and_exit_2(self):
         done, _, _ = run_gpu(make_bundle(self.top), "--budget", "soon")
         self.assertEqual(done.returncode, 2)
