@@ -4,15 +4,13 @@
 
 #include <cstdlib>
 #include <memory>
-#include <string_view>
+
+#include "rooftop/core/format.hpp"
 
 namespace rooftop::core {
 
 std::string demangled(const std::string& name) {
-  constexpr std::string_view kSpace = " \t\r\n";
-  const std::size_t first = name.find_first_not_of(kSpace);
-  if (first == std::string::npos) return "";
-  const std::string s = name.substr(first, name.find_last_not_of(kSpace) - first + 1);
+  const std::string s = trim(name);
   if (s.rfind("_Z", 0) != 0) return s;
   int status = 0;
   const std::unique_ptr<char, void (*)(void*)> out(

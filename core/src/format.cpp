@@ -9,6 +9,12 @@
 
 namespace rooftop::core {
 
+std::string trim(std::string_view text) {
+  const std::size_t first = text.find_first_not_of(" \t\r\n");
+  if (first == std::string_view::npos) return {};
+  return std::string(text.substr(first, text.find_last_not_of(" \t\r\n") - first + 1));
+}
+
 std::string format_number(const char* conversion, double value) {
   char buffer[64];
   const int n = std::snprintf(buffer, sizeof buffer, conversion, value);

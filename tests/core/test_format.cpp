@@ -41,6 +41,13 @@ TEST(Significant, ExtremesInExponentForm) {
   EXPECT_EQ(significant(5e-324), "4.94e-324");
 }
 
+TEST(Trim, SpacesTabsAndLineEndsAtEitherEndGo) {
+  EXPECT_EQ(rooftop::core::trim(" \ta b\r\n"), "a b");
+  EXPECT_EQ(rooftop::core::trim("a"), "a");
+  EXPECT_EQ(rooftop::core::trim(" \t\r\n"), "");
+  EXPECT_EQ(rooftop::core::trim(""), "");
+}
+
 }  // namespace
 
 TEST(Join, AListOfThousandsStaysALine) {

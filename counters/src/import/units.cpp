@@ -14,13 +14,6 @@ std::string at(const std::string& file, int line) {
   return file + ":" + std::to_string(line) + ": ";
 }
 
-std::string trim(std::string_view s) {
-  const std::size_t b = s.find_first_not_of(" \t\r\n");
-  if (b == std::string_view::npos) return {};
-  const std::size_t e = s.find_last_not_of(" \t\r\n");
-  return std::string(s.substr(b, e - b + 1));
-}
-
 // What the profilers print where they have no value.
 bool is_missing(std::string_view text) {
   const std::string s = trim(text);

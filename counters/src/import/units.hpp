@@ -9,12 +9,14 @@
 #include <string_view>
 #include <utility>
 
+#include "rooftop/core/format.hpp"
+
 namespace rooftop::counters::importing {
 
 // "FILE:LINE: ", the start of every message about a place in a file.
 std::string at(const std::string& file, int line);
 
-std::string trim(std::string_view s);
+using core::trim;  // rooftop/core/format.hpp
 std::string lower(std::string s);
 bool is_digit(char c);
 

@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace rooftop::core {
@@ -28,6 +29,9 @@ std::string significant(double value, int digits = 3);
 // percentage three.
 inline constexpr int kFigureDigits = 4;
 inline constexpr int kRatioDigits = 3;
+
+// Without the spaces, tabs and line ends at either end: trim(" a b\r\n") == "a b".
+std::string trim(std::string_view text);
 
 // The items with `separator` between them: join({"a", "b"}, ", ") == "a, b".
 std::string join(const std::vector<std::string>& items, const std::string& separator);
