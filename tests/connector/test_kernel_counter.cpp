@@ -12,6 +12,7 @@
 #include <thread>
 #include <vector>
 
+#include "connector_support.hpp"
 #include "rooftop/connector/kernel_counter.hpp"
 #include "rooftop/connector/kernel_tracker.hpp"
 #include "rooftop/connector/profile_file.hpp"
@@ -20,7 +21,8 @@
 namespace rooftop::connector {
 namespace {
 
-constexpr std::uint32_t kCuda = 2u << 24, kOpenMP = 1u << 24;
+using rooftop::connector::testing::kCuda;
+using rooftop::connector::testing::kOpenMP;
 
 struct Steps {
   int enables = 0, starts = 0, decodes = 0;

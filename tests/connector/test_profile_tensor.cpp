@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "rooftop/analyze/profile_backend.hpp"
+#include "connector_support.hpp"
 #include "rooftop/connector/kernel_counter.hpp"
 #include "rooftop/connector/kernel_tracker.hpp"
 #include "rooftop/connector/profile_file.hpp"
@@ -27,7 +28,7 @@ using rooftop::testing::error_of;
 using rooftop::testing::TempDir;
 namespace cupti = counters::cupti;
 
-constexpr std::uint32_t kCuda = 2u << 24;
+using rooftop::connector::testing::kCuda;
 
 // One launch of a Hopper-like GEMM: 1000 FP64 FMAs beside 2^20 FP16 tensor ops.
 cupti::MetricValues gemm_launch(double fp16_ops, double int8_ops = 0.0) {
