@@ -10,8 +10,8 @@
 //     later call fails with CUPTI_ERROR_UNKNOWN): names are checked with
 //     cuptiProfilerHostGetMetricProperties first, and the object is rebuilt if a batch
 //     still fails;
-//   - metrics added in one call are scheduled together (the roofline set: 3 passes on
-//     GH100), one call per metric schedules them apart (16 passes).
+//   - metrics added in one call are scheduled together (the roofline set with the
+//     tensor paths: 8 passes on GH100, as on the H200), one call per metric apart (more).
 
 #include <cstddef>
 #include <cstdint>
