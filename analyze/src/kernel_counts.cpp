@@ -10,6 +10,7 @@
 #include "rooftop/analyze/import_backend.hpp"
 #include "rooftop/ceilings/io.hpp"
 #include "rooftop/core/error.hpp"
+#include "rooftop/core/input_file.hpp"
 
 namespace rooftop::analyze {
 namespace {
@@ -24,6 +25,7 @@ bool is_hdf5(const std::string& path) {
 }  // namespace
 
 KernelCounts read_kernel_counts(const std::string& path) {
+  core::require_regular_file(path);  // a named pipe would block is_hdf5's open
   KernelCounts counts;
   counts.source.file = path;
   if (is_hdf5(path)) {

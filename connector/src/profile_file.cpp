@@ -8,13 +8,13 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
-#include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "rooftop/config.hpp"
 #include "rooftop/core/error.hpp"
 #include "rooftop/core/format.hpp"
+#include "rooftop/core/input_file.hpp"
 #include "rooftop/core/terminal.hpp"
 #include "rooftop/core/vocabulary.hpp"
 
@@ -289,12 +289,8 @@ Profile parse_profile(const std::string& text, const std::string& name) {
 }
 
 Profile read_profile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error(path + ": cannot read (" + std::strerror(errno) + ")");
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) throw Error(path + ": cannot read (read failed)");
-  return parse_profile(text.str(), path);
+  // A profile holds a line per kernel name: 256 MiB is far beyond any real one.
+  return parse_profile(core::read_input_file(path, std::size_t{256} << 20, "profile"), path);
 }
 
 }  // namespace rooftop::connector

@@ -11,15 +11,34 @@
 
 namespace rooftop::core {
 
+namespace {
+
+void check_kind(const std::string& path, const struct stat& st) {
+  if (S_ISDIR(st.st_mode)) throw Error(path + ": cannot read (a directory)");
+  if (!S_ISREG(st.st_mode))
+    throw Error(path + ": cannot read (not a regular file: a pipe, device or socket)");
+}
+
+}  // namespace
+
+void require_regular_file(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0)
+    throw Error(path + ": cannot read (" + std::strerror(errno) + ")");
+  check_kind(path, st);
+}
+
 std::string read_input_file(const std::string& path, std::size_t limit, const char* what) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  // O_NONBLOCK: opening a named pipe must not wait for a writer; a regular file ignores it.
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) throw Error(path + ": cannot read (" + std::strerror(errno) + ")");
   struct Closer {
     int fd;
     ~Closer() { ::close(fd); }
   } closer{fd};
   struct stat st {};
-  if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) throw Error(path + ": cannot read (a directory)");
+  if (fstat(fd, &st) != 0) throw Error(path + ": cannot read (" + std::strerror(errno) + ")");
+  check_kind(path, st);
   std::string text;
   char buffer[1 << 16];
   for (;;) {

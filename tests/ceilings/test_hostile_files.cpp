@@ -258,10 +258,27 @@ TEST(SafeOutput, DirectoriesAndSpecialFilesAreRefusedUpFront) {
   EXPECT_TRUE(dir.entries().empty());
 }
 
-TEST(BoundedInput, AnEndlessFileStopsAtTheLimitWithOneLine) {
-  const std::string msg =
-      error_of([] { core::read_input_file("/dev/zero", 1 << 20, "test input"); });
-  EXPECT_EQ(msg, "/dev/zero: more than the 1 MiB a test input may have; not read");
+TEST(BoundedInput, AFileOverTheLimitStopsThereWithOneLine) {
+  TempDir dir;
+  const std::string big = dir.file("big.json");
+  rooftop::testing::write_bytes(big, "");
+  std::filesystem::resize_file(big, 2 << 20);  // sparse: zeros
+  const std::string msg = error_of([&] { core::read_input_file(big, 1 << 20, "test input"); });
+  EXPECT_EQ(msg, big + ": more than the 1 MiB a test input may have; not read");
+}
+
+// A named pipe without a writer once blocked the reader for ever; /dev/zero never ended.
+TEST(BoundedInput, PipesAndDevicesAreRefusedUnopened) {
+  TempDir dir;
+  const std::string fifo = dir.file("pipe");
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0) << std::strerror(errno);
+  for (const std::string& path : {fifo, std::string("/dev/zero")}) {
+    const std::string want = path + ": cannot read (not a regular file: a pipe, device or socket)";
+    EXPECT_EQ(error_of([&] { core::read_input_file(path, 1 << 20, "test input"); }), want);
+    EXPECT_EQ(error_of([&] { core::require_regular_file(path); }), want);
+  }
+  EXPECT_EQ(error_of([&] { core::require_regular_file(dir.file("none")); }),
+            dir.file("none") + ": cannot read (No such file or directory)");
 }
 
 // What `f` returns, computed by a process without root's right to read every file: this
