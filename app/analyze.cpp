@@ -20,6 +20,7 @@
 #include "rooftop/core/error.hpp"
 #include "rooftop/core/format.hpp"
 #include "rooftop/core/host_name.hpp"
+#include "rooftop/core/input_file.hpp"
 #include "rooftop/core/output_file.hpp"
 #include "rooftop/kernels/kernel.hpp"
 #include "rooftop/microbench/device.hpp"
@@ -118,7 +119,10 @@ int run_analyze(const AnalyzeOptions& options, const std::string& command_line) 
 }
 
 int run_import(const ImportOptions& options, const std::string& command_line) {
-  const KernelReport report(options.ceilings, {options.out, options.plot, options.format});
+  std::vector<std::string> inputs = options.reports;
+  if (!options.timing.empty()) inputs.push_back(options.timing);
+  core::check_distinct(inputs, "import would count its kernels twice");
+  const KernelReport report(options.ceilings, {options.out, options.plot, options.format}, inputs);
   analyze::ImportBackend backend(options.reports, options.timing);
   std::string files;
   for (const std::string& path : options.reports) files += (files.empty() ? "" : ", ") + path;
@@ -126,7 +130,7 @@ int run_import(const ImportOptions& options, const std::string& command_line) {
 }
 
 int run_plot(const PlotOptions& options) {
-  core::check_writable(options.out);
+  core::check_writable(options.out, options.files);
   std::vector<core::CeilingsFile> files;
   for (const std::string& path : options.files) files.push_back(ceilings::read_file(path));
   std::string svg;

@@ -6,6 +6,7 @@
 #include "rooftop/ceilings/fleet.hpp"
 #include "rooftop/ceilings/io.hpp"
 #include "rooftop/core/error.hpp"
+#include "rooftop/core/input_file.hpp"
 #include "rooftop/core/output_file.hpp"
 #include "rooftop/report/chart.hpp"
 
@@ -21,7 +22,7 @@ std::vector<std::string> written(const CompareOptions& options) {
 // One fleet file: the ranks below the fleet median, and those that failed.
 int review_fleet(const CompareOptions& options) {
   const std::string& path = options.files.front();
-  if (!options.plot.empty()) core::check_writable(options.plot);
+  if (!options.plot.empty()) core::check_writable(options.plot, {path});
   const ceilings::FleetFile fleet = ceilings::read_fleet_file(path);
   const ceilings::FleetReview review = ceilings::review(fleet, options.threshold);
   if (!options.plot.empty())
@@ -44,15 +45,8 @@ int run_compare(const CompareOptions& options) {
         "--threshold applies to one fleet file; several files are compared by their "
         "ranges (a fleet file by its fleet medians)");
   // The same file twice compares nothing; two copies of one file are fine ("same").
-  for (std::size_t i = 0; i < paths.size(); ++i)
-    for (std::size_t j = 0; j < i; ++j) {
-      std::error_code ec;
-      if (std::filesystem::equivalent(paths[i], paths[j], ec))
-        throw Error(paths[i] + ": given twice" +
-                    (paths[i] == paths[j] ? "" : " (as " + paths[j] + ")") +
-                    "; compare needs different files");
-    }
-  if (!options.plot.empty()) core::check_writable(options.plot);
+  core::check_distinct(paths, "compare needs different files");
+  if (!options.plot.empty()) core::check_writable(options.plot, paths);
 
   std::vector<core::CeilingsFile> files;
   files.reserve(paths.size());

@@ -9,6 +9,7 @@
 namespace rooftop::app {
 
 int run_export(const ExportOptions& options) {
+  if (!options.out.empty()) core::check_writable(options.out, {options.file});
   const core::CeilingsFile file = ceilings::read_file(options.file);
   std::vector<std::string> skipped;
   const std::string text = ceilings::export_text(file, options.format, &skipped);

@@ -10,7 +10,7 @@
 namespace rooftop::app {
 
 int run_import_ceilings(const ImportCeilingsOptions& options, const std::string& command_line) {
-  core::check_writable(options.out);
+  core::check_writable(options.out, {options.file});
   std::vector<std::string> skipped;
   core::CeilingsFile file = ceilings::read_ert_file(options.file, &skipped);
   file.provenance = ceilings::current_provenance(command_line);

@@ -14,8 +14,9 @@
 #include <utility>
 #include <vector>
 
-#include "rooftop/core/terminal.hpp"
 #include "rooftop/core/error.hpp"
+#include "rooftop/core/output_file.hpp"
+#include "rooftop/core/terminal.hpp"
 
 namespace rooftop::app {
 namespace {
@@ -27,7 +28,7 @@ constexpr int kStopSignals[] = {SIGINT, SIGTERM, SIGHUP};
 
 extern "C" void on_interrupt(int sig) {
   g_interrupted = true;
-  std::signal(sig, SIG_DFL);  // a second one stops at once
+  std::signal(sig, core::stop_after_removing_temporary_files);  // a second one stops at once
 }
 
 // A kernel run or sweep point can take minutes and polls the flag only between them:
@@ -41,6 +42,7 @@ void watch_for_stop(const std::atomic<bool>& done) {
       if (isatty(STDERR_FILENO)) (void)!write(STDERR_FILENO, "\n", 1);
       const char message[] = "rooftop: interrupted; nothing was written\n";
       (void)!write(STDERR_FILENO, message, sizeof message - 1);
+      core::remove_temporary_files();
       _exit(130);
     }
     usleep(50000);
@@ -153,7 +155,7 @@ KokkosRun::KokkosRun(int device)
 KokkosRun::~KokkosRun() {
   done_ = true;
   watchdog_.join();
-  for (int sig : kStopSignals) std::signal(sig, SIG_DFL);
+  core::remove_temporary_files_when_stopped();
 }
 
 void KokkosRun::throw_if_interrupted() const {

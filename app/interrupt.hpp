@@ -27,7 +27,7 @@ class KokkosRun {
   // Initializes Kokkos (on GPU `device` when >= 0), pins host threads one per core unless
   // the user chose a binding.
   explicit KokkosRun(int device = -1);
-  ~KokkosRun();  // restores the default Ctrl-C behaviour
+  ~KokkosRun();  // hands the stop signals back to core::remove_temporary_files_when_stopped()
   KokkosRun(const KokkosRun&) = delete;
   KokkosRun& operator=(const KokkosRun&) = delete;
   // Throws rooftop::Interrupted if Ctrl-C was pressed.

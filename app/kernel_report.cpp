@@ -11,12 +11,15 @@
 
 namespace rooftop::app {
 
-KernelReport::KernelReport(std::string ceilings_path, Outputs outputs)
+KernelReport::KernelReport(std::string ceilings_path, Outputs outputs,
+                           std::vector<std::string> inputs)
     : ceilings_path_(std::move(ceilings_path)),
       outputs_(std::move(outputs)),
       file_(ceilings::read_file(ceilings_path_)) {
+  inputs.push_back(ceilings_path_);
   for (const std::string& path : {outputs_.out, outputs_.plot})
-    if (!path.empty()) core::check_writable(path);
+    if (!path.empty()) core::check_writable(path, inputs);
+  core::check_apart(outputs_.out, outputs_.plot);
 }
 
 int KernelReport::collect_and_place(analyze::Backend& backend, const std::string& what,

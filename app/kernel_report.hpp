@@ -19,8 +19,9 @@ struct Outputs {
 class KernelReport {
  public:
   // Reads the ceilings file and checks that the outputs can be written, so that a bad
-  // path fails before any kernel runs.
-  KernelReport(std::string ceilings_path, Outputs outputs);
+  // path fails before any kernel runs, and that neither is one of the command's `inputs`
+  // (the ceilings file counts as one) or the other output.
+  KernelReport(std::string ceilings_path, Outputs outputs, std::vector<std::string> inputs = {});
   const core::CeilingsFile& ceilings() const { return file_; }
 
   // Places `records` on the ceilings, writes the outputs and prints the report. Returns

@@ -5,7 +5,10 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <cerrno>
+#include <cmath>
 #include <csignal>
+#include <cstring>
 #include <functional>
 #include <memory>
 #include <cstdio>
@@ -18,9 +21,10 @@
 
 #include "commands.hpp"
 #include "rooftop/ceilings/export.hpp"
-#include "rooftop/core/terminal.hpp"
 #include "rooftop/config.hpp"
 #include "rooftop/core/error.hpp"
+#include "rooftop/core/output_file.hpp"
+#include "rooftop/core/terminal.hpp"
 #include "rooftop/kernels/kernel.hpp"
 
 namespace {
@@ -49,6 +53,40 @@ struct Command {
   std::function<int(const std::string& command_line)> run;
 };
 
+// A number of seconds: finite and above zero (CLI::PositiveNumber lets NaN through).
+const CLI::Validator kPositiveSeconds(
+    [](const std::string& text) {
+      double value = 0;
+      std::size_t used = 0;
+      try {
+        value = std::stod(text, &used);
+      } catch (const std::exception&) {
+        used = 0;
+      }
+      if (used != text.size() || !std::isfinite(value) || value <= 0)
+        return "seconds must be a finite number above 0, not '" + text + "'";
+      return std::string();
+    },
+    "SECONDS");
+
+// Options that name files: given empty (an unset shell variable, often), they name none,
+// and a command would take them as not given.
+bool names_a_file(const std::string& option) {
+  for (const char* name : {"--out", "--plot", "--ceilings", "--timing", "--trace", "--connector",
+                           "--injection", "file", "files", "report", "a", "b"})
+    if (option == name) return true;
+  return false;
+}
+
+// One line for the first file option given an empty path, or "".
+std::string empty_path_given(const CLI::App& command) {
+  for (const CLI::Option* option : command.get_options())
+    if (option->count() > 0 && names_a_file(option->get_name()))
+      for (const std::string& value : option->results())
+        if (value.empty()) return option->get_name() + ": an empty path names no file";
+  return "";
+}
+
 Command add_measure(CLI::App& app) {
   auto o = std::make_shared<rooftop::app::MeasureOptions>();
   CLI::App* m =
@@ -56,14 +94,19 @@ Command add_measure(CLI::App& app) {
   m->add_option("--space", o->space, "execution space to characterize")
       ->check(CLI::IsMember({"host", "device"}));
   m->add_flag("--quick", o->quick, "short run (seconds): fewer points, shorter samples");
-  m->add_option("--device", o->device, "--space device: the GPU to characterize (CUDA index)")
-      ->check(CLI::NonNegativeNumber);
+  CLI::Option* device =
+      m->add_option("--device", o->device, "--space device: the GPU to characterize (CUDA index)")
+          ->check(CLI::NonNegativeNumber);
   m->add_option("--out", o->out, "ceilings file to write (HDF5)");
   m->add_option("--plot", o->plot,
                 "SVG chart to write (roofline and bandwidth sweep; under MPI the fleet's spread)");
   m->add_flag("--strict", o->strict,
               "exit 4 when a ceiling was measured while other tasks took its CPUs");
-  return {m, [o](const std::string& line) { return rooftop::app::run_measure(*o, line); }};
+  return {m, [o, device](const std::string& line) {
+            if (device->count() > 0 && o->space != "device")
+              throw rooftop::Error("--device applies to --space device; this run measures the host");
+            return rooftop::app::run_measure(*o, line);
+          }};
 }
 
 Command add_show(CLI::App& app) {
@@ -140,7 +183,7 @@ Command add_analyze(CLI::App& app) {
   a->add_option("--kernel-budget", o->kernel_budget,
                 "seconds one kernel may take with its timed runs and counting (default 30); a "
                 "kernel whose counting would end past it keeps its declared counts")
-      ->check(CLI::PositiveNumber);
+      ->check(kPositiveSeconds);
   return {a, [o](const std::string& line) { return rooftop::app::run_analyze(*o, line); }};
 }
 
@@ -230,6 +273,17 @@ Command add_report(CLI::App& app) {
   return {r, [o](const std::string&) { return rooftop::app::run_report(*o); }};
 }
 
+// A command's status, unless what it printed did not all reach standard output (a full
+// disk, a closed descriptor): then one line and status 1, as for any other failed write.
+int standard_output_written(int status) {
+  std::cout.flush();
+  const bool failed = !std::cout || std::fflush(stdout) != 0 || std::ferror(stdout);
+  if (!failed) return status;
+  std::fprintf(stderr, "rooftop: error: writing standard output failed (%s)\n",
+               errno ? std::strerror(errno) : "write error");
+  return status == 0 ? 1 : status;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -256,9 +310,18 @@ int main(int argc, char** argv) {
 
   std::string command_line;
   for (int i = 0; i < argc; ++i) command_line += (i ? " " : "") + std::string(argv[i]);
+  const Command* command = nullptr;
+  for (const Command& c : commands)
+    if (c.cli->parsed()) command = &c;
+  if (!command) return 1;
+  if (const std::string why = empty_path_given(*command->cli); !why.empty()) {
+    std::fprintf(stderr, "rooftop: %s (see rooftop %s --help)\n", why.c_str(),
+                 command->cli->get_name().c_str());
+    return 2;
+  }
+  rooftop::core::remove_temporary_files_when_stopped();
   try {
-    for (const Command& command : commands)
-      if (command.cli->parsed()) return command.run(command_line);
+    return standard_output_written(command->run(command_line));
   } catch (const rooftop::Interrupted&) {
     // On a terminal the progress line is still open; end it first. Elsewhere the
     // message stays the single line that every failure prints.
@@ -266,7 +329,9 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "rooftop: interrupted; nothing was written\n");
     return 130;
   } catch (const std::bad_alloc&) {
-    std::fprintf(stderr, "rooftop: error: out of memory (try --quick or fewer threads)\n");
+    const bool measure = command->cli->get_name() == "measure";  // --quick does less
+    std::fprintf(stderr, "rooftop: error: out of memory%s\n",
+                 measure ? " (try --quick or fewer threads)" : "");
     return 1;
   } catch (const std::exception& e) {
     // Some libraries (Kokkos among them) put several lines in what(); keep one.

@@ -72,6 +72,7 @@ int run_measure(const MeasureOptions& options, const std::string& command_line) 
   // Fail before a minute of measuring, not after.
   core::check_writable(options.out);
   if (!options.plot.empty()) core::check_writable(options.plot);
+  core::check_apart(options.out, options.plot);
 
   KokkosRun run(options.space == "device" ? options.device : -1);
   std::vector<std::string> skipped;

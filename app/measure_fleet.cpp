@@ -124,6 +124,7 @@ int run_measure_fleet(const MeasureOptions& options, const std::string& command_
     try {
       core::check_writable(options.out);
       if (!options.plot.empty()) core::check_writable(options.plot);
+      core::check_apart(options.out, options.plot);
     } catch (const Error& e) {
       problem = e.what();
     }

@@ -11,7 +11,8 @@
 namespace rooftop::app {
 
 int run_profile(const ProfileOptions& options, const std::string& command_line) {
-  const KernelReport report(options.ceilings, {options.out, options.plot, options.format});
+  const KernelReport report(options.ceilings, {options.out, options.plot, options.format},
+                            {options.trace});
   analyze::ProfileRun run;
   run.command = options.command;
   run.tool = options.kokkos ? analyze::ProfileTool::kokkos

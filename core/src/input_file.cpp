@@ -6,6 +6,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 
 #include "rooftop/core/error.hpp"
 
@@ -26,6 +27,16 @@ void require_regular_file(const std::string& path) {
   if (::stat(path.c_str(), &st) != 0)
     throw Error(path + ": cannot read (" + std::strerror(errno) + ")");
   check_kind(path, st);
+}
+
+void check_distinct(const std::vector<std::string>& paths, const std::string& why) {
+  for (std::size_t i = 0; i < paths.size(); ++i)
+    for (std::size_t j = 0; j < i; ++j) {
+      std::error_code ec;  // a file that does not exist is the reader's to report
+      if (paths[i] == paths[j] || (std::filesystem::equivalent(paths[i], paths[j], ec) && !ec))
+        throw Error(paths[i] + ": given twice" +
+                    (paths[i] == paths[j] ? "" : " (as " + paths[j] + ")") + "; " + why);
+    }
 }
 
 std::string read_input_file(const std::string& path, std::size_t limit, const char* what) {

@@ -4,15 +4,71 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <vector>
 
 #include "rooftop/core/error.hpp"
 
 namespace rooftop::core {
 namespace {
+
+// The temporary files under way, for remove_temporary_files(): fixed entries that a
+// signal handler can read without locks or allocation. A path is readable only once its
+// entry is live; a name too long for an entry is not listed (its file can be left over).
+enum SlotState : int { kFree, kFilling, kLive };
+struct Slot {
+  std::atomic<int> state{kFree};
+  char path[4096];
+};
+Slot g_slots[16];
+
+int claim_slot(const std::string& path) {
+  if (path.size() >= sizeof(Slot::path)) return -1;
+  for (int i = 0; i < static_cast<int>(std::size(g_slots)); ++i) {
+    int expected = kFree;
+    if (g_slots[i].state.compare_exchange_strong(expected, kFilling)) {
+      std::memcpy(g_slots[i].path, path.c_str(), path.size() + 1);
+      g_slots[i].state = kLive;
+      return i;
+    }
+  }
+  return -1;
+}
+
+}  // namespace
+
+bool same_file(const std::string& a, const std::string& b) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (fs::equivalent(a, b, ec) && !ec) return true;
+  // absolute first: GCC 12 leaves a relative name of no existing file as it is
+  const fs::path ca = fs::weakly_canonical(fs::absolute(a, ec), ec);
+  if (ec) return a == b;
+  const fs::path cb = fs::weakly_canonical(fs::absolute(b, ec), ec);
+  return ec ? a == b : ca == cb;
+}
+
+namespace {
+
+// The file a destination names: itself, or where the symbolic links there lead (a file
+// that does not exist yet included).
+std::string resolved(const std::string& path) {
+  namespace fs = std::filesystem;
+  fs::path p = path;
+  for (int hops = 0; hops < 40; ++hops) {  // the kernel's own limit on a chain of links
+    std::error_code ec;
+    if (!fs::is_symlink(p, ec)) return p.string();
+    const fs::path next = fs::read_symlink(p, ec);
+    if (ec) throw Error(path + ": cannot follow its link (" + ec.message() + ")");
+    p = next.is_absolute() ? next : p.parent_path() / next;
+  }
+  throw Error(path + ": a chain of links that does not end; not written through");
+}
 
 mode_t file_mode() {
   static const mode_t mode = [] {
@@ -25,7 +81,7 @@ mode_t file_mode() {
 
 }  // namespace
 
-void check_writable(const std::string& path) {
+void check_writable(const std::string& path, const std::vector<std::string>& inputs) {
   if (path.empty()) throw Error("output path is empty");
   if (path.back() == '/') throw Error(path + ": is a directory, not a file name");
   struct stat st {};
@@ -33,22 +89,57 @@ void check_writable(const std::string& path) {
     if (S_ISDIR(st.st_mode)) throw Error(path + ": is a directory, not a file name");
     if (!S_ISREG(st.st_mode)) throw Error(path + ": not a regular file; will not replace it");
   }
+  for (const std::string& input : inputs)
+    if (!input.empty() && same_file(path, input))
+      throw Error(path + ": is also an input of this command (" + input +
+                  "); write the output to another file");
   TempFile probe(path);  // the folder exists and takes new files
 }
 
-TempFile::TempFile(const std::string& target) : target_(target) {
+void check_apart(const std::string& first, const std::string& second) {
+  if (!first.empty() && !second.empty() && same_file(first, second))
+    throw Error(second + ": names the same file as " + first +
+                ", another output of this command; give each output its own file");
+}
+
+void remove_temporary_files() noexcept {
+  for (Slot& s : g_slots)
+    if (s.state.load() == kLive) ::unlink(s.path);
+}
+
+extern "C" void stop_after_removing_temporary_files(int sig) {
+  remove_temporary_files();
+  std::signal(sig, SIG_DFL);
+  std::raise(sig);
+}
+
+void remove_temporary_files_when_stopped() {
+  for (int sig : {SIGINT, SIGTERM, SIGHUP})
+    if (std::signal(sig, stop_after_removing_temporary_files) == SIG_IGN)
+      std::signal(sig, SIG_IGN);
+}
+
+TempFile::TempFile(const std::string& target) {
   if (target.empty()) throw Error("output path is empty");
-  std::vector<char> pattern(target.begin(), target.end());
+  target_ = resolved(target);
+  std::vector<char> pattern(target_.begin(), target_.end());
   for (char c : std::string(".tmpXXXXXX")) pattern.push_back(c);
   pattern.push_back('\0');
   fd_ = mkstemp(pattern.data());
   if (fd_ < 0) throw Error(target + ": cannot write here (" + std::strerror(errno) + ")");
   path_ = pattern.data();
+  slot_ = claim_slot(path_);
 }
 
 TempFile::~TempFile() {
   close_fd();
   if (!committed_) std::remove(path_.c_str());
+  forget();
+}
+
+void TempFile::forget() {
+  if (slot_ >= 0) g_slots[slot_].state = kFree;
+  slot_ = -1;
 }
 
 void TempFile::close_fd() {
@@ -60,6 +151,7 @@ void TempFile::commit() {
   if (chmod(path_.c_str(), file_mode()) != 0 || std::rename(path_.c_str(), target_.c_str()) != 0)
     throw Error(target_ + ": cannot replace (" + std::strerror(errno) + ")");
   committed_ = true;
+  forget();  // renamed: a stop signal now must not remove it
 }
 
 void write_text_file(const std::string& path, const std::string& text) {

@@ -231,5 +231,101 @@ TEST(CliHostile, AKernelNamedTwiceRunsOnce) {
   EXPECT_EQ(nlohmann::json::parse(r.out)["kernels"].size(), 1u) << r.out;
 }
 
+// A result that did not reach standard output (a full disk) is a failure, not exit 0.
+TEST(CliHostile, AFullStandardOutputFailsInOneLine) {
+  TempDir scratch;
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"show", kH5 + "h200-ceilings.h5"},
+        {"show", "--json", kH5 + "h200-ceilings.h5"},
+        {"export", "--format", "csv", kH5 + "h200-ceilings.h5"}}) {
+    const pid_t pid = spawn_rooftop(args, "/dev/full", scratch.file("err.txt"));
+    RunResult r;
+    r.status = wait_for(pid, 30);
+    r.err = read_bytes(scratch.file("err.txt"));
+    expect_one_line_failure(r);
+    EXPECT_NE(r.err.find("writing standard output failed (No space left on device)"),
+              std::string::npos)
+        << args.front() << ": " << r.err;
+  }
+}
+
+// Every command that reads files and writes one refuses to write over one it reads (under
+// its own name, another name or a link), before any work; the input stays as it was.
+TEST(CliHostile, NoCommandWritesOverItsInput) {
+  TempDir scratch, work;
+  const std::string input = work.file("c.h5"), link = work.file("link.h5");
+  write_bytes(input, read_bytes(kH5 + "h200-ceilings.h5"));
+  std::filesystem::create_symlink("c.h5", link);
+  const std::string report = work.file("ncu.csv");
+  write_bytes(report, read_bytes(std::string(ROOFTOP_TEST_FIXTURES) + "/import/ncu-raw-h200-gpp-small.csv"));
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"plot", input, "--out", input},
+        {"export", "--format", "csv", input, "--out", link},
+        {"report", link, "--out", input},
+        {"compare", input, kH5 + "h200-gpp-small-cupti.h5", "--plot", input},
+        {"import", "--ceilings", input, report, "--out", report},
+        {"import", "--ceilings", input, report, "--plot", link},
+        {"analyze", "--ceilings", link, "--kernels", "triad", "--size", "tiny", "--out", input}}) {
+    const RunResult r = run_rooftop(args, scratch);
+    expect_one_line_failure(r);
+    EXPECT_NE(r.err.find("is also an input of this command"), std::string::npos)
+        << args.front() << ": " << r.err;
+    EXPECT_EQ(read_bytes(input), read_bytes(kH5 + "h200-ceilings.h5")) << args.front();
+  }
+  const RunResult twice = run_rooftop({"import", "--ceilings", input, report, report}, scratch);
+  expect_one_line_failure(twice);
+  EXPECT_NE(twice.err.find("given twice"), std::string::npos) << twice.err;
+  const RunResult apart = run_rooftop(
+      {"import", "--ceilings", input, report, "--out", work.file("k.h5"), "--plot", work.path().string() + "/./k.h5"},
+      scratch);
+  expect_one_line_failure(apart);
+  EXPECT_NE(apart.err.find("names the same file as"), std::string::npos) << apart.err;
+}
+
+// An empty path (an unset shell variable) names no file, where it was once taken as "not
+// given" and the command exited 0; NaN is no number of seconds; --device is a GPU's.
+TEST(CliHostile, EmptyPathsNaNAndMisplacedFlagsAreRefused) {
+  TempDir scratch;
+  const std::string ceilings = kH5 + "h200-ceilings.h5";
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"export", "--format", "csv", ceilings, "--out", ""},
+        {"analyze", "--ceilings", ceilings, "--kernels", "triad", "--size", "tiny", "--plot", ""},
+        {"analyze", "--ceilings", ceilings, "--kernels", "triad", "--size", "tiny",
+         "--kernel-budget", "nan"},
+        {"import", "--ceilings", ceilings, std::string(ROOFTOP_TEST_FIXTURES) + "/import/ncu-raw-h200-gpp-small.csv",
+         "--timing", ""},
+        {"measure", "--space", "host", "--device", "0", "--out", scratch.file("c.h5")}}) {
+    const RunResult r = run_rooftop(args, scratch);
+    expect_one_line_failure(r);
+    EXPECT_LT(r.seconds, 5.0) << args.front() << " ran before refusing";
+  }
+}
+
+// Out of memory while a trace is parsed once aborted ("terminate called after throwing
+// an instance of 'std::bad_alloc'"): freeing the half-built document allocated too. Under
+// address-space limits from too small to load the program to enough, every run ends by
+// exiting, never by a signal.
+TEST(CliHostile, ATraceTooLargeForTheMemoryLeftFailsWithoutAborting) {
+#if defined(__SANITIZE_ADDRESS__)
+  GTEST_SKIP() << "AddressSanitizer reserves more address space than the limits allow";
+#endif
+  TempDir scratch;
+  const std::string trace = std::string(ROOFTOP_TEST_FIXTURES) + "/import/pytorch-h100-bert-small-with-flops.json.gz";
+  int failed = 0, placed = 0;
+  for (int kib = 38000; kib <= 78000; kib += 4000) {
+    const std::string command = "ulimit -v " + std::to_string(kib) + "; exec '" + ROOFTOP_EXE +
+                                "' import --ceilings '" + kH5 + "h200-ceilings.h5' '" + trace +
+                                "' > /dev/null 2> '" + scratch.file("err.txt") + "'";
+    const int status = decode_wait_status(std::system(("/bin/sh -c \"" + command + "\"").c_str()));
+    const std::string err = read_bytes(scratch.file("err.txt"));
+    ASSERT_GE(status, 0);
+    EXPECT_LT(status, 128) << kib << " KiB: " << err;
+    EXPECT_EQ(err.find("terminate called"), std::string::npos) << kib << " KiB: " << err;
+    (status == 0 ? placed : failed) += 1;
+  }
+  RecordProperty("limits_failed", failed);
+  RecordProperty("limits_placed", placed);
+}
+
 }  // namespace
 }  // namespace rooftop::testing

@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <string>
+#include <vector>
 
 namespace rooftop::core {
 
@@ -16,5 +17,9 @@ std::string read_input_file(const std::string& path, std::size_t limit, const ch
 // Throws the same lines as read_input_file where `path` cannot be read as a regular file,
 // without opening it: for readers that open the file themselves.
 void require_regular_file(const std::string& path);
+
+// Throws "B: given twice (as A); <why>" where two of `paths` name one file (under two
+// names or through a link as well): one file read twice would count its contents twice.
+void check_distinct(const std::vector<std::string>& paths, const std::string& why);
 
 }  // namespace rooftop::core
