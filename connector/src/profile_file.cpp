@@ -1,10 +1,6 @@
 #include "rooftop/connector/profile_file.hpp"
 
-#include <fcntl.h>
-#include <unistd.h>
-
 #include <algorithm>
-#include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -15,6 +11,7 @@
 #include "rooftop/core/error.hpp"
 #include "rooftop/core/format.hpp"
 #include "rooftop/core/input_file.hpp"
+#include "rooftop/core/output_file.hpp"
 #include "rooftop/core/terminal.hpp"
 #include "rooftop/core/vocabulary.hpp"
 
@@ -198,30 +195,7 @@ std::string profile_text(const ProfileHeader& header, const std::vector<LabelSta
 void write_profile(const std::string& path, const ProfileHeader& header,
                    const std::vector<LabelStats>& labels) {
   if (path.empty()) throw Error("profile output path is empty");
-  const std::string text = profile_text(header, labels);
-  const std::string tmp = path + ".tmp" + std::to_string(getpid());
-  {
-    // Created exclusively and never through a link: a name planted there is refused.
-    const int fd = open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
-    if (fd < 0) throw Error(path + ": cannot write (" + std::strerror(errno) + ")");
-    std::size_t done = 0;
-    while (done < text.size()) {
-      const ssize_t n = write(fd, text.data() + done, text.size() - done);
-      if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) break;
-      done += static_cast<std::size_t>(n);
-    }
-    close(fd);
-    if (done != text.size()) {
-      std::remove(tmp.c_str());
-      throw Error(path + ": cannot write (write failed)");
-    }
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    const std::string why = std::strerror(errno);
-    std::remove(tmp.c_str());
-    throw Error(path + ": cannot write (" + why + ")");
-  }
+  core::write_text_file(path, profile_text(header, labels));  // as every rooftop output
 }
 
 Profile parse_profile(const std::string& text, const std::string& name) {
