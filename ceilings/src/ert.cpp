@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <limits>
 #include <map>
 #include <set>
 #include <string>
@@ -123,43 +124,90 @@ void read_group(const json& root, const char* section, const char* group,
   }
 }
 
+// A JSON value as a message shows it: text quoted and cut, anything else cut.
+std::string shown(const json& v) {
+  if (v.is_string()) return core::quoted(v.get<std::string>());
+  const std::string text = v.dump();
+  return text.size() > 64 ? text.substr(0, 64) + "..." : text;
+}
+
+// Text that goes into the file, refused where the file could not hold it as it is.
+std::string text_at(const json& v, const std::string& where) {
+  std::string text = v.get<std::string>();
+  check_text(text, where);
+  return text;
+}
+
+// An integer field: a JSON integer in [lo, hi] (lo <= 0), never a fraction, an exponent
+// or text, which a cast would cut or a type check would drop unseen.
+template <class T>
+T integer_at(const json& v, const std::string& where, std::int64_t lo, std::uint64_t hi) {
+  bool fits = false;
+  if (v.is_number_unsigned()) {
+    fits = v.get<std::uint64_t>() <= hi;
+  } else if (v.is_number_integer()) {
+    const std::int64_t i = v.get<std::int64_t>();
+    fits = i >= lo && (i < 0 || static_cast<std::uint64_t>(i) <= hi);
+  } else {
+    throw Error(where + ": " + shown(v) + " is not an integer");
+  }
+  if (!fits)
+    throw Error(where + ": " + shown(v) + " is out of range (" + std::to_string(lo) + " to " +
+                std::to_string(hi) + ")");
+  return v.is_number_unsigned() ? static_cast<T>(v.get<std::uint64_t>())
+                                : static_cast<T>(v.get<std::int64_t>());
+}
+
 // Free-form metadata: a value is taken where it has the expected type, ignored otherwise.
-std::string joined_strings(const json& list) {
+std::string joined_strings(const json& list, const std::string& where) {
   std::string out;
   if (!list.is_array()) return out;
   for (const json& s : list)
     if (s.is_string()) out += (out.empty() ? "" : " ") + s.get<std::string>();
+  check_text(out, where);
   return out;
 }
 
 // The "machine" object rooftop writes (fields.hpp's to_json(Machine)), read back.
 void read_rooftop_machine(const json& j, core::Machine& m) {
   if (!j.is_object()) return;
-  // A field of another type than rooftop writes is left unknown.
+  const std::string at = "empirical.metadata.ROOFTOP.machine.";
+  // Text or a number of another type than rooftop writes is left unknown (a NaN clock
+  // is written as null); an integer must be one that the field and the file hold, and
+  // text must be what the file holds.
   for (const core::MachineField& f : core::kMachineFields) {
     const auto it = j.find(std::string(f.name));
     if (it == j.end()) continue;
+    const std::string where = at + std::string(f.name);
     std::visit(
         [&](auto member) {
           auto& value = m.*member;
           using T = std::remove_cvref_t<decltype(value)>;
           if constexpr (std::is_same_v<T, std::string>) {
-            if (it->is_string()) value = it->get<std::string>();
-          } else if constexpr (std::is_same_v<T, int>) {
-            if (it->is_number_integer()) value = it->get<int>();
+            if (it->is_string()) value = text_at(*it, where);
           } else if constexpr (std::is_same_v<T, double>) {
             if (it->is_number()) value = it->get<double>();
           } else {
-            if (it->is_number_unsigned()) value = it->get<std::uint64_t>();
+            const auto [lo, hi] = stored_range<T>();
+            value = integer_at<T>(*it, where, lo, static_cast<std::uint64_t>(hi));
           }
         },
         f.member);
   }
   if (const auto it = j.find("caches"); it != j.end() && it->is_array()) {
-    for (const json& c : *it) {
+    for (std::size_t i = 0; i < it->size(); ++i) {
+      const json& c = (*it)[i];
       if (!c.is_object() || !c.value("level", json()).is_string()) continue;
-      m.caches.push_back({c["level"].get<std::string>(), c.value("bytes", std::uint64_t{0}),
-                          c.value("shared_by", 1)});
+      const std::string where = at + "caches[" + std::to_string(i) + "].";
+      core::CacheLevel level{text_at(c["level"], where + "level"), 0, 1};
+      if (c.contains("bytes"))  // a column of uint64, not an attribute
+        level.bytes = integer_at<std::uint64_t>(c["bytes"], where + "bytes", 0,
+                                                std::numeric_limits<std::uint64_t>::max());
+      if (c.contains("shared_by"))
+        level.shared_by =
+            integer_at<int>(c["shared_by"], where + "shared_by", std::numeric_limits<int>::min(),
+                            std::numeric_limits<int>::max());
+      m.caches.push_back(level);
     }
   }
 }
@@ -170,13 +218,15 @@ core::Machine machine_from_metadata(const json& empirical) {
   if (md == empirical.end() || !md->is_object()) return m;
   if (const auto h = md->find("HOSTNAME"); h != md->end()) {
     // ERT writes a name, or Python's gethostbyaddr triple [name, aliases, addresses].
-    if (h->is_string()) m.hostname = h->get<std::string>();
+    if (h->is_string()) m.hostname = text_at(*h, "empirical.metadata.HOSTNAME");
     if (h->is_array() && !h->empty() && (*h)[0].is_string())
-      m.hostname = (*h)[0].get<std::string>();
+      m.hostname = text_at((*h)[0], "empirical.metadata.HOSTNAME[0]");
   }
   if (const auto config = md->find("CONFIG"); config != md->end() && config->is_object()) {
-    m.compiler = joined_strings(config->value("ERT_CC", json()));
-    m.compile_flags = joined_strings(config->value("ERT_CFLAGS", json()));
+    m.compiler =
+        joined_strings(config->value("ERT_CC", json()), "empirical.metadata.CONFIG.ERT_CC");
+    m.compile_flags =
+        joined_strings(config->value("ERT_CFLAGS", json()), "empirical.metadata.CONFIG.ERT_CFLAGS");
   }
   if (const auto ours = md->find("ROOFTOP"); ours != md->end() && ours->is_object())
     read_rooftop_machine(ours->value("machine", json()), m);

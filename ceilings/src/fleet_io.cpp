@@ -140,10 +140,10 @@ void write_rank_at(hid_t location, const RankRecord& k) {
 
 RankRecord read_rank_at(hid_t location) {
   RankRecord k;
-  k.rank = static_cast<int>(h5::read_int_attr(location, "rank"));
+  k.rank = h5::read_int_attr<int>(location, "rank");
   k.hostname = h5::read_string_attr(location, "hostname");
-  k.local_rank = static_cast<int>(h5::read_int_attr(location, "local_rank"));
-  k.local_size = static_cast<int>(h5::read_int_attr(location, "local_size"));
+  k.local_rank = h5::read_int_attr<int>(location, "local_rank");
+  k.local_size = h5::read_int_attr<int>(location, "local_size");
   k.device = h5::read_string_attr(location, "device");
   k.cpus = h5::read_string_attr(location, "cpus");
   k.status = h5::read_string_attr(location, "status");
@@ -213,9 +213,9 @@ FleetFile read_fleet_here(const std::string& path) {
     if (!h5::exists(root, "fleet"))
       throw Error("not a fleet file (no /fleet group: a ceilings file of one machine)");
     h5::Handle group = h5::open_group(root, "fleet");
-    const std::int64_t size = h5::read_int_attr(group.get(), "size");
+    const int size = h5::read_int_attr<int>(group.get(), "size");
     if (size < 1 || size > (1 << 24)) throw Error("fleet size " + std::to_string(size));
-    fleet.size = static_cast<int>(size);
+    fleet.size = size;
     fleet.statistics = read_statistics(group.get());
     h5::Handle ranks = h5::open_group(root, "ranks");
     for (int r = 0; r < fleet.size; ++r) {

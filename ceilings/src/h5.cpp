@@ -6,7 +6,10 @@
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
+#include <cmath>
+#include <cstdio>
 #include <cstring>
+#include <utility>
 
 namespace rooftop::ceilings::h5 {
 
@@ -116,8 +119,67 @@ Handle open_attr(hid_t obj, const char* name) {
   return attr;
 }
 
-// The longest string attribute read: text fields are short, a larger one is damage.
-constexpr std::size_t kMaxStringAttr = 1 << 20;
+// The values a whole number may take, lo <= 0 <= hi: a field's type, or a column's.
+struct IntRange {
+  std::int64_t lo;
+  std::uint64_t hi;
+};
+
+// A number as it was stored: an integer of up to 64 bits of either sign, or a float.
+struct StoredNumber {
+  enum Kind { kSigned, kUnsigned, kFloat } kind = kSigned;
+  std::int64_t i = 0;
+  std::uint64_t u = 0;
+  double f = 0.0;
+
+  // Whether it is a whole number in `r`.
+  bool fits(IntRange r) const {
+    switch (kind) {
+      case kSigned:
+        return i >= r.lo && (i < 0 || static_cast<std::uint64_t>(i) <= r.hi);
+      case kUnsigned:
+        return u <= r.hi;
+      case kFloat:  // hi + 1 as a double is exact, or rounds to the same power of two
+        return std::isfinite(f) && f == std::trunc(f) && f >= static_cast<double>(r.lo) &&
+               f < static_cast<double>(r.hi) + 1.0;
+    }
+    return false;
+  }
+  std::int64_t as_int64() const {  // once fits() a range within int64's
+    return kind == kSigned     ? i
+           : kind == kUnsigned ? static_cast<std::int64_t>(u)
+                               : static_cast<std::int64_t>(f);
+  }
+  std::string text() const {
+    if (kind == kSigned) return std::to_string(i);
+    if (kind == kUnsigned) return std::to_string(u);
+    char buf[40];
+    std::snprintf(buf, sizeof buf, "%.17g", f);
+    return buf;
+  }
+};
+
+// The 8-byte native type a stored number is read into without losing anything (a float
+// wider than a double becomes infinite, and out of every range), and its kind.
+std::pair<hid_t, StoredNumber::Kind> wide_type(hid_t stored, const std::string& what) {
+  if (H5Tget_class(stored) == H5T_FLOAT) return {H5T_NATIVE_DOUBLE, StoredNumber::kFloat};
+  if (H5Tget_size(stored) > sizeof(std::int64_t))
+    throw Error(what + " is an integer wider than 64 bits");
+  if (H5Tget_sign(stored) == H5T_SGN_NONE) return {H5T_NATIVE_UINT64, StoredNumber::kUnsigned};
+  return {H5T_NATIVE_INT64, StoredNumber::kSigned};
+}
+
+StoredNumber stored_number(StoredNumber::Kind kind, const void* bytes) {
+  StoredNumber v;
+  v.kind = kind;
+  if (kind == StoredNumber::kSigned) std::memcpy(&v.i, bytes, sizeof v.i);
+  if (kind == StoredNumber::kUnsigned) std::memcpy(&v.u, bytes, sizeof v.u);
+  if (kind == StoredNumber::kFloat) std::memcpy(&v.f, bytes, sizeof v.f);
+  return v;
+}
+
+// The longest string attribute read, its NUL included: the longest text a writer writes.
+constexpr std::size_t kMaxStringAttr = kMaxTextBytes + 1;
 
 // A numeric attribute of a number class (a string read as a number converts nothing).
 Handle open_number_attr(hid_t obj, const char* name) {
@@ -132,6 +194,7 @@ Handle open_number_attr(hid_t obj, const char* name) {
 }  // namespace
 
 void write_attr(hid_t obj, const char* name, const std::string& value) {
+  check_text(value, std::string("attribute '") + name + "'");
   Handle t = string_type(value.size() + 1);
   write_scalar_attr(obj, name, t.get(), value.c_str());
 }
@@ -158,6 +221,8 @@ std::string read_string_attr(hid_t obj, const char* name) {
     check(H5Aread(attr.get(), mem.get(), &value), name);
     std::string out = value ? value : "";
     H5free_memory(value);
+    if (out.size() > kMaxTextBytes)
+      throw Error(std::string("attribute '") + name + "' has an implausible size");
     return out;
   }
   const std::size_t size = H5Tget_size(type.get());
@@ -180,11 +245,17 @@ double read_double_attr(hid_t obj, const char* name) {
   return v;
 }
 
-std::int64_t read_int_attr(hid_t obj, const char* name) {
+std::int64_t read_int_attr(hid_t obj, const char* name, std::int64_t lo, std::int64_t hi) {
+  const std::string what = std::string("attribute '") + name + "'";
   Handle attr = open_number_attr(obj, name);
-  std::int64_t v = 0;
-  check(H5Aread(attr.get(), H5T_NATIVE_INT64, &v), name);
-  return v;
+  Handle type(H5Aget_type(attr.get()), H5Tclose, name);
+  const auto [wide, kind] = wide_type(type.get(), what);
+  unsigned char bytes[8] = {};
+  check(H5Aread(attr.get(), wide, bytes), name);
+  const StoredNumber v = stored_number(kind, bytes);
+  if (hi < 0 || !v.fits({lo, static_cast<std::uint64_t>(hi)}))
+    throw Error(what + " is " + v.text() + ", out of range");
+  return v.as_int64();
 }
 
 Handle compound_type(std::size_t row_size, const std::vector<Field>& fields) {
@@ -278,6 +349,49 @@ void check_columns_present(hid_t stored, hid_t wanted, const char* table) {
   }
 }
 
+// The range of a native integer type: what a table's member holds.
+IntRange range_of(hid_t type) {
+  const std::size_t bits = H5Tget_precision(type);
+  if (H5Tget_sign(type) == H5T_SGN_NONE)
+    return {0, bits >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << bits) - 1};
+  return {-static_cast<std::int64_t>((std::uint64_t{1} << (bits - 1)) - 1) - 1,
+          (std::uint64_t{1} << (bits - 1)) - 1};
+}
+
+// Integer columns stored otherwise than read (wider, of the other sign, as floats) are
+// first read at their stored width and checked against the member's range: HDF5's own
+// conversion would clamp a value that does not fit, 4294967298 samples read as 2^31 - 1.
+void check_integer_columns(hid_t set, hid_t stored, hid_t wanted, const char* table,
+                           std::size_t rows) {
+  const int n = H5Tget_nmembers(wanted);
+  for (int i = 0; i < n; ++i) {
+    const unsigned u = static_cast<unsigned>(i);
+    Handle member(H5Tget_member_type(wanted, u), H5Tclose, table);
+    if (H5Tget_class(member.get()) != H5T_INTEGER) continue;
+    char* name = H5Tget_member_name(wanted, u);
+    if (!name) throw Error(std::string("table '") + table + "': H5Tget_member_name failed");
+    const std::string column = name;
+    H5free_memory(name);
+    const int index = H5Tget_member_index(stored, column.c_str());
+    if (index < 0) continue;  // a column added later, read as 0
+    Handle on_disk(H5Tget_member_type(stored, static_cast<unsigned>(index)), H5Tclose, table);
+    if (H5Tequal(on_disk.get(), member.get()) > 0 || rows == 0) continue;
+    const std::string what = std::string("table '") + table + "': column '" + column + "'";
+    const auto [wide, kind] = wide_type(on_disk.get(), what);
+    Handle one(H5Tcreate(H5T_COMPOUND, 8), H5Tclose, "H5Tcreate");
+    check(H5Tinsert(one.get(), column.c_str(), 0, wide), table);
+    std::vector<std::uint64_t> values(rows);
+    check(H5Dread(set, one.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()), table);
+    const IntRange range = range_of(member.get());
+    for (std::size_t r = 0; r < rows; ++r) {
+      const StoredNumber v = stored_number(kind, &values[r]);
+      if (!v.fits(range))
+        throw Error(std::string("table '") + table + "' row " + std::to_string(r) + ": column '" +
+                    column + "' is " + v.text() + ", out of range");
+    }
+  }
+}
+
 }  // namespace
 
 bool has_column(hid_t parent, const char* table, const char* column) {
@@ -307,6 +421,8 @@ std::size_t read_table(hid_t parent, const char* name, const Handle& type,
     throw Error(std::string("table '") + name + "' has " + std::to_string(dims[0]) +
                 " rows, more than the " + std::to_string(kMaxTableBytes >> 20) +
                 " MiB a rooftop table may hold");
+  check_integer_columns(set.get(), stored.get(), type.get(), name,
+                        static_cast<std::size_t>(dims[0]));
   buffer.assign(static_cast<std::size_t>(dims[0]) * row_size, 0);
   if (dims[0] > 0)
     check(H5Dread(set.get(), type.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, buffer.data()), name);

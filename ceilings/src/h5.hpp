@@ -12,7 +12,9 @@
 #include <utility>
 #include <vector>
 
+#include "rooftop/ceilings/validate.hpp"
 #include "rooftop/core/error.hpp"
+#include "rooftop/core/terminal.hpp"
 
 namespace rooftop::ceilings::h5 {
 
@@ -62,13 +64,22 @@ Handle create_group(hid_t parent, const char* name);
 Handle open_group(hid_t parent, const char* name);
 bool exists(hid_t parent, const char* name);
 
+// Text is refused unless it reads back unchanged (check_text: no NUL, at most 1 MiB).
 void write_attr(hid_t obj, const char* name, const std::string& value);
 void write_attr(hid_t obj, const char* name, double value);
 void write_attr(hid_t obj, const char* name, std::int64_t value);
 bool has_attr(hid_t obj, const char* name);
 std::string read_string_attr(hid_t obj, const char* name);
 double read_double_attr(hid_t obj, const char* name);
-std::int64_t read_int_attr(hid_t obj, const char* name);
+// An integer attribute read at the width and sign it was stored with (a float one must
+// hold a whole number), into a field of type T: outside stored_range<T>() it is refused
+// with its value as stored, where a conversion to T would have cut or clamped it.
+std::int64_t read_int_attr(hid_t obj, const char* name, std::int64_t lo, std::int64_t hi);
+template <class T>
+T read_int_attr(hid_t obj, const char* name) {
+  const auto [lo, hi] = stored_range<T>();
+  return static_cast<T>(read_int_attr(obj, name, lo, hi));
+}
 
 // Describes one member of a compound row type; built with the helpers below.
 struct Field {
@@ -116,11 +127,14 @@ std::vector<Row> read_rows(hid_t parent, const char* name, const Handle& type) {
   return rows;
 }
 
-// Copies `value` into a fixed char field, throwing if it does not fit.
+// Copies `value` into a fixed char field, throwing if it does not fit or would not read
+// back whole (the reader's text ends at the first NUL).
 template <std::size_t N>
 void put(char (&dst)[N], const std::string& value, const char* field) {
   if (value.size() >= N)
-    throw Error(std::string("value too long for field '") + field + "': " + value);
+    throw Error(std::string("value too long for field '") + field + "': " + core::quoted(value));
+  if (value.find('\0') != std::string::npos)
+    throw Error(std::string("value for field '") + field + "' holds a NUL: " + core::quoted(value));
   std::memset(dst, 0, N);
   std::memcpy(dst, value.data(), value.size());
 }

@@ -156,21 +156,25 @@ core::Machine read_machine(hid_t file) {
   h5::Handle g = h5::open_group(file, "machine");
   const hid_t id = g.get();
   core::Machine m;
-  for (const core::MachineField& f : core::kMachineFields) {
-    if (!has_machine_field(id, f.name)) continue;
-    const std::string name(f.name);
-    std::visit(
-        [&](auto member) {
-          auto& value = m.*member;
-          using T = std::remove_cvref_t<decltype(value)>;
-          if constexpr (std::is_same_v<T, std::string>)
-            value = h5::read_string_attr(id, name.c_str());
-          else if constexpr (std::is_same_v<T, double>)
-            value = h5::read_double_attr(id, name.c_str());
-          else
-            value = static_cast<T>(h5::read_int_attr(id, name.c_str()));
-        },
-        f.member);
+  try {  // an attribute's error names the group it is in
+    for (const core::MachineField& f : core::kMachineFields) {
+      if (!has_machine_field(id, f.name)) continue;
+      const std::string name(f.name);
+      std::visit(
+          [&](auto member) {
+            auto& value = m.*member;
+            using T = std::remove_cvref_t<decltype(value)>;
+            if constexpr (std::is_same_v<T, std::string>)
+              value = h5::read_string_attr(id, name.c_str());
+            else if constexpr (std::is_same_v<T, double>)
+              value = h5::read_double_attr(id, name.c_str());
+            else
+              value = h5::read_int_attr<T>(id, name.c_str());
+          },
+          f.member);
+    }
+  } catch (const Error& e) {
+    throw Error(std::string("/machine: ") + e.what());
   }
   for (const CacheRow& r : h5::read_rows<CacheRow>(id, "caches", cache_type()))
     m.caches.push_back({h5::get(r.level), r.bytes, r.shared_by});

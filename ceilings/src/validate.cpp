@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <set>
 #include <string_view>
+#include <type_traits>
+#include <variant>
 
 #include "rooftop/core/error.hpp"
 #include "rooftop/core/terminal.hpp"
@@ -42,6 +44,23 @@ void fraction(double v, const std::string& where, const char* field) {
 }
 
 void check_machine(const core::Machine& m) {
+  for (const core::MachineField& f : core::kMachineFields)
+    std::visit(
+        [&](auto member) {
+          const auto& v = m.*member;
+          using T = std::remove_cvref_t<decltype(v)>;
+          const std::string field(f.name);
+          if constexpr (std::is_same_v<T, std::string>) {
+            check_text(v, "/machine: " + field);
+          } else if constexpr (std::is_integral_v<T> && std::is_unsigned_v<T>) {
+            // A signed field always fits the stored int64; an unsigned one may not.
+            const std::int64_t hi = stored_range<T>().second;
+            if (v > static_cast<std::uint64_t>(hi))
+              fail("/machine", field + " " + std::to_string(v) + " is out of range (at most " +
+                                   std::to_string(hi) + ")");
+          }
+        },
+        f.member);
   const std::pair<const char*, int> counts[] = {{"cores", m.cores},
                                                 {"threads", m.threads},
                                                 {"hardware_threads", m.hardware_threads},
@@ -57,6 +76,7 @@ void check_machine(const core::Machine& m) {
     const core::CacheLevel& c = m.caches[i];
     const std::string where = "/machine/caches row " + std::to_string(i);
     if (c.name.empty()) fail(where, "empty level name");
+    check_text(c.name, where + ": level");
     if (c.shared_by < 0) fail(where, "shared_by " + std::to_string(c.shared_by) + " is negative");
   }
 }
@@ -232,6 +252,14 @@ void check_kernel(const core::KernelRecord& k, std::size_t row) {
 
 }  // namespace
 
+void check_text(const std::string& text, const std::string& what) {
+  if (text.size() > kMaxTextBytes)
+    throw Error(what + " is " + std::to_string(text.size()) + " bytes of text, more than the " +
+                std::to_string(kMaxTextBytes) + " a file holds");
+  if (const std::size_t nul = text.find('\0'); nul != std::string::npos)
+    throw Error(what + " holds a NUL (byte " + std::to_string(nul) + ")");
+}
+
 bool parse_schema_version(const std::string& version, int& major, int& minor) {
   const std::size_t dot = version.find('.');
   const auto digits = [](std::string_view s, int& out) {
@@ -255,6 +283,13 @@ void check_rate(double value, const std::string& what) {
 }
 
 void validate(const core::CeilingsFile& file) {
+  const core::Provenance& p = file.provenance;
+  for (const auto& [field, text] : {std::pair{"schema_version", &p.schema_version},
+                                    {"tool_version", &p.tool_version},
+                                    {"git_revision", &p.git_revision},
+                                    {"created_utc", &p.created_utc},
+                                    {"command_line", &p.command_line}})
+    check_text(*text, field);
   check_machine(file.machine);
   std::set<std::string> names;
   for (std::size_t i = 0; i < file.ceilings.size(); ++i) {

@@ -170,6 +170,71 @@ TEST(ErtImportRejects, NothingRooftopKnows) {
   expect_rejected(ert, {"no measured ceiling"});
 }
 
+// An ERT file whose rooftop block carries `machine`.
+json with_rooftop_machine(const json& machine) {
+  return {{"empirical",
+           {{"gflops", {{"data", entries({{"FP64 GFLOPs", 1.0}})}}},
+            {"gbytes", {{"data", entries({{"DRAM", 10.0}})}}},
+            {"metadata", {{"HOSTNAME", "node01"}, {"ROOFTOP", {{"machine", machine}}}}}}}};
+}
+
+// Each of these was once imported into a file rooftop's reader then refused (text longer
+// than an attribute holds, text after a NUL), imported cut (4294967298 cores as 2 SMs) or
+// dropped without a word ("eighty", 80.5, 1e20).
+TEST(ErtImportRejects, MachineValuesTheFileCouldNotHold) {
+  const std::string at = "empirical.metadata.ROOFTOP.machine.";
+  const std::pair<json, std::string> cases[] = {
+      {{{"gpu_name", std::string(2000000, 'x')}},
+       at + "gpu_name is 2000000 bytes of text, more than the 1048575 a file holds"},
+      {{{"gpu_name", std::string("x\x1b[2J\ny\0z", 9)}}, at + "gpu_name holds a NUL (byte 7)"},
+      {{{"cores", 4294967298u}},
+       at + "cores: 4294967298 is out of range (-2147483648 to 2147483647)"},
+      {{{"cores", -4294967298}},
+       at + "cores: -4294967298 is out of range (-2147483648 to 2147483647)"},
+      {{{"cores", "eighty"}}, at + "cores: \"eighty\" is not an integer"},
+      {{{"cores", 80.5}}, at + "cores: 80.5 is not an integer"},
+      {{{"cores", 1e20}}, at + "cores: 1e+20 is not an integer"},
+      {{{"simd_bits", nullptr}}, at + "simd_bits: null is not an integer"},
+      {{{"memory_bytes", -1}}, at + "memory_bytes: -1 is out of range (0 to 9223372036854775807)"},
+      {{{"memory_bytes", 9223372036854775808u}},
+       at + "memory_bytes: 9223372036854775808 is out of range (0 to 9223372036854775807)"},
+      {{{"caches", json::array({{{"level", "L1"}, {"shared_by", 4294967298u}}})}},
+       at + "caches[0].shared_by: 4294967298 is out of range (-2147483648 to 2147483647)"},
+      {{{"caches", json::array({{{"level", "L1"}, {"bytes", -1}}})}},
+       at + "caches[0].bytes: -1 is out of range (0 to 18446744073709551615)"},
+  };
+  for (const auto& [machine, reason] : cases) {
+    // Through the text, as the program reads it: one line, the file's name first.
+    const std::string msg =
+        error_of([&] { parse_ert_text(with_rooftop_machine(machine).dump(), "r.json"); });
+    EXPECT_EQ(msg, "r.json: " + reason);
+  }
+  const std::string msg = error_of([&] {
+    json ert = with_rooftop_machine(json::object());
+    ert["empirical"]["metadata"]["HOSTNAME"] = std::string("a\0b", 3);
+    parse_ert_text(ert.dump(), "r.json");
+  });
+  EXPECT_EQ(msg, "r.json: empirical.metadata.HOSTNAME holds a NUL (byte 1)");
+}
+
+// What the ERT reader takes at its limits, the writer writes and the reader reads back.
+TEST(ErtImport, MachineValuesAtTheirLimitsReachTheFileWhole) {
+  const json machine = {
+      {"gpu_name", std::string(1048575, 'g')},
+      {"hostname", "x\x1b[2J\ny"},
+      {"cores", 2147483647},
+      {"memory_bytes", 9223372036854775807u},
+      {"caches",
+       json::array({{{"level", "L1"}, {"bytes", 18446744073709551615u}, {"shared_by", 2}}})}};
+  core::CeilingsFile f = parse_ert_text(with_rooftop_machine(machine).dump(), "r.json");
+  EXPECT_EQ(f.machine.cores, 2147483647);
+  EXPECT_EQ(f.machine.memory_bytes, 9223372036854775807u);
+  f.provenance = current_provenance("rooftop import-ceilings r.json");
+  TempDir dir;
+  write_file(dir.file("r.h5"), f);
+  rooftop::testing::expect_same_machine(read_file(dir.file("r.h5")).machine, f.machine);
+}
+
 TEST(ErtImportRejects, BadFilesNameTheFileAndTheReason) {
   TempDir dir;
   const std::string missing = dir.file("missing.json");

@@ -11,19 +11,24 @@
 
 #include <cerrno>
 #include <cmath>
+#include <cstddef>
+#include <cstdint>
 #include <cstring>
 #include <functional>
 #include <limits>
 #include <string>
+#include <type_traits>
 
 #include "h5_files.hpp"
 #include "rooftop/ceilings/ert.hpp"
 #include "rooftop/ceilings/export.hpp"
+#include "rooftop/ceilings/fleet.hpp"
 #include "rooftop/ceilings/io.hpp"
 #include "rooftop/ceilings/validate.hpp"
 #include "rooftop/core/input_file.hpp"
 #include "rooftop/core/output_file.hpp"
 #include "rooftop/core/terminal.hpp"
+#include "samples.hpp"
 #include "support.hpp"
 
 namespace rooftop::ceilings {
@@ -138,6 +143,142 @@ TEST(HostileCeilingsFile, NewFilesCarryMetadataChecksumsOldOnesStillRead) {
   }
 }
 
+template <class T>
+hid_t h5_type_of() {
+  if constexpr (std::is_same_v<T, std::int64_t>)
+    return H5T_NATIVE_INT64;
+  else if constexpr (std::is_same_v<T, std::uint64_t>)
+    return H5T_NATIVE_UINT64;
+  else
+    return H5T_NATIVE_DOUBLE;
+}
+
+// Replaces attribute `name` of the group `group` with one number of T, as another tool
+// (h5py, a script) might have stored it.
+template <class T>
+void rewrite_number_attr(const std::string& path, const char* group, const char* name, T value) {
+  const hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+  ASSERT_GE(file, 0);
+  const hid_t g = H5Gopen2(file, group, H5P_DEFAULT);
+  ASSERT_GE(g, 0);
+  ASSERT_GE(H5Adelete(g, name), 0) << name;
+  const hid_t space = H5Screate(H5S_SCALAR);
+  const hid_t attr = H5Acreate2(g, name, h5_type_of<T>(), space, H5P_DEFAULT, H5P_DEFAULT);
+  EXPECT_GE(H5Awrite(attr, h5_type_of<T>(), &value), 0);
+  H5Aclose(attr);
+  H5Sclose(space);
+  H5Gclose(g);
+  H5Fclose(file);
+}
+
+// A sample file whose /machine attribute `name` holds `value` of T.
+template <class T>
+std::string machine_attr_file(const TempDir& dir, const char* name, T value) {
+  const std::string path = dir.file(std::string(name) + ".h5");
+  write_file(path, rooftop::testing::sample_ceilings_file());
+  rewrite_number_attr(path, "machine", name, value);
+  return path;
+}
+
+// 64-bit attributes were read into 32-bit fields by a cast: 4294967298 cores read as 2,
+// INT64_MAX as -1 (then "negative"), INT64_MIN as 0; a fraction was cut to its whole part.
+TEST(HostileCeilingsFile, IntegerAttributesAreReadWholeAndRefusedOutOfRange) {
+  using I = std::int64_t;
+  using U = std::uint64_t;
+  TempDir dir;
+  const auto refused = [&](const std::string& path, const std::string& field,
+                           const std::string& value) {
+    EXPECT_EQ(error_of([&] { read_file(path); }),
+              path + ": /machine: attribute '" + field + "' is " + value + ", out of range");
+  };
+  refused(machine_attr_file(dir, "cores", I{4294967298}), "cores", "4294967298");
+  refused(machine_attr_file(dir, "threads", std::numeric_limits<I>::max()), "threads",
+          "9223372036854775807");
+  refused(machine_attr_file(dir, "simd_bits", std::numeric_limits<I>::min()), "simd_bits",
+          "-9223372036854775808");
+  refused(machine_attr_file(dir, "fma_pipes", std::numeric_limits<U>::max()), "fma_pipes",
+          "18446744073709551615");
+  refused(machine_attr_file(dir, "load_ports", 2.5), "load_ports", "2.5");
+  refused(machine_attr_file(dir, "hardware_threads", 1e20), "hardware_threads", "1e+20");
+  refused(machine_attr_file(dir, "memory_bus_bits", std::nan("")), "memory_bus_bits", "nan");
+  // memory_bytes is unsigned in memory, an int64 in the file.
+  refused(machine_attr_file(dir, "memory_bytes", I{-1}), "memory_bytes", "-1");
+  refused(machine_attr_file(dir, "memory_bytes", U{1} << 63), "memory_bytes",
+          "9223372036854775808");
+  // Whole numbers in range are read whatever their stored type.
+  EXPECT_EQ(read_file(machine_attr_file(dir, "cores", U{64})).machine.cores, 64);
+  EXPECT_EQ(read_file(machine_attr_file(dir, "cores", 48.0)).machine.cores, 48);
+  EXPECT_EQ(read_file(machine_attr_file(dir, "cores", I{2147483647})).machine.cores, 2147483647);
+  EXPECT_EQ(read_file(machine_attr_file(dir, "memory_bytes", std::numeric_limits<I>::max()))
+                .machine.memory_bytes,
+            std::uint64_t{9223372036854775807u});
+}
+
+TEST(HostileCeilingsFile, AFleetRankNumberIsReadWhole) {
+  TempDir dir;
+  const std::string path = dir.file("fleet.h5");
+  write_fleet_file(path, rooftop::testing::sample_fleet());
+  rewrite_number_attr(path, "ranks/0", "rank", std::int64_t{1} << 32);  // once read as rank 0
+  EXPECT_EQ(error_of([&] { read_fleet_file(path); }),
+            path + ": /ranks/0: attribute 'rank' is 4294967296, out of range");
+  rewrite_number_attr(path, "ranks/0", "rank", std::uint64_t{0});
+  EXPECT_EQ(read_fleet_file(path).ranks[0].rank, 0);
+}
+
+// /machine/caches rewritten with 64-bit or float columns: HDF5's conversion to the
+// reader's 32-bit and unsigned members clamped what did not fit (4294967298 to 2^31 - 1,
+// -1 bytes to 0) and cut fractions.
+template <class Bytes, class SharedBy>
+std::string wide_caches_file(const TempDir& dir, Bytes bytes, SharedBy shared_by) {
+  struct Row {
+    char level[16];
+    Bytes bytes;
+    SharedBy shared_by;
+  };
+  const std::string path = dir.file("caches.h5");
+  write_file(path, rooftop::testing::sample_ceilings_file());
+  const hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+  const hid_t machine = H5Gopen2(file, "machine", H5P_DEFAULT);
+  EXPECT_GE(H5Ldelete(machine, "caches", H5P_DEFAULT), 0);
+  const hid_t level = H5Tcopy(H5T_C_S1);
+  H5Tset_size(level, 16);
+  const hid_t row = H5Tcreate(H5T_COMPOUND, sizeof(Row));
+  H5Tinsert(row, "level", offsetof(Row, level), level);
+  H5Tinsert(row, "bytes", offsetof(Row, bytes), h5_type_of<Bytes>());
+  H5Tinsert(row, "shared_by", offsetof(Row, shared_by), h5_type_of<SharedBy>());
+  const hsize_t dims[1] = {2};
+  const hid_t space = H5Screate_simple(1, dims, nullptr);
+  const hid_t set =
+      H5Dcreate2(machine, "caches", row, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+  const Row rows[2] = {{"L1", Bytes(32768), SharedBy(1)}, {"L2", bytes, shared_by}};
+  EXPECT_GE(H5Dwrite(set, row, H5S_ALL, H5S_ALL, H5P_DEFAULT, rows), 0);
+  H5Dclose(set);
+  H5Sclose(space);
+  H5Tclose(row);
+  H5Tclose(level);
+  H5Gclose(machine);
+  H5Fclose(file);
+  return path;
+}
+
+TEST(HostileCeilingsFile, IntegerColumnsAreCheckedAtTheirStoredWidth) {
+  using I = std::int64_t;
+  TempDir dir;
+  const auto refused = [&](const std::string& path, const std::string& column,
+                           const std::string& value) {
+    expect_read_fails(
+        path, "table 'caches' row 1: column '" + column + "' is " + value + ", out of range");
+  };
+  refused(wide_caches_file(dir, I{1048576}, I{4294967298}), "shared_by", "4294967298");
+  refused(wide_caches_file(dir, I{-1}, I{2}), "bytes", "-1");
+  refused(wide_caches_file(dir, I{1048576}, 2.5), "shared_by", "2.5");
+  refused(wide_caches_file(dir, 1e30, I{2}), "bytes", "1e+30");
+  const core::Machine m = read_file(wide_caches_file(dir, I{1048576}, 4.0)).machine;
+  ASSERT_EQ(m.caches.size(), 2u);
+  EXPECT_EQ(m.caches[1].bytes, 1048576u);
+  EXPECT_EQ(m.caches[1].shared_by, 4);
+}
+
 TEST(HostileCeilingsFile, AFlippedByteInANewFileIsDetected) {
   TempDir dir;
   const std::string path = dir.file("new.h5");
@@ -181,6 +322,17 @@ TEST(Validation, ImplausibleCeilingsAreRefusedByTheWriter) {
       {[&](core::CeilingsFile& f) { f.sweeps.compute[0].values[0] = nan; }, "sample rate"},
       {[&](core::CeilingsFile& f) { f.machine.clock_ghz = -2.0; }, "clock_ghz"},
       {[&](core::CeilingsFile& f) { f.machine.cores = -4; }, "cores -4 is negative"},
+      // What the reader refuses as damage: text it cannot hold whole, an int64 overflow.
+      {[&](core::CeilingsFile& f) { f.machine.gpu_name.assign(2000000, 'x'); },
+       "/machine: gpu_name is 2000000 bytes of text, more than the 1048575 a file holds"},
+      {[&](core::CeilingsFile& f) { f.machine.gpu_name = std::string("x\x1b[2J\ny\0z", 9); },
+       "/machine: gpu_name holds a NUL (byte 7)"},
+      {[&](core::CeilingsFile& f) { f.machine.caches[0].name = std::string("l\0", 2); },
+       "/machine/caches row 0: level holds a NUL"},
+      {[&](core::CeilingsFile& f) { f.machine.memory_bytes = ~std::uint64_t{0}; },
+       "memory_bytes 18446744073709551615 is out of range (at most 9223372036854775807)"},
+      {[&](core::CeilingsFile& f) { f.provenance.command_line.assign(kMaxTextBytes + 1, 'a'); },
+       "command_line is 1048576 bytes of text"},
   };
   TempDir dir;
   const std::string path = dir.file("bad.h5");
@@ -194,6 +346,26 @@ TEST(Validation, ImplausibleCeilingsAreRefusedByTheWriter) {
   }
   EXPECT_TRUE(dir.entries().empty());
   EXPECT_NO_THROW(validate_ceilings_file(rooftop::testing::sample_ceilings_file()));
+}
+
+// The writer's limits are the reader's: text of the longest length and the widest
+// integers are written and read back; a table's text with a NUL, which the reader would
+// cut there, is refused.
+TEST(Validation, WhatTheWriterWritesAtItsLimitsIsReadBack) {
+  TempDir dir;
+  const std::string path = dir.file("limits.h5");
+  core::CeilingsFile f = rooftop::testing::sample_ceilings_file();
+  f.machine.gpu_name.assign(kMaxTextBytes, 'g');
+  f.machine.launch_geometry = "x\x1b[2J\ny";  // control characters are text, shown escaped
+  f.machine.memory_bytes = std::numeric_limits<std::int64_t>::max();
+  f.machine.cores = std::numeric_limits<int>::max();
+  write_file(path, f);
+  rooftop::testing::expect_same_machine(read_file(path).machine, f.machine);
+
+  f.ceilings[0].note = std::string("a\0b", 3);
+  const std::string msg = error_of([&] { write_file(path, f); });
+  EXPECT_EQ(msg, path + ": value for field 'note' holds a NUL: \"a\\x00b\"");
+  EXPECT_EQ(read_file(path).machine.gpu_name.size(), kMaxTextBytes);  // the file before stays
 }
 
 // One sample on a busy machine can be a thousand times slower than the rest: still data.

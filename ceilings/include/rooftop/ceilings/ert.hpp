@@ -31,7 +31,10 @@ nlohmann::json to_ert_json(const core::CeilingsFile& file,
 // or, where nothing was measured, a ceiling with zero samples whose note says
 // "theoretical, not measured". Machine fields come from the metadata where present.
 // Throws rooftop::Error naming the key for missing keys, non-numeric or non-positive
-// values and two entries for one ceiling; labels rooftop does not know go to `skipped`.
+// values, two entries for one ceiling, and machine values a ceilings file could not hold
+// as they are (an integer field that is not a JSON integer in its range, text with a NUL
+// or longer than validate.hpp's kMaxTextBytes); labels rooftop does not know go to
+// `skipped`.
 // The provenance is left for the caller to fill.
 core::CeilingsFile from_ert_json(const nlohmann::json& ert,
                                  std::vector<std::string>* skipped = nullptr);
