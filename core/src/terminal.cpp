@@ -25,11 +25,9 @@ std::string terminal_text(const std::string& text) {
   return out;
 }
 
-std::string quoted(std::string_view text) {
-  constexpr std::size_t kLongest = 64;
-  std::string cut(text.substr(0, kLongest));
+std::string terminal_line(std::string_view text) {
   std::string out;
-  for (const char c : cut) {
+  for (const char c : text) {
     if (c == '\n')
       out += "\\n";
     else if (c == '\r')
@@ -39,7 +37,12 @@ std::string quoted(std::string_view text) {
     else
       out += c;
   }
-  return "\"" + terminal_text(out) + (text.size() > kLongest ? "...\"" : "\"");
+  return terminal_text(out);
+}
+
+std::string quoted(std::string_view text) {
+  constexpr std::size_t kLongest = 64;
+  return "\"" + terminal_line(text.substr(0, kLongest)) + (text.size() > kLongest ? "...\"" : "\"");
 }
 
 }  // namespace rooftop::core

@@ -6,6 +6,7 @@
 #include "rooftop/ceilings/fields.hpp"
 #include "rooftop/core/format.hpp"
 #include "rooftop/core/statistics.hpp"
+#include "rooftop/core/terminal.hpp"
 #include "rooftop/core/vocabulary.hpp"
 
 namespace rooftop::report {
@@ -157,9 +158,23 @@ nlohmann::json ceilings_json(const CeilingsFile& f) {
   return out;
 }
 
+namespace {
+
+// The machine with every text as it prints within one line of the header: a name from a
+// file that holds a line break cannot split it.
+Machine one_line_texts(Machine m) {
+  for (const core::MachineField& field : core::kMachineFields)
+    if (const auto* text = std::get_if<std::string Machine::*>(&field.member))
+      m.**text = core::terminal_line(m.**text);
+  for (CacheLevel& c : m.caches) c.name = core::terminal_line(c.name);
+  return m;
+}
+
+}  // namespace
+
 std::string ceilings_table(const CeilingsFile& f) {
   std::ostringstream out;
-  const Machine& m = f.machine;
+  const Machine m = one_line_texts(f.machine);
   char line[512];
   out << "rooftop ceilings (schema " << f.provenance.schema_version << ", rooftop "
       << f.provenance.tool_version << " " << f.provenance.git_revision << ", "

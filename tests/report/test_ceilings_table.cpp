@@ -70,6 +70,19 @@ TEST(CeilingsTable, MeasuredMachineLineCachesClockAndNotes) {
       << text;
 }
 
+// A name from a file that holds a line break once split the machine line in two.
+TEST(CeilingsTable, NamesWithLineBreaksKeepTheHeaderLinesWhole) {
+  core::CeilingsFile f = rooftop::testing::sample_ceilings_file();
+  f.machine.gpu_name = "x\ny";
+  f.machine.hostname = "node\r\t017";
+  f.machine.caches[0].name = "l1\nl2";
+  const std::string text = ceilings_table(f);
+  EXPECT_NE(text.find("machine: x\\ny on node\\r\\t017; OpenMP, 4 threads on 2 SMs\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("caches: l1\\nl2 48 KiB"), std::string::npos) << text;
+}
+
 TEST(CeilingsTable, AHostSaysWhereItsPipesComeFromOrWhyThereAreNone) {
   core::CeilingsFile f;
   f.machine.cpu_model = "12th Gen Intel(R) Core(TM) i9-12900K";

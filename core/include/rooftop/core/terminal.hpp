@@ -12,6 +12,10 @@ namespace rooftop::core {
 // as \u00HH); everything else, UTF-8 included, unchanged.
 std::string terminal_text(const std::string& text);
 
+// terminal_text for a value printed within a line: line breaks and tabs too are written
+// as \n \r \t, so that a value cannot split the line it is printed in.
+std::string terminal_line(std::string_view text);
+
 // A value from a file quoted for a one-line message, the one rule for every reader:
 // "in double quotes", line breaks and tabs as \n \r \t, other control characters as
 // terminal_text writes them, cut after 64 bytes with "...".
