@@ -273,6 +273,12 @@ Command add_report(CLI::App& app) {
   return {r, [o](const std::string&) { return rooftop::app::run_report(*o); }};
 }
 
+// On a terminal the progress line ("[1/2] reading a.csv") may still be open: an error
+// takes its place rather than running on after it.
+void clear_progress_line() {
+  if (isatty(fileno(stderr))) std::fputs("\r\033[K", stderr);
+}
+
 // A command's status, unless what it printed did not all reach standard output (a full
 // disk, a closed descriptor): then one line and status 1, as for any other failed write.
 int standard_output_written(int status) {
@@ -329,6 +335,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "rooftop: interrupted; nothing was written\n");
     return 130;
   } catch (const std::bad_alloc&) {
+    clear_progress_line();
     const bool measure = command->cli->get_name() == "measure";  // --quick does less
     std::fprintf(stderr, "rooftop: error: out of memory%s\n",
                  measure ? " (try --quick or fewer threads)" : "");
@@ -339,6 +346,7 @@ int main(int argc, char** argv) {
     for (char& c : message)
       if (c == '\n' || c == '\r') c = ' ';
     message = rooftop::core::terminal_text(message);
+    clear_progress_line();
     std::fprintf(stderr, "rooftop: error: %s\n", message.c_str());
     return 1;
   }
