@@ -69,23 +69,11 @@ const CLI::Validator kPositiveSeconds(
     },
     "SECONDS");
 
-// Options that name files: given empty (an unset shell variable, often), they name none,
-// and a command would take them as not given.
-bool names_a_file(const std::string& option) {
-  for (const char* name : {"--out", "--plot", "--ceilings", "--timing", "--trace", "--connector",
-                           "--injection", "file", "files", "report", "a", "b"})
-    if (option == name) return true;
-  return false;
-}
-
-// One line for the first file option given an empty path, or "".
-std::string empty_path_given(const CLI::App& command) {
-  for (const CLI::Option* option : command.get_options())
-    if (option->count() > 0 && names_a_file(option->get_name()))
-      for (const std::string& value : option->results())
-        if (value.empty()) return option->get_name() + ": an empty path names no file";
-  return "";
-}
+// Options that name files: given empty (an unset shell variable, often), they would name
+// none, and a command would take them as not given.
+const CLI::Validator kFilePath(
+    [](const std::string& path) { return path.empty() ? "an empty path names no file" : ""; },
+    "PATH");
 
 Command add_measure(CLI::App& app) {
   auto o = std::make_shared<rooftop::app::MeasureOptions>();
@@ -97,9 +85,11 @@ Command add_measure(CLI::App& app) {
   CLI::Option* device =
       m->add_option("--device", o->device, "--space device: the GPU to characterize (CUDA index)")
           ->check(CLI::NonNegativeNumber);
-  m->add_option("--out", o->out, "ceilings file to write (HDF5)");
+  m->add_option("--out", o->out, "ceilings file to write (HDF5)")
+      ->check(kFilePath);
   m->add_option("--plot", o->plot,
-                "SVG chart to write (roofline and bandwidth sweep; under MPI the fleet's spread)");
+                "SVG chart to write (roofline and bandwidth sweep; under MPI the fleet's spread)")
+      ->check(kFilePath);
   m->add_flag("--strict", o->strict,
               "exit 4 when a ceiling was measured while other tasks took its CPUs");
   return {m, [o, device](const std::string& line) {
@@ -112,7 +102,8 @@ Command add_measure(CLI::App& app) {
 Command add_show(CLI::App& app) {
   auto o = std::make_shared<rooftop::app::ShowOptions>();
   CLI::App* s = app.add_subcommand("show", "print a ceilings file as a table or JSON");
-  s->add_option("file", o->file, "ceilings file (HDF5)")->required();
+  s->add_option("file", o->file, "ceilings file (HDF5)")->required()
+      ->check(kFilePath);
   add_format_flags(s, o->format);
   return {s, [o](const std::string&) { return rooftop::app::run_show(*o); }};
 }
@@ -124,9 +115,11 @@ Command add_compare(CLI::App& app) {
   c->add_option("files", o->files,
                 "ceilings files (HDF5); the first is the baseline. One fleet file (measure "
                 "under MPI): its slow and failed ranks, exit status 3 when there are any")
-      ->required();
+      ->required()
+      ->check(kFilePath);
   c->add_option("--plot", o->plot,
-                "SVG chart to write (the rooflines overlaid; a fleet: the spread of each ceiling)");
+                "SVG chart to write (the rooflines overlaid; a fleet: the spread of each ceiling)")
+      ->check(kFilePath);
   add_format_flags(c, o->format);
   CLI::Option* threshold =
       c->add_option("--threshold", o->threshold,
@@ -142,12 +135,14 @@ Command add_compare(CLI::App& app) {
 Command add_export(CLI::App& app) {
   auto o = std::make_shared<rooftop::app::ExportOptions>();
   CLI::App* e = app.add_subcommand("export", "write a ceilings file in a format other tools read");
-  e->add_option("file", o->file, "ceilings file (HDF5)")->required();
+  e->add_option("file", o->file, "ceilings file (HDF5)")->required()
+      ->check(kFilePath);
   e->add_option("--format", o->format, "ert-json (ERT's roofline.json), csv or json")
       ->required()
       ->check(CLI::IsMember(std::vector<std::string>(std::begin(rooftop::ceilings::kExportFormats),
                                                      std::end(rooftop::ceilings::kExportFormats))));
-  e->add_option("--out", o->out, "file to write (default: stdout)");
+  e->add_option("--out", o->out, "file to write (default: stdout)")
+      ->check(kFilePath);
   return {e, [o](const std::string&) { return rooftop::app::run_export(*o); }};
 }
 
@@ -155,8 +150,10 @@ Command add_import_ceilings(CLI::App& app) {
   auto o = std::make_shared<rooftop::app::ImportCeilingsOptions>();
   CLI::App* ic =
       app.add_subcommand("import-ceilings", "read an ERT roofline.json into a ceilings file");
-  ic->add_option("file", o->file, "ERT roofline.json")->required();
-  ic->add_option("--out", o->out, "ceilings file to write (HDF5)")->required();
+  ic->add_option("file", o->file, "ERT roofline.json")->required()
+      ->check(kFilePath);
+  ic->add_option("--out", o->out, "ceilings file to write (HDF5)")->required()
+      ->check(kFilePath);
   return {ic, [o](const std::string& line) { return rooftop::app::run_import_ceilings(*o, line); }};
 }
 
@@ -164,15 +161,18 @@ Command add_analyze(CLI::App& app) {
   auto o = std::make_shared<rooftop::app::AnalyzeOptions>();
   CLI::App* a = app.add_subcommand(
       "analyze", "run kernels here (GPP ladder, reference kernels) and place them on the ceilings");
-  a->add_option("--ceilings", o->ceilings, "ceilings file (HDF5) of this machine")->required();
+  a->add_option("--ceilings", o->ceilings, "ceilings file (HDF5) of this machine")->required()
+      ->check(kFilePath);
   a->add_option("--kernels", o->kernels,
                 "comma-separated: " + listed(rooftop::kernels::kernel_names(), ", "));
   a->add_option("--size", o->size,
                 listed(rooftop::kernels::size_names(), " or ") +
                     " (default: small on a CPU, medium on a GPU)")
       ->check(CLI::IsMember(rooftop::kernels::size_names()));
-  a->add_option("--out", o->out, "file to write: the ceilings with the kernels (HDF5)");
-  a->add_option("--plot", o->plot, "SVG chart to write (hierarchical roofline)");
+  a->add_option("--out", o->out, "file to write: the ceilings with the kernels (HDF5)")
+      ->check(kFilePath);
+  a->add_option("--plot", o->plot, "SVG chart to write (hierarchical roofline)")
+      ->check(kFilePath);
   add_format_flags(a, o->format);
   a->add_flag("--no-cupti", o->no_cupti,
               "declared counts even where CUPTI is available (to run under Nsight Compute, "
@@ -197,13 +197,18 @@ Command add_import(CLI::App& app) {
                  "text output, nvprof --csv, nsys stats --format csv (cuda_gpu_kern_sum, "
                  "cuda_gpu_trace), nsys export --type sqlite, a PyTorch trace (.json, .json.gz); "
                  "a file of times given with a report of counts times it")
-      ->required();
+      ->required()
+      ->check(kFilePath);
   im->add_option("--timing", o->timing,
                  "kernel times joined by name: nvprof --print-gpu-trace or summary CSV, nsys "
-                 "stats CSV, nsys SQLite export or a PyTorch trace");
-  im->add_option("--ceilings", o->ceilings, "ceilings file (HDF5)")->required();
-  im->add_option("--out", o->out, "file to write: the ceilings with the kernels (HDF5)");
-  im->add_option("--plot", o->plot, "SVG chart to write (hierarchical roofline)");
+                 "stats CSV, nsys SQLite export or a PyTorch trace")
+      ->check(kFilePath);
+  im->add_option("--ceilings", o->ceilings, "ceilings file (HDF5)")->required()
+      ->check(kFilePath);
+  im->add_option("--out", o->out, "file to write: the ceilings with the kernels (HDF5)")
+      ->check(kFilePath);
+  im->add_option("--plot", o->plot, "SVG chart to write (hierarchical roofline)")
+      ->check(kFilePath);
   add_format_flags(im, o->format);
   return {im, [o](const std::string& line) { return rooftop::app::run_import(*o, line); }};
 }
@@ -212,11 +217,14 @@ Command add_profile(CLI::App& app) {
   auto o = std::make_shared<rooftop::app::ProfileOptions>();
   CLI::App* pr = app.add_subcommand(
       "profile", "run an unmodified Kokkos or CUDA program and place its kernels on the ceilings");
-  pr->add_option("--ceilings", o->ceilings, "ceilings file (HDF5)")->required();
+  pr->add_option("--ceilings", o->ceilings, "ceilings file (HDF5)")->required()
+      ->check(kFilePath);
   pr->add_option("--connector", o->connector,
-                 "Kokkos Tools connector library (default: the one beside rooftop)");
+                 "Kokkos Tools connector library (default: the one beside rooftop)")
+      ->check(kFilePath);
   pr->add_option("--injection", o->injection,
-                 "CUDA injection library (default: the one beside rooftop)");
+                 "CUDA injection library (default: the one beside rooftop)")
+      ->check(kFilePath);
   CLI::Option* kokkos = pr->add_flag("--kokkos", o->kokkos,
                                      "see labelled Kokkos kernels through the Kokkos Tools connector");
   pr->add_flag("--cuda", o->cuda,
@@ -232,9 +240,12 @@ Command add_profile(CLI::App& app) {
   pr->add_option("--trace", o->trace,
                  "torch.profiler trace of the program (export_chrome_trace, .json or .json.gz; "
                  "written by this run or an earlier one): names the operators that launched "
-                 "each kernel");
-  pr->add_option("--out", o->out, "file to write: the ceilings with the kernels (HDF5)");
-  pr->add_option("--plot", o->plot, "SVG chart to write (hierarchical roofline)");
+                 "each kernel")
+      ->check(kFilePath);
+  pr->add_option("--out", o->out, "file to write: the ceilings with the kernels (HDF5)")
+      ->check(kFilePath);
+  pr->add_option("--plot", o->plot, "SVG chart to write (hierarchical roofline)")
+      ->check(kFilePath);
   add_format_flags(pr, o->format);
   pr->add_option("command", o->command, "-- the program and its arguments")->required();
   return {pr, [o](const std::string& line) { return rooftop::app::run_profile(*o, line); }};
@@ -243,8 +254,10 @@ Command add_profile(CLI::App& app) {
 Command add_plot(CLI::App& app) {
   auto o = std::make_shared<rooftop::app::PlotOptions>();
   CLI::App* p = app.add_subcommand("plot", "draw a chart of one or more rooftop files");
-  p->add_option("files", o->files, "ceilings or kernels files (HDF5)")->required();
-  p->add_option("--out", o->out, "SVG chart to write")->required();
+  p->add_option("files", o->files, "ceilings or kernels files (HDF5)")->required()
+      ->check(kFilePath);
+  p->add_option("--out", o->out, "SVG chart to write")->required()
+      ->check(kFilePath);
   return {p, [o](const std::string&) { return rooftop::app::run_plot(*o); }};
 }
 
@@ -257,8 +270,10 @@ Command add_compare_counts(CLI::App& app) {
   cc->add_option("a", o->a,
                  "kernels file (HDF5: analyze, import or profile --out) or any report import "
                  "reads")
-      ->required();
-  cc->add_option("b", o->b, "the same for the other counts")->required();
+      ->required()
+      ->check(kFilePath);
+  cc->add_option("b", o->b, "the same for the other counts")->required()
+      ->check(kFilePath);
   add_format_flags(cc, o->format);
   return {cc, [o](const std::string&) { return rooftop::app::run_compare_counts(*o); }};
 }
@@ -268,8 +283,10 @@ Command add_report(CLI::App& app) {
   CLI::App* r = app.add_subcommand(
       "report", "write one self-contained interactive HTML page of one or more rooftop files");
   r->add_option("files", o->files, "ceilings or kernels files (HDF5); several are compared")
-      ->required();
-  r->add_option("--out", o->out, "HTML file to write")->required();
+      ->required()
+      ->check(kFilePath);
+  r->add_option("--out", o->out, "HTML file to write")->required()
+      ->check(kFilePath);
   return {r, [o](const std::string&) { return rooftop::app::run_report(*o); }};
 }
 
@@ -320,11 +337,6 @@ int main(int argc, char** argv) {
   for (const Command& c : commands)
     if (c.cli->parsed()) command = &c;
   if (!command) return 1;
-  if (const std::string why = empty_path_given(*command->cli); !why.empty()) {
-    std::fprintf(stderr, "rooftop: %s (see rooftop %s --help)\n", why.c_str(),
-                 command->cli->get_name().c_str());
-    return 2;
-  }
   rooftop::core::remove_temporary_files_when_stopped();
   try {
     return standard_output_written(command->run(command_line));

@@ -6,9 +6,9 @@
 
 #include <cerrno>
 #include <cstring>
-#include <filesystem>
 
 #include "rooftop/core/error.hpp"
+#include "rooftop/core/output_file.hpp"
 
 namespace rooftop::core {
 
@@ -32,8 +32,7 @@ void require_regular_file(const std::string& path) {
 void check_distinct(const std::vector<std::string>& paths, const std::string& why) {
   for (std::size_t i = 0; i < paths.size(); ++i)
     for (std::size_t j = 0; j < i; ++j) {
-      std::error_code ec;  // a file that does not exist is the reader's to report
-      if (paths[i] == paths[j] || (std::filesystem::equivalent(paths[i], paths[j], ec) && !ec))
+      if (same_file(paths[i], paths[j]))
         throw Error(paths[i] + ": given twice" +
                     (paths[i] == paths[j] ? "" : " (as " + paths[j] + ")") + "; " + why);
     }
