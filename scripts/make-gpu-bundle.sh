@@ -16,7 +16,7 @@
 #
 # --peers DIR: the executables in DIR travel too, in peers/, for run-gpu.sh --peers to
 # run beside rooftop on the same GPU (other tools' benchmarks, built for the GPU's arch by
-# scripts/build-gpu-peers.sh; see the README), with the programs in DIR/libexec/ that
+# scripts/build-gpu-peers.sh; see docs/gpu.md), with the programs in DIR/libexec/ that
 # some of them run (run-gpu.sh runs only DIR's own), and scripts/peers-table.py, which
 # sets their figures beside rooftop's. Their libraries are packed like ours.
 #

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """The documents against the tree and the program, so that they cannot drift apart
 unseen: every folder of the repository is in the README's layout, every path the
-documents name in backticks exists, and every `rooftop SUBCOMMAND --flag` they show is a
-subcommand and a flag of this build's rooftop (ROOFTOP_EXE).
+documents name in backticks exists, every relative link leads to a file and heading of
+the tree, and every `rooftop SUBCOMMAND --flag` they show is a subcommand and a flag of
+this build's rooftop (ROOFTOP_EXE).
 """
 
 import os
@@ -64,6 +65,33 @@ class Documents(unittest.TestCase):
                     continue  # a program, named by its source (bench/fma_sampling)
                 missing.append(f"{doc}:{line_of(text, m.start())}: {m.group(1)}")
         self.assertEqual(missing, [], "paths named in the documents that the tree lacks")
+
+    def test_every_link_leads_somewhere(self):
+        # A relative link [text](path#anchor) must name a file or folder of the tree and,
+        # with an anchor, one of that Markdown file's headings (GitHub's anchors: lower
+        # case, punctuation dropped, spaces as hyphens).
+        def anchors(doc):
+            text = re.sub(r"```.*?```", "", (ROOT / doc).read_text(), flags=re.S)
+            return {re.sub(r"[^\w\- ]", "", h.strip().lower()).replace(" ", "-")
+                    for h in re.findall(r"^#+\s+(.*)$", text, re.M)}
+
+        broken, checked = [], 0
+        for doc in self.docs:
+            text = (ROOT / doc).read_text()
+            for m in re.finditer(r"\]\(([^)\s]+)\)", text):
+                target = m.group(1)
+                if re.match(r"[a-z]+:", target):
+                    continue  # https:, mailto:
+                path, _, anchor = target.partition("#")
+                resolved = os.path.normpath(os.path.join(os.path.dirname(doc), path)) if path else doc
+                checked += 1
+                where = f"{doc}:{line_of(text, m.start())}: {target}"
+                if resolved not in self.files and resolved not in self.folders:
+                    broken.append(where + " (no such file)")
+                elif anchor and resolved.endswith(".md") and anchor not in anchors(resolved):
+                    broken.append(where + " (no such heading)")
+        self.assertGreater(checked, 10, "the documents' links were not found")
+        self.assertEqual(broken, [], "links in the documents that lead nowhere")
 
     def test_every_command_shown_is_the_programs(self):
         if not os.access(EXE, os.X_OK):
