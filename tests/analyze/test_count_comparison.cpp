@@ -321,9 +321,10 @@ TEST(CompareCountsH200, PyTorchsKernelsPairAsCuptiAndNsightComputeSpellThem) {
   for (const CountPair& p : c.pairs) {
     ASSERT_EQ(p.a.size(), 1u);
     ASSERT_EQ(p.b.size(), 1u);
-    if (p.b[0].id == "k4")
+    if (p.b[0].id == "k4") {
       EXPECT_NE(p.a[0].name.find("at::native::GeluCUDAKernelImpl"), std::string::npos)
           << p.a[0].name;
+    }
   }
 }
 

@@ -206,8 +206,11 @@ TEST(Tensor, HoppersFp8MmaSyncIsNotMeasured) {
     EXPECT_NE(why.find("compute capability 9.0"), std::string::npos) << why;
     EXPECT_EQ(tensor_mma_unfit(fp8, "8.9"), "");  // Ada's FP8 mma.sync is its own unit
   }
-  for (const char* name : kTensorFigures)
-    if (std::string(name).rfind("tc_fp8", 0) != 0) EXPECT_EQ(tensor_mma_unfit(name, "9.0"), "");
+  for (const char* name : kTensorFigures) {
+    if (std::string(name).rfind("tc_fp8", 0) != 0) {
+      EXPECT_EQ(tensor_mma_unfit(name, "9.0"), "");
+    }
+  }
   EXPECT_EQ(tensor_mma_unfit("tc_fp16", ""), "");  // no GPU: nothing to say
   EXPECT_THROW(tensor_mma_unfit("tc_fp4", "9.0"), Error);
 }
