@@ -310,14 +310,34 @@ TEST(DotAmx, TheAnswerTheSweepChecks) {
   EXPECT_EQ(detail::amx_tiles(5), nullptr);
 }
 
+// Each unit carries its own rate's source: on Sapphire Rapids the VNNI unit has a peak and
+// the BF16 unit says why it has none.
+TEST(DotDispatch, EachUnitHasItsOwnRatesSource) {
+  DotFeatures f;
+  f.avx512bf16 = f.avx512vnni = true;
+  const auto units = dot_units(f, core_dot_rates("GenuineIntel", 6, 0x8f), nullptr);
+  ASSERT_EQ(units.size(), 2u);
+  EXPECT_EQ(units[0].figure, "bf16_dot");
+  EXPECT_EQ(units[0].per_cycle, 0.0);
+  EXPECT_EQ(units[0].source.rfind("no rate for vdpbf16ps zmm (Sapphire Rapids: Intel publishes no", 0), 0u)
+      << units[0].source;
+  EXPECT_EQ(units[1].figure, "int8_dot");
+  EXPECT_EQ(units[1].per_cycle, 2.0);
+  EXPECT_EQ(units[1].source, "Sapphire Rapids: p0+p1 fused and p5");
+}
+
 TEST(DotDispatch, CoreRates) {
   const DotRates zen4 = core_dot_rates("AuthenticAMD", 0x19, 0x61);
   EXPECT_EQ(zen4.bf16_zmm, 1.0);
   EXPECT_EQ(zen4.int8_zmm, 1.0);
   EXPECT_EQ(zen4.amx_bf16, 0.0);
   const DotRates spr = core_dot_rates("GenuineIntel", 6, 0x8f);
-  EXPECT_EQ(spr.bf16_zmm, 2.0);
+  EXPECT_EQ(spr.bf16_zmm, 0.0) << "no published vdpbf16ps rate; not the ports' two a cycle";
+  EXPECT_NE(spr.bf16_source.find("Intel publishes no vdpbf16ps rate"), std::string::npos)
+      << spr.bf16_source;
   EXPECT_EQ(spr.int8_zmm, 2.0);
+  EXPECT_EQ(spr.source, "Sapphire Rapids: p0+p1 fused and p5") << "the VNNI rate's source stays";
+  EXPECT_EQ(zen4.bf16_source, zen4.source) << "a known BF16 rate has the core's source";
   EXPECT_EQ(spr.amx_bf16 * 16384, 1024.0) << "tdpbf16ps per cycle: 1024 FLOPs";
   EXPECT_EQ(core_dot_rates("GenuineIntel", 6, 0xcf).amx_bf16, spr.amx_bf16) << "Emerald Rapids";
   const DotRates zen3 = core_dot_rates("AuthenticAMD", 0x19, 0x01);

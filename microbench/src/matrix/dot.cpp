@@ -211,7 +211,7 @@ DotFeatures host_dot_features() {
 ceilings::DotRates host_dot_rates() {
 #if defined(__x86_64__)
   unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
-  if (!__get_cpuid(0, &eax, &ebx, &ecx, &edx)) return {0, 0, "no cpuid", 0, "no cpuid"};
+  if (!__get_cpuid(0, &eax, &ebx, &ecx, &edx)) return {0, 0, "no cpuid", 0, "no cpuid", "no cpuid"};
   char vendor[13] = {};
   std::memcpy(vendor, &ebx, 4);
   std::memcpy(vendor + 4, &edx, 4);
@@ -224,30 +224,31 @@ ceilings::DotRates host_dot_rates() {
   if (base_family == 0x6 || base_family == 0xf) model += ((eax >> 16) & 0xf) << 4;
   return ceilings::core_dot_rates(vendor, family, model);
 #else
-  return {0, 0, "not an x86-64 CPU", 0, "not an x86-64 CPU"};
+  return {0, 0, "not an x86-64 CPU", 0, "not an x86-64 CPU", "not an x86-64 CPU"};
 #endif
 }
 
 std::vector<ceilings::DotUnit> dot_units(const DotFeatures& features, const ceilings::DotRates& rates,
                                          std::vector<std::string>* absent) {
   std::vector<ceilings::DotUnit> out;
-  const auto unit = [&](const char* figure, DotInstruction instruction, double per_cycle) {
+  const auto unit = [&](const char* figure, DotInstruction instruction, double per_cycle,
+                        const std::string& source) {
     const DotKernelInfo& k = kernel_info(instruction);
     out.push_back({figure, std::string(k.name), k.ops_per_instruction, per_cycle,
-                   per_cycle > 0 ? rates.source : "no rate for " + std::string(k.name) +
-                                                      " (" + rates.source + ")"});
+                   per_cycle > 0 ? source : "no rate for " + std::string(k.name) + " (" + source + ")"});
   };
   const auto missing = [&](const std::string& line) {
     if (absent) absent->push_back(line);
   };
   if (features.avx512bf16)
-    unit("bf16_dot", DotInstruction::bf16_zmm, rates.bf16_zmm);
+    unit("bf16_dot", DotInstruction::bf16_zmm, rates.bf16_zmm,
+         rates.bf16_source.empty() ? rates.source : rates.bf16_source);
   else
     missing("bf16_dot: this CPU has no AVX-512 BF16 (avx512_bf16)");
   if (features.avx512vnni)
-    unit("int8_dot", DotInstruction::int8_zmm, rates.int8_zmm);
+    unit("int8_dot", DotInstruction::int8_zmm, rates.int8_zmm, rates.source);
   else if (features.avxvnni)
-    unit("int8_dot", DotInstruction::int8_ymm, 0.0);
+    unit("int8_dot", DotInstruction::int8_ymm, 0.0, rates.source);
   else
     missing("int8_dot: this CPU has neither AVX-512 VNNI (avx512_vnni) nor AVX-VNNI (avx_vnni)");
   if (!features.amx_bf16)

@@ -30,6 +30,7 @@ struct DotRates {
   std::string source;
   double amx_bf16 = 0.0;   // tdpbf16ps (a whole tile product)
   std::string amx_source;  // where that comes from, or why it is not known
+  std::string bf16_source;  // where bf16_zmm comes from, or why it is not known
 };
 DotRates core_dot_rates(const std::string& vendor, int family, int model);
 }  // namespace rooftop::ceilings
