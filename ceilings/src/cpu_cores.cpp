@@ -132,7 +132,7 @@ DotRates core_dot_rates(const std::string& vendor, int family, int model) {
   const CoreRow* row = find_core(vendor, family, model);
   if (!row) {
     out.source = std::string("unknown core (") + id + ")";
-    out.amx_source = out.source;
+    out.bf16_source = out.amx_source = out.source;
     return out;
   }
   for (const DotRow& d : kDotCores)
@@ -147,7 +147,7 @@ DotRates core_dot_rates(const std::string& vendor, int family, int model) {
       return out;
     }
   out.source = std::string(row->name) + " (" + id + "): its dot-product pipes are not in the table";
-  out.amx_source = out.source;
+  out.bf16_source = out.amx_source = out.source;
   return out;
 }
 

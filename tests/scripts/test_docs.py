@@ -6,6 +6,7 @@ the tree, and every `rooftop SUBCOMMAND --flag` they show is a subcommand and a 
 this build's rooftop (ROOFTOP_EXE).
 """
 
+import functools
 import os
 import pathlib
 import re
@@ -70,6 +71,7 @@ class Documents(unittest.TestCase):
         # A relative link [text](path#anchor) must name a file or folder of the tree and,
         # with an anchor, one of that Markdown file's headings (GitHub's anchors: lower
         # case, punctuation dropped, spaces as hyphens).
+        @functools.lru_cache(maxsize=None)  # each file's headings read once, not per link
         def anchors(doc):
             text = re.sub(r"```.*?```", "", (ROOT / doc).read_text(), flags=re.S)
             return {re.sub(r"[^\w\- ]", "", h.strip().lower()).replace(" ", "-")

@@ -241,8 +241,7 @@ std::vector<ceilings::DotUnit> dot_units(const DotFeatures& features, const ceil
     if (absent) absent->push_back(line);
   };
   if (features.avx512bf16)
-    unit("bf16_dot", DotInstruction::bf16_zmm, rates.bf16_zmm,
-         rates.bf16_source.empty() ? rates.source : rates.bf16_source);
+    unit("bf16_dot", DotInstruction::bf16_zmm, rates.bf16_zmm, rates.bf16_source);
   else
     missing("bf16_dot: this CPU has no AVX-512 BF16 (avx512_bf16)");
   if (features.avx512vnni)

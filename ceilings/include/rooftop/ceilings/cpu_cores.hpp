@@ -23,7 +23,8 @@ CoreModel core_model(const std::string& vendor, int family, int model,
                      const std::string& model_name, int simd_bits);
 
 // 512-bit dot-product instructions one core issues per cycle; 0: not
-// known. `source` names the core and pipes, or says why not.
+// known. `source` names the core and pipes, or says why not; each rate that can
+// differ from the pipes' count has a source of its own.
 struct DotRates {
   double bf16_zmm = 0.0;  // vdpbf16ps zmm
   double int8_zmm = 0.0;  // vpdpbusd zmm
