@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Set up, build and run the whole test suite (no GPU needed). The build has MPI
-# (install-deps.sh installs Open MPI), so the fleet tests run too: 2 and 3 ranks of
+# (install-deps.sh --tests installs Open MPI), so the fleet tests run too: 2 and 3 ranks of
 # mpirun on this machine, as root where CI runs them (they allow it themselves); and the
 # HTML report's tests in headless Chromium (label browser).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-"$root/scripts/build.sh" -DROOFTOP_BUILD_TESTS=ON -DROOFTOP_WITH_MPI=ON
+"$root/scripts/build.sh" --tests -DROOFTOP_WITH_MPI=ON
 if ! grep -q "define ROOFTOP_HAS_MPI 1" "$root/build/generated/rooftop/config.hpp"; then
   echo "test.sh: the build found no MPI (Debian: libopenmpi-dev openmpi-bin), so the fleet" \
        "tests would not run" >&2
