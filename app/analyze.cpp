@@ -111,7 +111,8 @@ int run_analyze(const AnalyzeOptions& options, const std::string& command_line) 
     backend =
         std::make_unique<analyze::HostBackend>(std::move(kernels), sampling, progress_printer());
   const analyze::Estimate estimate =
-      analyze::estimate(declared, report.ceilings(), sampling, backend->counting());
+      analyze::estimate(declared, report.ceilings(), sampling, backend->counting(),
+                        ROOFTOP_HAS_DEVICE ? analyze::kDeviceRunModel : analyze::kHostRunModel);
   std::fprintf(stderr, "rooftop: estimate: %s\n", estimate.text.c_str());
   std::vector<core::KernelRecord> records = backend->collect(notes);
   run.throw_if_interrupted();

@@ -7,14 +7,15 @@
 
 namespace rooftop::analyze {
 
-double timed_seconds(double run_seconds, const core::Sampling& sampling) {
+double timed_seconds(double run_seconds, const core::Sampling& sampling, Calibration calibration) {
   const double sample = std::max(run_seconds, sampling.min_sample_seconds);
-  const double all = (std::max(1, sampling.samples) + 1) * sample;  // + calibration
-  return std::max(run_seconds, std::min(all, sampling.budget_seconds));
+  const int launches = std::max(1, sampling.samples) + (calibration == Calibration::apart ? 1 : 0);
+  return std::max(run_seconds, std::min(launches * sample, sampling.budget_seconds));
 }
 
-double kernel_seconds(double run_seconds, const core::Sampling& sampling, const Counting& counting) {
-  double s = timed_seconds(run_seconds, sampling);
+double kernel_seconds(double run_seconds, const core::Sampling& sampling, const Counting& counting,
+                      Calibration calibration) {
+  double s = timed_seconds(run_seconds, sampling, calibration);
   if (counting.passes > 0)
     s += static_cast<double>(counting.passes) * run_seconds + counting.setup_seconds;
   return s;
@@ -33,14 +34,23 @@ double roof_seconds(const core::KernelRecord& declared, const core::CeilingsFile
   return seconds;
 }
 
+double held_bytes(const core::KernelRecord& declared) {
+  const core::LevelBytes* b = declared.find_bytes("dram");
+  return b ? b->bytes : 0.0;
+}
+
 Estimate estimate(const std::vector<core::KernelRecord>& declared,
                   const core::CeilingsFile& ceilings, const core::Sampling& sampling,
-                  const Counting& counting) {
+                  const Counting& counting, const RunModel& model) {
   Estimate e;
+  e.high_seconds = model.start_seconds;
   for (const core::KernelRecord& k : declared) {
     const double roof = roof_seconds(k, ceilings);
-    e.low_seconds += kernel_seconds(roof, sampling, counting);
-    e.high_seconds += kernel_seconds(10.0 * roof, sampling, counting);
+    const double held = held_bytes(k);
+    e.low_seconds += kernel_seconds(roof, sampling, counting, Calibration::kept) +
+                     held / model.setup_fast_bytes_per_second;
+    e.high_seconds += kernel_seconds(roof / model.lowest_fraction, sampling, counting) +
+                      held / model.setup_slow_bytes_per_second;
   }
   const auto secs = [](double s) { return core::format_number("%.0f", std::max(1.0, s)); };
   e.text = std::to_string(declared.size()) + " kernel" + (declared.size() == 1 ? "" : "s") +
@@ -51,7 +61,9 @@ Estimate estimate(const std::vector<core::KernelRecord>& declared,
   e.text += ") x its run time";
   if (counting.passes > 0)
     e.text += " + " + core::format_number("%.1f", counting.setup_seconds) + " s counting set-up";
-  e.text += "; run times from the declared counts at the roof and at a tenth of it";
+  e.text += " + its arrays' set-up; run times from the declared counts at the roof and at " +
+            core::format_number("%g", model.lowest_fraction) +
+            " of it, the slowest fraction seen";
   return e;
 }
 

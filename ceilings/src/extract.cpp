@@ -173,6 +173,37 @@ void attach_theoretical(const core::Machine& m, core::Ceiling& c,
   }
 }
 
+namespace {
+
+// A sweep whose working sets stop short of the DRAM window (`measure --quick` bounds them):
+// the best point at its largest working set, where that is still twice the last-level
+// cache, so that the level below cannot hold it.
+std::optional<std::size_t> short_dram_point(const LevelWindow& dram, const core::Sweeps& sweeps) {
+  std::uint64_t largest = 0;
+  for (const core::BandwidthPoint& p : sweeps.bandwidth)
+    largest = std::max(largest, p.working_set_bytes);
+  const double last_level = static_cast<double>(dram.lo) / kDramFactor;
+  if (static_cast<double>(largest) < kSpillFactor * last_level) return std::nullopt;
+  return best_point(sweeps.bandwidth, [&](const core::BandwidthPoint& p) {
+    return p.working_set_bytes == largest;
+  });
+}
+
+std::string short_dram_note(const LevelWindow& dram, const core::BandwidthPoint& p) {
+  const double mib = 1024.0 * 1024.0;
+  const double last_level = static_cast<double>(dram.lo) / kDramFactor;
+  char buf[256];
+  std::snprintf(buf, sizeof buf,
+                "working sets bounded at %.0f MiB, %.1fx the last-level cache's %.0f MiB, short "
+                "of the %.0f MiB (%gx) a full measure starts DRAM at: cache hits may raise it",
+                static_cast<double>(p.working_set_bytes) / mib,
+                static_cast<double>(p.working_set_bytes) / last_level, last_level / mib,
+                static_cast<double>(dram.lo) / mib, kDramFactor);
+  return buf;
+}
+
+}  // namespace
+
 std::vector<CeilingSource> ceiling_sources(const core::Machine& machine, const core::Sweeps& sweeps,
                                            std::vector<std::string>* skipped) {
   std::vector<CeilingSource> out;
@@ -185,7 +216,7 @@ std::vector<CeilingSource> ceiling_sources(const core::Machine& machine, const c
         return p.precision == precision.name && p.mode == mode.name;
       });
       if (best)
-        out.push_back({name, true, *best});
+        out.push_back({name, true, *best, ""});
       else
         note(skipped, name + ": not measured");
     }
@@ -198,7 +229,7 @@ std::vector<CeilingSource> ceiling_sources(const core::Machine& machine, const c
         return split_device_pattern(p.pattern).first == level;
       });
       if (best)
-        out.push_back({level, false, *best});
+        out.push_back({level, false, *best, ""});
       else
         note(skipped, std::string(level) + ": not measured");
     }
@@ -210,10 +241,15 @@ std::vector<CeilingSource> ceiling_sources(const core::Machine& machine, const c
     const auto best = best_point(sweeps.bandwidth, [&](const core::BandwidthPoint& p) {
       return p.working_set_bytes >= w.lo && p.working_set_bytes <= w.hi;
     });
-    if (best)
-      out.push_back({w.name, false, *best});
-    else
+    const auto short_dram = w.name == "dram" && !best ? short_dram_point(w, sweeps) : std::nullopt;
+    if (best) {
+      out.push_back({w.name, false, *best, ""});
+    } else if (short_dram) {
+      out.push_back({w.name, false, *short_dram,
+                     short_dram_note(w, sweeps.bandwidth[*short_dram])});
+    } else {
       note(skipped, w.name + ": no sweep point inside its working-set window");
+    }
   }
   return out;
 }
@@ -262,6 +298,7 @@ std::vector<core::Ceiling> extract_ceilings(const core::Machine& machine,
       c = ceiling_from(source.name, "bandwidth", "GB/s", p);
       c.pattern = split_device_pattern(p.pattern).second;
       attach_theoretical(machine, c, p.clock_ghz);
+      if (!source.note.empty()) c.note += (c.note.empty() ? "" : "; ") + source.note;
     }
     if (c.above_theoretical())
       c.note = "ABOVE THEORETICAL PEAK: the measurement or the hardware model is wrong" +

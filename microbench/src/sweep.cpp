@@ -21,11 +21,14 @@ std::vector<std::uint64_t> working_sets(const core::Machine& machine, int per_oc
   for (double ws = 4.0 * KiB; ws <= static_cast<double>(largest) * 1.001;
        ws *= std::pow(2.0, 1.0 / per_octave))
     sizes.insert(static_cast<std::uint64_t>(ws) / KiB * KiB);
-  // Guarantee a point well inside every level's window (geometric middle).
+  // Guarantee a point well inside every level's window (geometric middle) that the
+  // largest working set reaches.
   for (const auto& w : ceilings::level_windows(machine)) {
     const double lo = std::max<double>(4.0 * KiB, static_cast<double>(w.lo));
     const double hi = w.name == "dram" ? 2.0 * lo : static_cast<double>(w.hi);
-    sizes.insert(static_cast<std::uint64_t>(std::sqrt(lo * hi)) / KiB * KiB);
+    const double middle = std::sqrt(lo * hi);
+    if (middle <= static_cast<double>(largest))
+      sizes.insert(static_cast<std::uint64_t>(middle) / KiB * KiB);
   }
   return {sizes.begin(), sizes.end()};
 }
@@ -75,6 +78,12 @@ SweepPlan make_plan(const core::Machine& machine, bool quick) {
   // Smallest working set that counts as DRAM; 256 MiB where sysfs names no cache.
   std::uint64_t dram = ceilings::level_windows(machine).back().lo;
   if (dram == 0) dram = 256 * 1024 * KiB;
+  // The largest working set: twice the smallest DRAM one, or the quick bound.
+  std::uint64_t largest = 2 * dram;
+  if (quick && largest > kQuickDramBytes) {
+    largest = kQuickDramBytes;
+    dram = kQuickDramBytes / 2;
+  }
 
   // Compute ceilings: 1024 FLOPs per element on an array that stays in L2, so memory
   // never interferes, at every ILP choice; cheap, so more samples.
@@ -97,7 +106,6 @@ SweepPlan make_plan(const core::Machine& machine, bool quick) {
     for (std::size_t i = 0; i < std::size(core::kPatterns); ++i)
       patterns.push_back(static_cast<Pattern>(i));
   }
-  const std::uint64_t largest = 2 * dram;
   for (std::uint64_t ws : working_sets(machine, 1, largest))
     for (Pattern p : patterns) plan.bandwidth.push_back({p, ws});
   return plan;

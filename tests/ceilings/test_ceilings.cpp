@@ -316,6 +316,32 @@ TEST(ExtractBandwidth, PointsBetweenWindowsAreIgnored) {
   }
 }
 
+TEST(ExtractBandwidth, ASweepShortOfTheDramWindowSetsDramAtItsLargestSetAndSaysSo) {
+  // `measure --quick` stops at 1 GiB: under the DRAM window of a 480 MiB L3 (3.75 GiB on).
+  core::Machine m = test_machine();
+  m.caches.back().bytes = 480 * MiB;
+  core::Sweeps s;
+  s.bandwidth.push_back(bw("triad", 512 * MiB, {40.0, 40.0, 40.0}));  // partly in the L3
+  s.bandwidth.push_back(bw("triad", 1024 * MiB, {20.0, 21.0, 22.0}));
+  s.bandwidth.push_back(bw("read", 1024 * MiB, {24.0, 25.0, 26.0}));
+  const std::vector<core::Ceiling> cs = extract_ceilings(m, s);
+  const core::Ceiling* dram = find_ceiling(cs, "dram");
+  ASSERT_NE(dram, nullptr);
+  EXPECT_DOUBLE_EQ(dram->value, 25.0);
+  EXPECT_EQ(dram->working_set_bytes, 1024 * MiB);
+  EXPECT_NE(dram->note.find("bounded at 1024 MiB, 2.1x the last-level cache's 480 MiB"),
+            std::string::npos) << dram->note;
+
+  // A largest set the last-level cache could half hold sets no DRAM ceiling.
+  s.bandwidth.erase(s.bandwidth.begin() + 1, s.bandwidth.end());
+  m.caches.back().bytes = 300 * MiB;
+  std::vector<std::string> skipped;
+  EXPECT_EQ(find_ceiling(extract_ceilings(m, s, &skipped), "dram"), nullptr);
+  EXPECT_NE(std::find(skipped.begin(), skipped.end(),
+                      "dram: no sweep point inside its working-set window"),
+            skipped.end());
+}
+
 TEST(ExtractBandwidth, BestSustainedPatternWinsAndIsRecorded) {
   const std::vector<core::Ceiling> cs = extract_ceilings(test_machine(), plateau_sweeps());
   const core::Ceiling* l1 = find_ceiling(cs, "l1");

@@ -227,11 +227,11 @@ void add_cache(const std::filesystem::path& root, int index, int level, const st
 
 // Two cores: private 48 KiB L1d (and an L1i that must be ignored), private 2 MiB L2,
 // 105 MiB L3 shared by both.
-void make_fake_sysfs(const std::filesystem::path& root) {
+void make_fake_sysfs(const std::filesystem::path& root, const std::string& l3 = "107520K") {
   add_cache(root, 0, 1, "Data", "48K", "0");
   add_cache(root, 1, 1, "Instruction", "32K", "0");
   add_cache(root, 2, 2, "Unified", "2048K", "0");
-  add_cache(root, 3, 3, "Unified", "107520K", "0-1");
+  add_cache(root, 3, 3, "Unified", l3, "0-1");
   for (int cpu = 0; cpu < 2; ++cpu) {
     const auto topo = root / ("cpu" + std::to_string(cpu)) / "topology";
     write_line(topo / "core_id", std::to_string(cpu));
@@ -345,9 +345,33 @@ TEST(MakePlan, FullPlanHasABandwidthPointInsideEveryLevelWindow) {
 
 TEST(MakePlan, QuickPlanHasABandwidthPointInsideEveryLevelWindow) {
   TempDir dir;
-  make_fake_sysfs(dir.path());
+  make_fake_sysfs(dir.path(), "32768K");  // 8 x 32 MiB: the DRAM window is inside the bound
   const core::Machine m = fake_machine(dir.path());
   expect_point_in_every_window(m, make_plan(m, true));
+}
+
+// The largest working set of a plan's bandwidth and compute points.
+std::uint64_t largest_working_set(const SweepPlan& plan) {
+  std::uint64_t largest = 0;
+  for (const BandwidthRun& r : plan.bandwidth) largest = std::max(largest, r.working_set_bytes);
+  for (const ComputeRun& r : plan.compute) largest = std::max(largest, r.working_set_bytes);
+  return largest;
+}
+
+TEST(MakePlan, QuickBoundsItsDramWorkingSetsWhateverTheLastLevelCacheAndFullDoesNot) {
+  for (const char* l3 : {"107520K", "491520K"}) {  // 105 MiB, and a guest told of 480 MiB
+    SCOPED_TRACE(l3);
+    TempDir dir;
+    make_fake_sysfs(dir.path(), l3);
+    const core::Machine m = fake_machine(dir.path());
+    const std::uint64_t last_level = m.caches.back().bytes;
+    const SweepPlan quick = make_plan(m, true);
+    EXPECT_EQ(largest_working_set(quick), kQuickDramBytes);
+    // Still past the last-level cache: the level below cannot hold the DRAM points.
+    EXPECT_GE(largest_working_set(quick), 2 * last_level);
+    // A full measure sweeps into the DRAM window, which starts at 8x the cache.
+    EXPECT_GE(largest_working_set(make_plan(m, false)), 8 * last_level);
+  }
 }
 
 TEST(MakePlan, QuickPlanIsSmallerAndShorter) {

@@ -10,6 +10,7 @@
 #include "rooftop/ceilings/extract.hpp"
 #include "rooftop/core/error.hpp"
 #include "rooftop/microbench/costs/access_costs.hpp"
+#include "rooftop/microbench/sweep.hpp"
 
 namespace rooftop::microbench {
 namespace {
@@ -106,9 +107,10 @@ HostAccessPlan make_host_access_plan(const core::Machine& m, bool quick) {
                     static_cast<double>(w.hi)));
   // DRAM: the smallest working set that counts as DRAM (128 MiB where unknown); the
   // matrix at least half of it, far beyond the last cache still: its columns cross a
-  // page per word, and a larger one would take seconds.
-  const std::uint64_t dram_lo = windows.empty() || windows.back().lo == 0 ? 128 * MiB
-                                                                          : windows.back().lo;
+  // page per word, and a larger one would take seconds. --quick: half its DRAM bound.
+  std::uint64_t dram_lo = windows.empty() || windows.back().lo == 0 ? 128 * MiB
+                                                                    : windows.back().lo;
+  if (quick) dram_lo = std::min(dram_lo, kQuickDramBytes / 2);
   plan.dram_bytes = dram_lo;
   std::int64_t side = 64;
   while (static_cast<std::uint64_t>(side * side) * sizeof(Word) < dram_lo / 2) side *= 2;

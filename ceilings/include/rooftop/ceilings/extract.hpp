@@ -45,6 +45,7 @@ struct CeilingSource {
   std::string name;       // "fp64_fma", ..., "l1", ..., "dram"
   bool compute = false;   // point indexes sweeps.compute, else sweeps.bandwidth
   std::size_t point = 0;
+  std::string note;       // what the ceiling's note must say of its point (or empty)
 };
 
 // The source of every ceiling the sweeps support; reasons for missing ones go to
