@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets (fuzz/, clang with AddressSanitizer and
-# UndefinedBehaviorSanitizer) into build-fuzz/ and runs each, one after another, for
+# UndefinedBehaviorSanitizer) into build-fuzz/ and runs each, one a core at a time, for
 # SECONDS seconds (default 60), niced, from seed corpora made of the repository's own
 # inputs (tests/fixtures, data/). Fails on any crash, sanitizer report, leak, input taking
 # over 25 s or using over 2 GiB; the failing input is kept in build-fuzz/artifacts/.
@@ -125,10 +125,12 @@ libhdf5_ends() {
   ((bad == 0))
 }
 
-status=0
-for target in "${targets[@]}"; do
+# fuzz_one TARGET: fuzzes TARGET; its verdict in $build/TARGET.status (0: passed).
+fuzz_one() {
+  local target=$1 corpus log budget max_len mode reports report_to marker ended runs cov
   corpus="$build/corpus/$target"
   log="$build/$target.log"
+  echo 1 >"$build/$target.status"
   mkdir -p "$corpus"
   if [ -n "$runs_wanted" ]; then
     echo "fuzz: $target to $runs_wanted executions" >&2
@@ -166,8 +168,7 @@ for target in "${targets[@]}"; do
   if ((!ended)) || { ((${#mode[@]})) && ! libhdf5_ends "$target" "$marker" "$reports"; }; then
     echo "fuzz: $target FAILED (see $log and $build/artifacts/)" >&2
     tail -n 30 "$log" >&2
-    status=1
-    continue
+    return
   fi
   # Executions: the final statistics, or in fork mode the last line of progress.
   runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' ||
@@ -175,5 +176,17 @@ for target in "${targets[@]}"; do
   cov=$(grep -Eo '((DONE|pulse|NEW|REDUCE|INITED) +|^#[0-9]+: )cov: [0-9]+ ft: [0-9]+' "$log" |
         tail -1 | grep -Eo 'cov: [0-9]+ ft: [0-9]+' || true)
   echo "fuzz: $target ok: ${runs:-?} executions, ${cov:-no coverage line}, corpus $(ls "$corpus" | wc -l) inputs" >&2
+  echo 0 >"$build/$target.status"
+}
+
+# One target a core at a time: each fuzzing process is single-threaded.
+for target in "${targets[@]}"; do
+  while (($(jobs -pr | wc -l) >= $(nproc))); do wait -n || true; done
+  fuzz_one "$target" &
+done
+wait
+status=0
+for target in "${targets[@]}"; do
+  [ "$(cat "$build/$target.status" 2>/dev/null)" = 0 ] || status=1
 done
 exit "$status"
