@@ -24,11 +24,18 @@ work="$build/ptx-check"
 rm -rf "$work"
 mkdir -p "$work"
 
-for unit in device/compute_fma device/compute_nofma device/bandwidth costs/access_costs; do
-  # The build's command for this source, its object and intermediates in $work/$unit.
+units=(device/compute_fma device/compute_nofma device/bandwidth costs/access_costs)
+# The build's command for each source, its object and intermediates in $work/$unit: all
+# at once (one nvcc each, minutes one after another).
+pids=()
+for unit in "${units[@]}"; do
   python3 "$root/scripts/lib/compile_kept.py" --tool check-ptx "$build" \
           "microbench/src/$unit.cpp" "$work/$unit/unit.o" "$work/$unit" "$work/$unit.log" \
-          > /dev/null
+          > /dev/null &
+  pids+=($!)
+done
+for pid in "${pids[@]}"; do wait "$pid"; done  # set -e: the first failed compile fails
+for unit in "${units[@]}"; do
   ptx=("$work/$unit"/*.ptx)
   [[ -f "${ptx[0]}" ]] || { echo "check-ptx: no PTX kept for $unit" >&2; exit 1; }
   cat "${ptx[@]}" > "$work/$unit.ptx"
