@@ -55,6 +55,19 @@ compile_kept() {  # FAMILY/NAME DIR
   python3 "$root/scripts/lib/compile_kept.py" --tool check-sass "$build" \
           "microbench/src/$1.cpp" "$2/${1##*/}.o" "$2/keep" "$2/compile.log" > "$2/arch"
 }
+# The flag the build gives nvcc for wgmma.cpp (its rule's launcher, not in the database):
+# sm_90a code, in a build for sm_90 only.
+append="$(grep -o 'NVCC_APPEND_FLAGS=[^ ]*' "$build/CMakeFiles/rules.ninja" 2>/dev/null | head -1 || true)"
+# wgmma.cpp, the longest compile, starts now beside the others; its check below waits for
+# it and finds it kept (compile_kept.py).
+wgmma_early=""
+if [[ "$append" == *sm_90a* ]]; then
+  mkdir -p "$work/wgmma-early/keep"
+  env "$append" python3 "$root/scripts/lib/compile_kept.py" --tool check-sass "$build" \
+      microbench/src/matrix/wgmma.cpp "$work/wgmma-early/wgmma.o" "$work/wgmma-early/keep" \
+      "$work/wgmma-early/compile.log" > /dev/null 2>&1 &
+  wgmma_early=$!
+fi
 # disassemble NAME DIR: DIR/NAME.sass from DIR/NAME.o, or from the cubins nvcc kept in
 # DIR/keep (scripts/lib/disassemble.py: cuobjdump, else nvdisasm, the toolkit's or
 # BUILD_DIR/tools/nvdisasm of scripts/fetch-nvdisasm.sh). Sets have_sass to 1 when the
@@ -299,11 +312,11 @@ done
 [[ "$(cat "$work/arch")" == 90 ]] || exit 0
 wg="$work/wgmma"
 mkdir -p "$wg/keep"
-# The flag the build gives nvcc for this source (its rule's launcher, not in the database).
-append="$(grep -o 'NVCC_APPEND_FLAGS=[^ ]*' "$build/CMakeFiles/rules.ninja" 2>/dev/null | head -1 || true)"
 [[ "$append" == *sm_90a* ]] ||
   { echo "check-sass: the build does not compile wgmma.cpp for sm_90a (no NVCC_APPEND_FLAGS in its rule)" >&2; exit 1; }
 export "${append?}"  # nvcc reads it
+# A failed early compile is failed again here, with its output.
+[[ -z "$wgmma_early" ]] || wait "$wgmma_early" || true
 compile_kept matrix/wgmma "$wg"
 disassemble wgmma "$wg"
 python3 - "$wg" "$have_sass" "$root/scripts/lib" <<'PY'

@@ -25,11 +25,16 @@ import subprocess
 import sys
 
 
+def command_text(args):
+    """ARGS and what nvcc reads from the environment besides (a rule's NVCC_APPEND_FLAGS)."""
+    return shlex.join(args) + "\nNVCC_APPEND_FLAGS=" + os.environ.get("NVCC_APPEND_FLAGS", "")
+
+
 def fresh(stamp, args, newer_than):
     """Whether the kept compile at STAMP ran ARGS after every file of NEWER_THAN changed."""
     try:
         with open(stamp) as f:
-            same = f.read() == shlex.join(args)
+            same = f.read() == command_text(args)
         return same and all(os.path.getmtime(stamp) >= os.path.getmtime(p) for p in newer_than)
     except OSError:
         return False
@@ -66,7 +71,7 @@ def main(argv):
         if run.returncode != 0:
             sys.exit(f"{tool}: the compile of {name} failed:\n{run.stdout}{run.stderr}")
         with open(stamp, "w") as f:  # last: a cut compile leaves no stamp
-            f.write(shlex.join(args))
+            f.write(command_text(args))
     shutil.copytree(os.path.join(cache, "keep"), keep, dirs_exist_ok=True)
     shutil.copyfile(os.path.join(cache, "unit.o"), obj)
     shutil.copyfile(os.path.join(cache, "log"), log)
