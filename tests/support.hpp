@@ -21,6 +21,9 @@
 
 namespace rooftop::testing {
 
+// The checked-in inputs of the tests (tests/fixtures).
+inline const std::string kFixtures = ROOFTOP_TEST_FIXTURES;
+
 inline constexpr std::uint64_t KiB = 1024;
 inline constexpr std::uint64_t MiB = 1024 * KiB;
 
@@ -65,6 +68,13 @@ std::string error_of(F&& f) {
   }
   ADD_FAILURE() << "expected rooftop::Error, nothing was thrown";
   return {};
+}
+
+// How many times `what` occurs in `text` (overlapping ones too).
+inline std::size_t count_of(const std::string& text, const std::string& what) {
+  std::size_t n = 0;
+  for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
 }
 
 inline std::string read_bytes(const std::string& path) {

@@ -22,7 +22,7 @@ using core::CountPair;
 using core::KernelRecord;
 using rooftop::testing::error_of;
 
-const std::string kFixtures = ROOFTOP_TEST_FIXTURES;
+using rooftop::testing::kFixtures;
 
 // How Nsight Compute names a Kokkos launch: the functor's type inside Kokkos's template.
 std::string device_name(const std::string& functor) {

@@ -12,11 +12,12 @@
 #include "rooftop/analyze/import_backend.hpp"
 #include "rooftop/ceilings/io.hpp"
 #include "rooftop/core/roofline.hpp"
+#include "support.hpp"
 
 namespace rooftop::analyze {
 namespace {
 
-const std::string kFixtures = ROOFTOP_TEST_FIXTURES;
+using rooftop::testing::kFixtures;
 
 const core::KernelRecord& named(const std::vector<core::KernelRecord>& kernels,
                                 const std::string& part) {

@@ -20,10 +20,10 @@ using rooftop::testing::cpu_file;
 using rooftop::testing::error_of;
 using rooftop::testing::file_with;
 using rooftop::testing::gpu_file;
-constexpr auto ceiling = rooftop::testing::make_ceiling;
+using rooftop::testing::make_ceiling;
 
 // The baseline of the edge tests: median 100, samples from 90 to 110.
-core::Ceiling base() { return ceiling("fp64_fma", 100.0, 90.0, 110.0, 5); }
+core::Ceiling base() { return make_ceiling("fp64_fma", 100.0, 90.0, 110.0, 5); }
 
 double just_above(double x) { return std::nextafter(x, std::numeric_limits<double>::infinity()); }
 double just_below(double x) { return std::nextafter(x, -std::numeric_limits<double>::infinity()); }
@@ -32,43 +32,43 @@ double just_below(double x) { return std::nextafter(x, -std::numeric_limits<doub
 // has_spread / judge
 
 TEST(HasSpread, NeedsTwoSamplesAndARange) {
-  EXPECT_TRUE(has_spread(ceiling("l1", 10.0, 9.0, 11.0, 2)));
-  EXPECT_FALSE(has_spread(ceiling("l1", 10.0, 9.0, 11.0, 1))) << "one sample";
-  EXPECT_FALSE(has_spread(ceiling("l1", 10.0, 10.0, 10.0, 5))) << "zero-width range";
-  EXPECT_FALSE(has_spread(ceiling("l1", 10.0, 10.0, 10.0, 0))) << "not measured";
+  EXPECT_TRUE(has_spread(make_ceiling("l1", 10.0, 9.0, 11.0, 2)));
+  EXPECT_FALSE(has_spread(make_ceiling("l1", 10.0, 9.0, 11.0, 1))) << "one sample";
+  EXPECT_FALSE(has_spread(make_ceiling("l1", 10.0, 10.0, 10.0, 5))) << "zero-width range";
+  EXPECT_FALSE(has_spread(make_ceiling("l1", 10.0, 10.0, 10.0, 0))) << "not measured";
 }
 
 TEST(Judge, OverlappingRangesAreTheSame) {
-  EXPECT_EQ(judge(base(), ceiling("fp64_fma", 104.0, 95.0, 108.0, 5)), Verdict::same);
-  EXPECT_EQ(judge(base(), ceiling("fp64_fma", 100.0, 80.0, 120.0, 3)), Verdict::same) << "contains";
+  EXPECT_EQ(judge(base(), make_ceiling("fp64_fma", 104.0, 95.0, 108.0, 5)), Verdict::same);
+  EXPECT_EQ(judge(base(), make_ceiling("fp64_fma", 100.0, 80.0, 120.0, 3)), Verdict::same) << "contains";
 }
 
 TEST(Judge, RangeStartingExactlyAtTheBaselineMaxIsStillTheSame) {
-  EXPECT_EQ(judge(base(), ceiling("fp64_fma", 120.0, 110.0, 130.0, 5)), Verdict::same);
+  EXPECT_EQ(judge(base(), make_ceiling("fp64_fma", 120.0, 110.0, 130.0, 5)), Verdict::same);
 }
 
 TEST(Judge, RangeStartingJustAboveTheBaselineMaxIsHigher) {
-  EXPECT_EQ(judge(base(), ceiling("fp64_fma", 120.0, just_above(110.0), 130.0, 5)),
+  EXPECT_EQ(judge(base(), make_ceiling("fp64_fma", 120.0, just_above(110.0), 130.0, 5)),
             Verdict::higher);
 }
 
 TEST(Judge, RangeEndingExactlyAtTheBaselineMinIsStillTheSame) {
-  EXPECT_EQ(judge(base(), ceiling("fp64_fma", 85.0, 80.0, 90.0, 5)), Verdict::same);
+  EXPECT_EQ(judge(base(), make_ceiling("fp64_fma", 85.0, 80.0, 90.0, 5)), Verdict::same);
 }
 
 TEST(Judge, RangeEndingJustBelowTheBaselineMinIsLower) {
-  EXPECT_EQ(judge(base(), ceiling("fp64_fma", 85.0, 80.0, just_below(90.0), 5)), Verdict::lower);
+  EXPECT_EQ(judge(base(), make_ceiling("fp64_fma", 85.0, 80.0, just_below(90.0), 5)), Verdict::lower);
 }
 
 TEST(Judge, TheRuleIsSymmetric) {
-  const core::Ceiling above = ceiling("fp64_fma", 120.0, just_above(110.0), 130.0, 5);
+  const core::Ceiling above = make_ceiling("fp64_fma", 120.0, just_above(110.0), 130.0, 5);
   EXPECT_EQ(judge(above, base()), Verdict::lower);
-  const core::Ceiling touching = ceiling("fp64_fma", 120.0, 110.0, 130.0, 5);
+  const core::Ceiling touching = make_ceiling("fp64_fma", 120.0, 110.0, 130.0, 5);
   EXPECT_EQ(judge(touching, base()), Verdict::same);
 }
 
 TEST(Judge, EitherSideWithoutSpreadSaysSoInsteadOfGuessing) {
-  const core::Ceiling single = ceiling("fp64_fma", 500.0, 500.0, 500.0, 1);
+  const core::Ceiling single = make_ceiling("fp64_fma", 500.0, 500.0, 500.0, 1);
   EXPECT_EQ(judge(base(), single), Verdict::no_spread) << "five times faster, but one sample";
   EXPECT_EQ(judge(single, base()), Verdict::no_spread);
   EXPECT_EQ(judge(single, single), Verdict::no_spread) << "equal values are not evidence either";
@@ -134,8 +134,8 @@ TEST(Compare, CeilingTheBaselineLacksHasNoBaseline) {
 
 TEST(Compare, ThreeFilesEachAgainstTheFirst) {
   core::CeilingsFile faster = cpu_file(), same = cpu_file();
-  faster.ceilings[0] = ceiling("fp64_fma", 130.0, 120.0, 140.0, 5);
-  same.ceilings[0] = ceiling("fp64_fma", 108.0, 105.0, 111.0, 5);
+  faster.ceilings[0] = make_ceiling("fp64_fma", 130.0, 120.0, 140.0, 5);
+  same.ceilings[0] = make_ceiling("fp64_fma", 108.0, 105.0, 111.0, 5);
   const Comparison c = compare({cpu_file(), faster, same}, {"a", "b", "c"});
   const ComparedCeiling& fma = row(c, "fp64_fma");
   EXPECT_EQ(fma.verdicts,

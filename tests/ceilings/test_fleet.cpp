@@ -27,7 +27,7 @@ using rooftop::testing::fleet_provenance;
 using rooftop::testing::ok_rank;
 using rooftop::testing::sample_fleet;
 using rooftop::testing::TempDir;
-constexpr auto ceiling = rooftop::testing::make_ceiling;
+using rooftop::testing::make_ceiling;
 
 // ---------------------------------------------------------------------------------------
 // statistics
@@ -56,9 +56,9 @@ TEST(FleetStatistics, MedianMinMaxSpreadAndWhereTheExtremesAre) {
 TEST(FleetStatistics, RooflineOrderAndOnlyMeasuredValues) {
   const std::vector<RankRecord> ranks = {
       ok_rank(0, "a",
-              {ceiling("dram", 10.0, 9.0, 11.0, 3), ceiling("l1", 500.0, 0, 0, 0),
-               ceiling("fp32_fma", 200.0, 190.0, 210.0, 5)}),
-      ok_rank(1, "a", {ceiling("l1", 400.0, 390.0, 410.0, 3)})};
+              {make_ceiling("dram", 10.0, 9.0, 11.0, 3), make_ceiling("l1", 500.0, 0, 0, 0),
+               make_ceiling("fp32_fma", 200.0, 190.0, 210.0, 5)}),
+      ok_rank(1, "a", {make_ceiling("l1", 400.0, 390.0, 410.0, 3)})};
   const std::vector<FleetStatistic> s = fleet_statistics(ranks);
   ASSERT_EQ(s.size(), 3u);
   EXPECT_EQ(s[0].name, "fp32_fma");
@@ -72,20 +72,20 @@ TEST(FleetStatistics, RooflineOrderAndOnlyMeasuredValues) {
 
 TEST(FleetStatistics, EvenCountTakesTheMeanOfTheMiddleTwo) {
   const std::vector<FleetStatistic> s =
-      fleet_statistics({ok_rank(0, "a", {ceiling("l2", 10.0, 9, 11, 3)}),
-                        ok_rank(1, "a", {ceiling("l2", 40.0, 39, 41, 3)}),
-                        ok_rank(2, "a", {ceiling("l2", 20.0, 19, 21, 3)}),
-                        ok_rank(3, "a", {ceiling("l2", 30.0, 29, 31, 3)})});
+      fleet_statistics({ok_rank(0, "a", {make_ceiling("l2", 10.0, 9, 11, 3)}),
+                        ok_rank(1, "a", {make_ceiling("l2", 40.0, 39, 41, 3)}),
+                        ok_rank(2, "a", {make_ceiling("l2", 20.0, 19, 21, 3)}),
+                        ok_rank(3, "a", {make_ceiling("l2", 30.0, 29, 31, 3)})});
   ASSERT_EQ(s.size(), 1u);
   EXPECT_DOUBLE_EQ(s[0].median, 25.0);
   EXPECT_DOUBLE_EQ(s[0].spread, 30.0 / 25.0);
 }
 
 TEST(FleetStatistics, UnitsThatDifferBetweenRanksAreAnError) {
-  core::Ceiling odd = ceiling("dram", 10.0, 9.0, 11.0, 3);
+  core::Ceiling odd = make_ceiling("dram", 10.0, 9.0, 11.0, 3);
   odd.units = "GiB/s";
   const std::string msg = error_of([&] {
-    fleet_statistics({ok_rank(0, "a", {ceiling("dram", 10.0, 9, 11, 3)}), ok_rank(1, "b", {odd})});
+    fleet_statistics({ok_rank(0, "a", {make_ceiling("dram", 10.0, 9, 11, 3)}), ok_rank(1, "b", {odd})});
   });
   EXPECT_NE(msg.find("rank 1 on b"), std::string::npos) << msg;
   EXPECT_NE(msg.find("GiB/s"), std::string::npos) << msg;
@@ -163,9 +163,9 @@ TEST(FleetReview, SlowBelowTheThresholdAndFailedRanksListed) {
 
 TEST(FleetReview, ExactlyAtTheThresholdIsNotSlowJustBelowIs) {
   const auto fleet_with = [](double value) {
-    return make_fleet(fleet_provenance(), {ok_rank(0, "a", {ceiling("l1", 100.0, 99, 101, 3)}),
-                                           ok_rank(1, "a", {ceiling("l1", 100.0, 99, 101, 3)}),
-                                           ok_rank(2, "b", {ceiling("l1", value, 1, 200, 3)})});
+    return make_fleet(fleet_provenance(), {ok_rank(0, "a", {make_ceiling("l1", 100.0, 99, 101, 3)}),
+                                           ok_rank(1, "a", {make_ceiling("l1", 100.0, 99, 101, 3)}),
+                                           ok_rank(2, "b", {make_ceiling("l1", value, 1, 200, 3)})});
   };
   EXPECT_TRUE(review(fleet_with(90.0), 0.10).slow.empty());
   const double below = std::nextafter(90.0, 0.0);
@@ -175,9 +175,9 @@ TEST(FleetReview, ExactlyAtTheThresholdIsNotSlowJustBelowIs) {
 
 TEST(FleetReview, ASlowValueWhoseOwnSamplesReachTheMedianIsStillListedAsNoisy) {
   const FleetFile fleet =
-      make_fleet(fleet_provenance(), {ok_rank(0, "a", {ceiling("l2", 100.0, 99, 101, 3)}),
-                                      ok_rank(1, "a", {ceiling("l2", 100.0, 99, 101, 3)}),
-                                      ok_rank(2, "b", {ceiling("l2", 80.0, 70, 100, 3)})});
+      make_fleet(fleet_provenance(), {ok_rank(0, "a", {make_ceiling("l2", 100.0, 99, 101, 3)}),
+                                      ok_rank(1, "a", {make_ceiling("l2", 100.0, 99, 101, 3)}),
+                                      ok_rank(2, "b", {make_ceiling("l2", 80.0, 70, 100, 3)})});
   const FleetReview r = review(fleet, 0.05);
   ASSERT_EQ(r.slow.size(), 1u);
   EXPECT_TRUE(r.slow[0].within_own_spread);
@@ -200,7 +200,7 @@ TEST(FleetReview, ThresholdOutsideZeroToOneIsAnError) {
 // bytes and files
 
 TEST(RankBytes, RoundTripOfASuccessfulRankKeepsItsWholeFile) {
-  const RankRecord k = ok_rank(5, "node09", {ceiling("fp64_fma", 100.0, 98.0, 101.0, 5)});
+  const RankRecord k = ok_rank(5, "node09", {make_ceiling("fp64_fma", 100.0, 98.0, 101.0, 5)});
   const std::string bytes = to_bytes(k);
   EXPECT_EQ(bytes.compare(0, 4, "\x89HDF"), 0);
   const RankRecord back = rank_from_bytes(bytes);

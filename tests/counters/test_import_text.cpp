@@ -11,6 +11,7 @@
 #include <chrono>
 #include <string>
 
+#include "import_support.hpp"
 #include "rooftop/counters/import.hpp"
 #include "support.hpp"
 
@@ -32,11 +33,7 @@ std::string log_text() {
   return text;
 }
 
-bool has_note(const ImportResult& r, const std::string& part) {
-  for (const std::string& n : r.notes)
-    if (n.find(part) != std::string::npos) return true;
-  return false;
-}
+using testing::has_note;
 
 TEST(ImportNcuText, TheLaunchesOfOneKernelAreSummedFromTheLog) {
   const ImportResult r = parse_report(log_text(), "ncu.log");

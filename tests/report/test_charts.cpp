@@ -24,15 +24,12 @@
 namespace rooftop::report {
 namespace {
 
+using rooftop::testing::count_of;
+
 using core::CeilingsFile;
 
-std::size_t count(const std::string& text, const std::string& what) {
-  std::size_t n = 0;
-  for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
-  return n;
-}
 
-CeilingsFile gpu_file() {
+CeilingsFile sm70_file() {
   CeilingsFile f;
   f.machine.gpu_name = "Test GPU <sm_70>";
   f.ceilings = {rooftop::testing::make_ceiling("fp64_fma", 7000.0, 7000.0, 7000.0, 1),
@@ -43,49 +40,49 @@ CeilingsFile gpu_file() {
 
 TEST(ComparisonSvg, OneColourAndOneLegendEntryPerMachine) {
   const std::string svg =
-      comparison_svg({rooftop::testing::sample_ceilings_file(), gpu_file()}, {"cpu.h5", "gpu.h5"});
+      comparison_svg({rooftop::testing::sample_ceilings_file(), sm70_file()}, {"cpu.h5", "gpu.h5"});
   EXPECT_EQ(svg.rfind("<?xml", 0), 0u);
   EXPECT_NE(svg.find("</svg>"), std::string::npos);
-  EXPECT_EQ(count(svg, "class='legend'"), 2u);
+  EXPECT_EQ(count_of(svg, "class='legend'"), 2u);
   EXPECT_NE(svg.find("[1] cpu.h5: Test GPU"), std::string::npos) << "sample file names a GPU";
   EXPECT_NE(svg.find("[2] gpu.h5: Test GPU &lt;sm_70&gt;"), std::string::npos) << "escaped";
   // Each machine's ceilings in its own colour.
-  EXPECT_GE(count(svg, "stroke='#1f77b4'"), 3u);  // legend + fp64_fma + dram of [1]
-  EXPECT_GE(count(svg, "stroke='#d62728'"), 4u);  // legend + three ceilings of [2]
+  EXPECT_GE(count_of(svg, "stroke='#1f77b4'"), 3u);  // legend + fp64_fma + dram of [1]
+  EXPECT_GE(count_of(svg, "stroke='#d62728'"), 4u);  // legend + three ceilings of [2]
 }
 
 TEST(ComparisonSvg, EveryCeilingOfEveryMachineIsDrawnAndLabelled) {
   const std::string svg =
-      comparison_svg({rooftop::testing::sample_ceilings_file(), gpu_file()}, {"cpu.h5", "gpu.h5"});
-  EXPECT_EQ(count(svg, "class='ceiling compute'"), 2u);
-  EXPECT_EQ(count(svg, "class='ceiling bandwidth'"), 3u);
+      comparison_svg({rooftop::testing::sample_ceilings_file(), sm70_file()}, {"cpu.h5", "gpu.h5"});
+  EXPECT_EQ(count_of(svg, "class='ceiling compute'"), 2u);
+  EXPECT_EQ(count_of(svg, "class='ceiling bandwidth'"), 3u);
   EXPECT_NE(svg.find("[1] fp64_fma 101.5 GFLOP/s"), std::string::npos);
   EXPECT_NE(svg.find("[2] dram 800.0 GB/s"), std::string::npos);
   EXPECT_NE(svg.find("[2] l1 14336.0 GB/s (theoretical)"), std::string::npos);
 }
 
 TEST(ComparisonSvg, NeverMeasuredCeilingsAreDotted) {
-  CeilingsFile other = gpu_file();
+  CeilingsFile other = sm70_file();
   other.ceilings[2].value = 900.0;  // another DRAM figure: other ceilings
-  const std::string svg = comparison_svg({gpu_file(), other}, {"a.h5", "b.h5"});
-  EXPECT_EQ(count(svg, "stroke-dasharray='2,3'"), 2u);  // l1 of each
+  const std::string svg = comparison_svg({sm70_file(), other}, {"a.h5", "b.h5"});
+  EXPECT_EQ(count_of(svg, "stroke-dasharray='2,3'"), 2u);  // l1 of each
 }
 
 // A ceilings file and the kernels files placed on it hold the same ceilings: their roofs
 // are drawn once, labelled with every file's number; the legend still names each file.
 TEST(ComparisonSvg, FilesWithTheSameCeilingsShareOneSetOfRoofs) {
-  const std::string svg = comparison_svg({gpu_file(), gpu_file()}, {"a.h5", "b.h5"});
-  EXPECT_EQ(count(svg, "class='ceiling compute'"), 1u);
-  EXPECT_EQ(count(svg, "class='ceiling bandwidth'"), 2u);
+  const std::string svg = comparison_svg({sm70_file(), sm70_file()}, {"a.h5", "b.h5"});
+  EXPECT_EQ(count_of(svg, "class='ceiling compute'"), 1u);
+  EXPECT_EQ(count_of(svg, "class='ceiling bandwidth'"), 2u);
   EXPECT_NE(svg.find(">[1,2] fp64_fma 7000.0 GFLOP/s</text>"), std::string::npos);
-  EXPECT_EQ(count(svg, "class='legend'"), 2u);
+  EXPECT_EQ(count_of(svg, "class='legend'"), 2u);
   EXPECT_NE(svg.find("[2] b.h5: Test GPU &lt;sm_70&gt; (the ceilings of [1])"), std::string::npos);
 }
 
 TEST(RooflineSvg, TheoreticalCeilingIsMarkedOnTheSingleMachineChartToo) {
-  const std::string svg = roofline_svg(gpu_file());
+  const std::string svg = roofline_svg(sm70_file());
   EXPECT_NE(svg.find("l1 14336.0 GB/s (theoretical)"), std::string::npos);
-  EXPECT_EQ(count(svg, "stroke-dasharray='2,3'"), 1u);
+  EXPECT_EQ(count_of(svg, "stroke-dasharray='2,3'"), 1u);
 }
 
 // The hierarchical roofline of kernels.
@@ -143,7 +140,7 @@ core::KernelRecord kernel(const std::string& id, const std::string& group, int o
 // of order, each with counts at l1, l2 and dram; each is twice as fast and moves less
 // DRAM traffic than the one before.
 CeilingsFile ladder_file() {
-  CeilingsFile f = gpu_file();
+  CeilingsFile f = sm70_file();
   const double G = 1e9;
   f.kernels = {
       kernel("v2", "gpp", 2, 100 * G, 0.25, {{"l1", 200 * G}, {"l2", 50 * G}, {"dram", 2 * G}}),
@@ -209,7 +206,7 @@ TEST(KernelsSvg, DrawsAndLabelsTheCeilingsAsTheRooflineChartDoes) {
       out.push_back(m->str());
     return out;
   };
-  const std::vector<std::string> expected = roofs(roofline_svg(gpu_file()));
+  const std::vector<std::string> expected = roofs(roofline_svg(sm70_file()));
   EXPECT_EQ(expected.size(), 3u);
   EXPECT_EQ(roofs(kernels_svg(ladder_file(), "t")), expected);
   EXPECT_NE(expected[0].find(">fp64_fma 7000.0 GFLOP/s</text>"), std::string::npos);
@@ -223,13 +220,13 @@ TEST(KernelsSvg, OneMarkerPerKernelAndLevelItHasCountsFor) {
   std::map<std::string, int> per_level;
   for (const Marker& m : markers(svg)) ++per_level[m.level];
   EXPECT_EQ(per_level, (std::map<std::string, int>{{"dram", 3}, {"l1", 3}, {"l2", 3}, {"l3", 1}}));
-  EXPECT_EQ(count(svg, "class='kernel "), 10u);
+  EXPECT_EQ(count_of(svg, "class='kernel "), 10u);
   // One shape per level, and each in the level legend.
   const std::size_t legend = svg.find("class='level-legend'");
   ASSERT_NE(legend, std::string::npos);
   const std::string levels = svg.substr(legend, svg.find("</g>\n", legend) - legend);
   for (const char* level : {">l1</text>", ">l2</text>", ">l3</text>", ">dram</text>"})
-    EXPECT_EQ(count(levels, level), 1u) << level;
+    EXPECT_EQ(count_of(levels, level), 1u) << level;
   // Each marker at its level's intensity and the kernel's rate: v0 at l1 is 0.25 FLOP/byte
   // and 100 GFLOP/s, left of and below v2 at dram (50 FLOP/byte, 400 GFLOP/s).
   const std::vector<Marker> all = markers(svg);
@@ -249,8 +246,8 @@ TEST(KernelsSvg, OneColourPerKernel) {
   const char* colours[] = {"#1f77b4", "#2ca02c", "#9467bd"};  // v2, v0, v1
   for (const std::string c : colours) {
     SCOPED_TRACE(c);
-    EXPECT_EQ(count(svg, "fill='" + c + "' stroke='white' stroke-width='1'"), 3u);
-    EXPECT_EQ(count(svg, "fill='" + c + "' stroke='white' stroke-width='3'"), 3u);
+    EXPECT_EQ(count_of(svg, "fill='" + c + "' stroke='white' stroke-width='1'"), 3u);
+    EXPECT_EQ(count_of(svg, "fill='" + c + "' stroke='white' stroke-width='3'"), 3u);
     EXPECT_TRUE(std::regex_search(svg, std::regex("<rect x='22' [^>]* fill='" + c + "'/>")));
   }
 }
@@ -259,9 +256,9 @@ TEST(KernelsSvg, ArrowsJoinEachVersionToTheNextAtEveryLevel) {
   CeilingsFile f = ladder_file();
   const std::string svg = kernels_svg(f, "t");
   // n versions with k levels each: (n - 1) k arrows, each with an arrowhead.
-  EXPECT_EQ(count(svg, "class='step'"), 6u);
-  EXPECT_EQ(count(svg, "marker-end='url(#rooftop-step)'"), 6u + 1u);  // and the legend's
-  EXPECT_EQ(count(svg, "<marker id='rooftop-step'"), 1u);
+  EXPECT_EQ(count_of(svg, "class='step'"), 6u);
+  EXPECT_EQ(count_of(svg, "marker-end='url(#rooftop-step)'"), 6u + 1u);  // and the legend's
+  EXPECT_EQ(count_of(svg, "<marker id='rooftop-step'"), 1u);
 
   // From version to next version in `order`, at the same level, whatever the stored order.
   const std::vector<Marker> all = markers(svg);
@@ -287,7 +284,7 @@ TEST(KernelsSvg, ArrowsOnlyWithinAGroupAndOnlyBetweenDrawnVersions) {
   f.kernels.push_back(kernel("a1", "other", 1, 1e9, 0.5, {{"l1", 1e9}, {"dram", 1e8}}));
   f.kernels.push_back(kernel("solo", "", 0, 1e9, 0.5, {{"l1", 1e9}}));
   const std::string svg = kernels_svg(f, "t");
-  EXPECT_EQ(count(svg, "class='step'"), 3u + 1u);  // v0 > v2 at three levels, a0 > a1 at l1
+  EXPECT_EQ(count_of(svg, "class='step'"), 3u + 1u);  // v0 > v2 at three levels, a0 > a1 at l1
 }
 
 // The kernels of a profiler's report or of a program are different codes, not versions of
@@ -298,15 +295,15 @@ TEST(KernelsSvg, NoArrowsBetweenKernelsOfAnImportOrAProfile) {
   for (const std::string group : {"", "import", "kokkos"}) {
     CeilingsFile f = ladder_file();
     for (std::size_t i = 0; i < f.kernels.size(); ++i) f.kernels[i].group = group;
-    EXPECT_EQ(count(kernels_svg(f, "t"), "class='step'"), 0u) << group;
+    EXPECT_EQ(count_of(kernels_svg(f, "t"), "class='step'"), 0u) << group;
   }
   const CeilingsFile profile =
       ceilings::read_file(std::string(ROOFTOP_TEST_FIXTURES) + "/h5/h200-profile-connector-app.h5");
   ASSERT_GE(profile.kernels.size(), 3u);
-  EXPECT_EQ(count(kernels_svg(profile, "t"), "class='step'"), 0u);
+  EXPECT_EQ(count_of(kernels_svg(profile, "t"), "class='step'"), 0u);
   const CeilingsFile ladder =
       ceilings::read_file(std::string(ROOFTOP_TEST_FIXTURES) + "/h5/h200-gpp-small-cupti.h5");
-  EXPECT_GT(count(kernels_svg(ladder, "t"), "class='step'"), 0u) << "GPP's ladder keeps them";
+  EXPECT_GT(count_of(kernels_svg(ladder, "t"), "class='step'"), 0u) << "GPP's ladder keeps them";
 }
 
 // The charts the tests above draw keep their labels apart too (test_label_layout.cpp
@@ -314,8 +311,8 @@ TEST(KernelsSvg, NoArrowsBetweenKernelsOfAnImportOrAProfile) {
 TEST(KernelsSvg, NoTwoLabelsOfTheseChartsOverlap) {
   for (const std::string& svg :
        {kernels_svg(ladder_file(), "t"), roofline_svg(rooftop::testing::sample_ceilings_file()),
-        roofline_svg(gpu_file()),
-        comparison_svg({rooftop::testing::sample_ceilings_file(), gpu_file()},
+        roofline_svg(sm70_file()),
+        comparison_svg({rooftop::testing::sample_ceilings_file(), sm70_file()},
                        {"cpu.h5", "gpu.h5"})})
     EXPECT_EQ(rooftop::testing::overlapping_labels(svg), std::vector<std::string>{});
 }
@@ -324,7 +321,7 @@ TEST(KernelsSvg, LegendTableHasOneRowPerKernel) {
   CeilingsFile f = ladder_file();
   f.kernels.push_back(kernel("nt", "", 0, 1e9, 0.0, {{"dram", 1e9}}));
   const std::string svg = kernels_svg(f, "t");
-  EXPECT_EQ(count(svg, "class='kernel-row"), 4u);
+  EXPECT_EQ(count_of(svg, "class='kernel-row"), 4u);
   // v1: 200 GFLOP/s; dram limits it at 4 FLOP/byte x 800 GB/s = 3200 GFLOP/s, so 6.25%.
   const std::size_t row = svg.find(">gpp::v1</text>");
   ASSERT_NE(row, std::string::npos);
@@ -364,11 +361,11 @@ TEST(KernelsSvg, KernelWithoutTimeIsListedButNotDrawn) {
   CeilingsFile f = ladder_file();
   f.kernels.push_back(kernel("nt", "gpp", 3, 1e11, 0.0, {{"l1", 1e9}, {"dram", 1e9}}));
   const std::string svg = kernels_svg(f, "t");
-  EXPECT_EQ(count(svg, "class='kernel "), 9u);
-  EXPECT_EQ(count(svg, "class='step'"), 6u);
-  EXPECT_EQ(count(svg, "class='kernel-id'"), 9u);
-  EXPECT_EQ(count(svg, ">nt</text>"), 1u) << "in the table only";
-  EXPECT_EQ(count(svg, "class='kernel-row"), 4u);
+  EXPECT_EQ(count_of(svg, "class='kernel "), 9u);
+  EXPECT_EQ(count_of(svg, "class='step'"), 6u);
+  EXPECT_EQ(count_of(svg, "class='kernel-id'"), 9u);
+  EXPECT_EQ(count_of(svg, ">nt</text>"), 1u) << "in the table only";
+  EXPECT_EQ(count_of(svg, "class='kernel-row"), 4u);
   EXPECT_NE(svg.find(">no time</text>"), std::string::npos);
 }
 
@@ -380,10 +377,10 @@ TEST(KernelsSvg, KernelAboveACeilingIsFlaggedNotHidden) {
   f.kernels[0].above = "dram";
   f.kernels.push_back(kernel("fast", "", 0, 1e13, 1.0, {{"dram", 5e12}}));
   const std::string svg = kernels_svg(f, "t");
-  EXPECT_EQ(count(svg, "class='kernel "), 10u);
-  EXPECT_EQ(count(svg, " above' transform="), 4u);  // v2's three markers and fast's one
-  EXPECT_EQ(count(svg, "stroke='#d62728' stroke-width='2.5'"), 4u + 1u);  // and the legend's
-  EXPECT_EQ(count(svg, "class='kernel-row above'"), 2u);
+  EXPECT_EQ(count_of(svg, "class='kernel "), 10u);
+  EXPECT_EQ(count_of(svg, " above' transform="), 4u);  // v2's three markers and fast's one
+  EXPECT_EQ(count_of(svg, "stroke='#d62728' stroke-width='2.5'"), 4u + 1u);  // and the legend's
+  EXPECT_EQ(count_of(svg, "class='kernel-row above'"), 2u);
   EXPECT_NE(svg.find(">above ceiling: dram</text>"), std::string::npos);
   EXPECT_NE(table_rows(svg).back().find("above ceiling: fp64_fma,dram"), std::string::npos);
   EXPECT_NE(svg.find(">above a ceiling</text>"), std::string::npos) << "legend";
@@ -418,8 +415,8 @@ TEST(KernelsSvg, AFileWithoutKernelsStillShowsItsCeilings) {
   f.kernels.clear();
   const std::string svg = kernels_svg(f, "t");
   EXPECT_EQ(xml_problem(svg), "");
-  EXPECT_EQ(count(svg, "class='ceiling "), 3u);
-  EXPECT_EQ(count(svg, "class='kernel "), 0u);
+  EXPECT_EQ(count_of(svg, "class='ceiling "), 3u);
+  EXPECT_EQ(count_of(svg, "class='kernel "), 0u);
   EXPECT_NE(svg.find("no kernels in this file"), std::string::npos);
 }
 
@@ -455,7 +452,7 @@ TEST(RooflineSvg, APointMeasuredAgainShowsItsBestMedianOnce) {
 
 TEST(RooflineSvg, StaysWellFormed) {
   EXPECT_EQ(xml_problem(roofline_svg(rooftop::testing::sample_ceilings_file())), "");
-  EXPECT_EQ(xml_problem(comparison_svg({gpu_file(), gpu_file()}, {"a'.h5", "b&.h5"})), "");
+  EXPECT_EQ(xml_problem(comparison_svg({sm70_file(), sm70_file()}, {"a'.h5", "b&.h5"})), "");
 }
 
 
@@ -466,7 +463,7 @@ TEST(KernelsSvg, ARateWithoutBytesIsDrawnAgainstTheComputeRoofsOnly) {
   f.kernels.push_back(kernel("k9", "", 0, 300 * 1e9, 1.0, {}));
   const std::string svg = kernels_svg(f, "t");
   EXPECT_EQ(xml_problem(svg), "");
-  EXPECT_EQ(count(svg, "class='kernel rate-only'"), 1u);
+  EXPECT_EQ(count_of(svg, "class='kernel rate-only'"), 1u);
   EXPECT_NE(svg.find(">k9 (no AI)</text>"), std::string::npos);
   EXPECT_NE(svg.find(">no byte counts: no"), std::string::npos);
   EXPECT_EQ(markers(svg).size(), 9u) << "the ladder's markers only";
@@ -486,8 +483,8 @@ TEST(KernelsSvg, AMatrixUnitsRoofIsDrawnOnlyForTheKernelsPlacedAgainstIt) {
   tc.units = "GFLOP/s";
   f.matrix.figures.push_back(tc);
   // The figure alone draws no roof: no kernel is placed against it.
-  EXPECT_EQ(count(kernels_svg(f, "t"), "class='tensor-roof'"), 0u);
-  EXPECT_EQ(count(kernels_svg(ladder_file(), "t"), "class='tensor-roof'"), 0u);
+  EXPECT_EQ(count_of(kernels_svg(f, "t"), "class='tensor-roof'"), 0u);
+  EXPECT_EQ(count_of(kernels_svg(ladder_file(), "t"), "class='tensor-roof'"), 0u);
 
   // 10^14 tc_fp16 ops and 10^9 FP64 FLOPs in one second, 10^11 DRAM bytes (AI 1000).
   core::KernelRecord t = kernel("t1", "", 0, 1e9, 1.0, {{"dram", 1e11}});
@@ -495,8 +492,8 @@ TEST(KernelsSvg, AMatrixUnitsRoofIsDrawnOnlyForTheKernelsPlacedAgainstIt) {
   f.kernels.push_back(t);
   const std::string svg = kernels_svg(f, "t");
   EXPECT_EQ(xml_problem(svg), "");
-  EXPECT_EQ(count(svg, "class='tensor-roof'"), 1u);
-  EXPECT_EQ(count(svg, "stroke-dasharray='6,4'"), 1u);
+  EXPECT_EQ(count_of(svg, "class='tensor-roof'"), 1u);
+  EXPECT_EQ(count_of(svg, "stroke-dasharray='6,4'"), 1u);
   EXPECT_TRUE(std::regex_search(svg, std::regex(">tc_fp16 300000(\\.0)? GFLOP/s</text>"))) << svg;
   EXPECT_NE(svg.find("matrix-unit roof (/matrix tc_fp16) of t1"), std::string::npos);
 
@@ -510,7 +507,7 @@ TEST(KernelsSvg, AMatrixUnitsRoofIsDrawnOnlyForTheKernelsPlacedAgainstIt) {
   EXPECT_NE(table.find("tensor ops: tc_fp16 100,000,000,000,000 (100% of operations)"),
             std::string::npos)
       << table;
-  EXPECT_EQ(count(table, "tensor ops:"), 1u);
+  EXPECT_EQ(count_of(table, "tensor ops:"), 1u);
 }
 
 }  // namespace

@@ -12,13 +12,10 @@
 namespace rooftop::report {
 namespace {
 
+using rooftop::testing::count_of;
+
 using ceilings::RankRecord;
 
-std::size_t count(const std::string& text, const std::string& what) {
-  std::size_t n = 0;
-  for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
-  return n;
-}
 
 RankRecord rank(int r, const std::string& host, double fma, double dram) {
   RankRecord k;
@@ -48,11 +45,11 @@ TEST(FleetSpreadSvg, OneDotPerRankAndCeilingSlowOnesRedAndNamed) {
   const std::string svg = fleet_spread_svg(f, ceilings::review(f, 0.05));
   EXPECT_EQ(svg.rfind("<?xml", 0), 0u);
   EXPECT_EQ(svg.substr(svg.size() - 7), "</svg>\n");
-  EXPECT_EQ(count(svg, "<circle class='rank'"), 5u);
-  EXPECT_EQ(count(svg, "<circle class='slow'"), 1u);
+  EXPECT_EQ(count_of(svg, "<circle class='rank'"), 5u);
+  EXPECT_EQ(count_of(svg, "<circle class='slow'"), 1u);
   EXPECT_NE(svg.find("r2 node2"), std::string::npos);
-  EXPECT_EQ(count(svg, "class='median'"), 1u);
-  EXPECT_EQ(count(svg, "class='threshold'"), 1u);
+  EXPECT_EQ(count_of(svg, "class='median'"), 1u);
+  EXPECT_EQ(count_of(svg, "class='threshold'"), 1u);
   EXPECT_NE(svg.find("fp64_fma"), std::string::npos);
   EXPECT_NE(svg.find("100.0 GFLOP/s"), std::string::npos);
   EXPECT_NE(svg.find("more than 5.0% below"), std::string::npos);
@@ -66,8 +63,8 @@ TEST(FleetSpreadSvg, NamesOfSlowRanksDoNotOverlap) {
     ranks.push_back(rank(r, "node" + std::to_string(r), r < 6 ? 100 : 70 + 0.1 * r, 10));
   const ceilings::FleetFile f = ceilings::make_fleet({}, ranks);
   const std::string svg = fleet_spread_svg(f, ceilings::review(f, 0.05));
-  EXPECT_EQ(count(svg, "<circle class='slow'"), 4u);
-  EXPECT_GE(count(svg, "fill='#d62728'>r"), 2u);
+  EXPECT_EQ(count_of(svg, "<circle class='slow'"), 4u);
+  EXPECT_GE(count_of(svg, "fill='#d62728'>r"), 2u);
   EXPECT_EQ(rooftop::testing::overlapping_labels(svg), std::vector<std::string>{});
   const std::string other = fleet_spread_svg(fleet(), ceilings::review(fleet(), 0.05));
   EXPECT_EQ(rooftop::testing::overlapping_labels(other), std::vector<std::string>{});
@@ -76,7 +73,7 @@ TEST(FleetSpreadSvg, NamesOfSlowRanksDoNotOverlap) {
 TEST(FleetSpreadSvg, FailedRanksAreListedEscaped) {
   const ceilings::FleetFile f = fleet();
   const std::string svg = fleet_spread_svg(f, ceilings::review(f, 0.05));
-  EXPECT_EQ(count(svg, "class='failed'"), 1u);
+  EXPECT_EQ(count_of(svg, "class='failed'"), 1u);
   EXPECT_NE(svg.find("no GPU visible on node&lt;3&gt;"), std::string::npos);
   EXPECT_EQ(svg.find("node<3>"), std::string::npos);
 }
