@@ -15,7 +15,7 @@ out="${ROOFTOP_OUT_DIR:-$PWD}"
 mkdir -p "$out"  # a folder named for the results is made, as the writers expect it to exist
 command -v nvcc >/dev/null || export PATH="$PATH:/usr/local/cuda/bin"
 if command -v nvidia-smi >/dev/null && nvidia-smi -L >/dev/null 2>&1 && command -v nvcc >/dev/null; then
-  "$root/scripts/build-cuda.sh" --target rooftop_programs >&2
+  "$root/scripts/build.sh" --cuda --target rooftop_programs
   rooftop="$root/build-cuda/app/rooftop"
   space=device
 else

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Compiles the CUDA build (scripts/build-cuda.sh, in build-cuda/ or
+# Compiles the CUDA build (scripts/build.sh --cuda, in build-cuda/ or
 # $ROOFTOP_CUDA_BUILD_DIR) without running it, so no kernel is written that only the host
 # compiler accepts: what the GPU bundle carries (target rooftop_gpu_bundle: the programs,
 # the device tests, register spills in the device kernels as errors, see
@@ -14,7 +14,7 @@
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${ROOFTOP_CUDA_BUILD_DIR:-$root/build-cuda}"
-"$root/scripts/build-cuda.sh" --tests --target rooftop_gpu_bundle "$@"
+"$root/scripts/build.sh" --cuda --tests --target rooftop_gpu_bundle "$@"
 # libcupti is opened when counting starts, never linked (counters/src/cupti_api.cpp):
 # Nsight Compute profiles `analyze --no-cupti` with a CUPTI of its own.
 injection="$build/inject/librooftop_cuda_injection.so"

@@ -175,6 +175,12 @@ void attach_theoretical(const core::Machine& m, core::Ceiling& c,
 
 namespace {
 
+// The last-level cache's capacity for all threads, which the DRAM window starts at
+// kDramFactor times (level_windows).
+double last_level_bytes(const LevelWindow& dram) {
+  return static_cast<double>(dram.lo) / kDramFactor;
+}
+
 // A sweep whose working sets stop short of the DRAM window (`measure --quick` bounds them):
 // the best point at its largest working set, where that is still twice the last-level
 // cache, so that the level below cannot hold it.
@@ -182,8 +188,7 @@ std::optional<std::size_t> short_dram_point(const LevelWindow& dram, const core:
   std::uint64_t largest = 0;
   for (const core::BandwidthPoint& p : sweeps.bandwidth)
     largest = std::max(largest, p.working_set_bytes);
-  const double last_level = static_cast<double>(dram.lo) / kDramFactor;
-  if (static_cast<double>(largest) < kSpillFactor * last_level) return std::nullopt;
+  if (static_cast<double>(largest) < kSpillFactor * last_level_bytes(dram)) return std::nullopt;
   return best_point(sweeps.bandwidth, [&](const core::BandwidthPoint& p) {
     return p.working_set_bytes == largest;
   });
@@ -191,7 +196,7 @@ std::optional<std::size_t> short_dram_point(const LevelWindow& dram, const core:
 
 std::string short_dram_note(const LevelWindow& dram, const core::BandwidthPoint& p) {
   const double mib = 1024.0 * 1024.0;
-  const double last_level = static_cast<double>(dram.lo) / kDramFactor;
+  const double last_level = last_level_bytes(dram);
   char buf[256];
   std::snprintf(buf, sizeof buf,
                 "working sets bounded at %.0f MiB, %.1fx the last-level cache's %.0f MiB, short "

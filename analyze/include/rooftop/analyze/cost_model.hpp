@@ -5,13 +5,12 @@
 //
 // The timed runs are what core::sample takes: samples of at least min_sample_seconds,
 // the calibration launch one of them or one more, within the sampling budget, and always
-// one run. Counting
-// replays one run of the kernel once per pass (CUPTI's user replay). The set-up fills the
-// kernel's arrays (and copies them to the GPU) and checks its answer: the memory it holds
-// at a rate. The run time is not known before a kernel runs: it is estimated from the
-// kernel's declared counts on the ceilings, between its roof and the lowest fraction of
-// its roof that kernels were seen to reach (RunModel). The whole adds the program's own
-// start and end (Kokkos, reading and writing the files).
+// one run. Counting replays one run of the kernel once per pass (CUPTI's user replay).
+// The set-up fills the kernel's arrays (and copies them to the GPU) and checks its
+// answer: the memory it holds at a rate. The run time is not known before a kernel runs:
+// it is estimated from the kernel's declared counts on the ceilings, between its roof and
+// the lowest fraction of its roof that kernels were seen to reach (RunModel). The whole
+// adds the program's own start and end (Kokkos, reading and writing the files).
 
 #include <string>
 #include <vector>
@@ -43,8 +42,8 @@ struct RunModel {
 
 // CPUs. GPP's versions with a complex divide and a branch (v1 to v6) run far below the
 // FP64 FMA roof: 0.047 to 0.063 of it on a 2-vCPU Zen 4 guest (2026-11-29, size small),
-// the whole ladder 1.96x slower on a Zen 3 guest (110 s against 56 s), so about 0.025
-// there. Set-up: 0.1 GB in about 0.05 s (2 GB/s) on the Zen 4 guest.
+// and the whole ladder was reported 1.96x slower on a Zen 3 guest the same day (110 s
+// against 56 s), so about 0.025 there. Set-up: 0.1 GB in about 0.05 s (2 GB/s) on the Zen 4 guest.
 inline constexpr RunModel kHostRunModel{.lowest_fraction = 0.02,
                                         .setup_fast_bytes_per_second = 8e9,
                                         .setup_slow_bytes_per_second = 0.5e9,
