@@ -1,15 +1,17 @@
-// The GPP versions as a GPU launches them, run on the host: a GPU thread's work (one G,
-// and for v9 four G' with the last group partial, G' fastest within a block of G) in
-// host teams of one thread, so the arithmetic of the GPU's shapes is checked where no
-// GPU is; the answers against the closed form.
+// The GPP versions against the reference: every version in the host's shapes, and as a
+// GPU launches them, run on the host (a GPU thread's work, one G, and for v9 four G' with
+// the last group partial, G' fastest within a block of G, in host teams of one thread),
+// so that the arithmetic of the GPU's shapes is checked where no GPU is. The factored
+// reference is itself held to the straightforward loop over every term.
 
 #include <gtest/gtest.h>
 
 #include <Kokkos_Core.hpp>
+#include <algorithm>
 #include <complex>
 #include <string>
 
-#include "gpp_kernels.hpp"
+#include "gpp_gpu_shape.hpp"
 #include "rooftop/kernels/gpp.hpp"
 
 namespace rooftop::kernels::gpp {
@@ -17,34 +19,46 @@ namespace {
 
 using Host = Kokkos::DefaultHostExecutionSpace;
 
-// A GPU's shape of `Step` with one thread a team: the G of a GPU team, kGPrimes G' an
-// item, one G an item.
-template <class Step>
-struct GpuShapeOnOneThread {
-  static constexpr int kLanes = 1;
-  static constexpr int kGPrimes = Step::knobs.blocked ? 4 : 1;
-  static constexpr int kThreads = 1;
-  static constexpr int kGPerTeam = Step::knobs.blocked ? 128 : 512;
-  using Bounds = Kokkos::LaunchBounds<>;
-};
-
-template <class Step>
-void expect_closed_form(const std::string& size_name) {
-  const Size size = gpp::size(size_name);
-  const Arrays<Host> a = synthetic_arrays<Host>(size, Step::knobs);
-  const Sums got = launch_team<Host, Step, GpuShapeOnOneThread<Step>>(a, "test::gpp_shape");
-  for (int iw = 0; iw < size.nw; ++iw) {
-    const std::complex<double> want = expected_achtemp(size, iw);
-    EXPECT_NEAR(got.re[iw], want.real(), 1e-9 * std::abs(want)) << "frequency " << iw;
-    EXPECT_NEAR(got.im[iw], want.imag(), 1e-9 * std::abs(want)) << "frequency " << iw;
+// Both sums of `got` against the reference, within `tolerance` of the larger sum's size.
+void expect_answer(const Answer& want, const Sums& got, int nw, const std::string& what,
+                   double tolerance = 1e-10) {
+  for (int iw = 0; iw < nw; ++iw) {
+    const double scale = std::max(std::abs(want.asxtemp[iw]), std::abs(want.achtemp[iw]));
+    const std::complex<double> asx(-got.ssx_re[iw], -got.ssx_im[iw]);
+    const std::complex<double> ach(got.sch_re[iw], got.sch_im[iw]);
+    EXPECT_LE(std::abs(asx - want.asxtemp[iw]), tolerance * scale) << what << ", asxtemp(" << iw << ")";
+    EXPECT_LE(std::abs(ach - want.achtemp[iw]), tolerance * scale) << what << ", achtemp(" << iw << ")";
   }
 }
 
-// tiny: G' 51 (not a multiple of 4: a partial group), G 1030 (not a multiple of a team's G).
-TEST(GppGpuShapes, V9FourGPrimesAThreadGivesTheAnswer) { expect_closed_form<v9_cache_blocking>("tiny"); }
-TEST(GppGpuShapes, V3ThreadBlocksGiveTheAnswer) { expect_closed_form<v3_thread_block>("tiny"); }
-TEST(GppGpuShapes, V8OneFrequencyALaunchGivesTheAnswer) {
-  expect_closed_form<v8_squared_magnitudes>("tiny");
+// Sizes with every remainder: G' not a multiple of 4, G of neither 16 nor 128 nor 512,
+// and two frequencies (si214's).
+const Size kOddSizes[] = {{"tiny", 6, 2, 1030, 51, 3}, {"odd", 9, 3, 1111, 43, 2}};
+
+TEST(GppReference, TheFactoredSumIsTheSumOfEveryTerm) {
+  for (const Size& size : kOddSizes) {
+    const Inputs in = make_inputs(size);
+    const Answer fast = reference(in), slow = reference_by_terms(in);
+    for (int iw = 0; iw < size.nw; ++iw) {
+      const double scale = std::max(std::abs(slow.asxtemp[iw]), std::abs(slow.achtemp[iw]));
+      EXPECT_GT(std::abs(slow.asxtemp[iw]), 0.0);
+      EXPECT_LE(std::abs(fast.asxtemp[iw] - slow.asxtemp[iw]), 1e-12 * scale) << size.name << " " << iw;
+      EXPECT_LE(std::abs(fast.achtemp[iw] - slow.achtemp[iw]), 1e-12 * scale) << size.name << " " << iw;
+    }
+  }
+}
+
+TEST(GppGpuShapes, EveryVersionGivesTheReferenceInBothShapes) {
+  for (const Size& size : kOddSizes) {
+    const Inputs in = make_inputs(size);
+    const Answer want = reference(in);
+    for (const Version& v : versions()) {
+      const Arrays<Host> a = generated_arrays<Host>(in, knobs_of(v.id));
+      expect_answer(want, run_version<Host>(v.id, a, "test::gpp"), size.nw, v.id + " " + size.name);
+      if (v.id != "v1" && v.id != "v2")
+        expect_answer(want, run_gpu_shape<Host>(v.id, a), size.nw, v.id + " " + size.name + " in a GPU's shape");
+    }
+  }
 }
 
 TEST(GppGpuShapes, TheLaunchShapesOfTheSteps) {

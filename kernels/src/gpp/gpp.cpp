@@ -1,16 +1,21 @@
-// The GPP ladder as analyzer kernels: sizes, the closed-form answer, the declared
-// counts, and one launch function per version of the published optimization ladder.
+// The GPP ladder as analyzer kernels: sizes, each version's declared cost in closed form,
+// and the answer checked against the reference of gpp_inputs.hpp.
 
 #include "rooftop/kernels/gpp.hpp"
 
 #include <cxxabi.h>
 
 #include <Kokkos_Core.hpp>
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
-#include <functional>
+#include <map>
+#include <mutex>
+#include <tuple>
 #include <typeinfo>
 
+#include "gpp_inputs.hpp"
 #include "gpp_kernels.hpp"
 #include "rooftop/core/error.hpp"
 
@@ -29,20 +34,6 @@ const std::vector<Size>& sizes() {
       {"si214", 800, 2, 11075, 1385, 2},
   };
   return all;
-}
-
-template <class Space>
-using Launch = std::function<Sums(const Arrays<Space>&, const std::string&)>;
-
-// v1, v2: range policies, their block size the backend's choice.
-template <class Space, template <class, class> class Functor, class Step>
-Sums launch_range(const Arrays<Space>& a, const std::string& label) {
-  const std::int64_t bands = Functor<Space, Step>::kBandsCollapsed ? a.number_bands : 1;
-  const std::int64_t items = bands * a.ngpown * a.ncouls;
-  Sums s;
-  Kokkos::parallel_reduce(label, Kokkos::RangePolicy<Space, Kokkos::IndexType<std::int64_t>>(0, items),
-                          Functor<Space, Step>{a}, s);
-  return s;
 }
 
 struct Step {
@@ -81,14 +72,6 @@ const std::vector<Step>& steps() {
   return all;
 }
 
-// A version's launch and what its step changes (the storage of wx, from v5).
-template <class Space>
-struct Implementation {
-  Launch<Space> launch;
-  Knobs knobs;
-  std::string functor;  // the functor's type, demangled: what a profiler names the kernel
-};
-
 template <class Functor>
 std::string demangled() {
   int status = 0;
@@ -98,28 +81,34 @@ std::string demangled() {
   return out;
 }
 
-template <class Space, template <class, class> class Functor, class Step>
-Implementation<Space> range_version() {
-  return {launch_range<Space, Functor, Step>, Step::knobs, demangled<Functor<Space, Step>>()};
-}
-
-template <class Space, class Step>
-Implementation<Space> team_version() {
-  return {launch_team<Space, Step>, Step::knobs, demangled<Team<Space, Step>>()};
-}
-
 template <class Space>
-Implementation<Space> implementation_of(const std::string& id) {
-  if (id == "v1") return range_version<Space, CollapseAll, v1_collapse_all>();
-  if (id == "v2") return range_version<Space, CollapseTwo, v2_collapse_two>();
-  if (id == "v3") return team_version<Space, v3_thread_block>();
-  if (id == "v4") return team_version<Space, v4_frequency_outside>();
-  if (id == "v5") return team_version<Space, v5_index_swap>();
-  if (id == "v6") return team_version<Space, v6_simplified_body>();
-  if (id == "v7") return team_version<Space, v7_reciprocal>();
-  if (id == "v8") return team_version<Space, v8_squared_magnitudes>();
-  if (id == "v9") return team_version<Space, v9_cache_blocking>();
+std::string functor_of(const std::string& id) {
+  if (id == "v1") return demangled<CollapseAll<Space, v1_collapse_all>>();
+  if (id == "v2") return demangled<CollapseTwo<Space, v2_collapse_two>>();
+  if (id == "v3") return demangled<Team<Space, v3_thread_block>>();
+  if (id == "v4") return demangled<Team<Space, v4_frequency_outside>>();
+  if (id == "v5") return demangled<Team<Space, v5_index_swap>>();
+  if (id == "v6") return demangled<Team<Space, v6_simplified_body>>();
+  if (id == "v7") return demangled<Team<Space, v7_reciprocal>>();
+  if (id == "v8") return demangled<Team<Space, v8_squared_magnitudes>>();
+  if (id == "v9") return demangled<Team<Space, v9_cache_blocking>>();
   throw Error("no GPP version '" + id + "'");
+}
+
+// The reference answer of a size, summed once per process (it takes up to a second).
+const Answer& reference_of(const Size& size) {
+  static std::mutex mutex;
+  static std::map<std::string, Answer> cache;
+  const std::lock_guard<std::mutex> lock(mutex);
+  auto it = cache.find(size.name);
+  if (it == cache.end()) it = cache.emplace(size.name, reference(make_inputs(size))).first;
+  return it->second;
+}
+
+std::string complex_text(std::complex<double> z) {
+  char text[96];
+  std::snprintf(text, sizeof text, "%.12g %+.12gi", z.real(), z.imag());
+  return text;
 }
 
 template <class Space>
@@ -129,6 +118,7 @@ class GppKernel final : public Kernel {
       : size_(std::move(size)), step_(std::move(step)), order_(order) {}
 
   core::KernelRecord declared() const override {
+    const Cost c = cost(size_, step_.version.id);
     core::KernelRecord r;
     r.name = step_.version.name;
     r.id = step_.version.id;
@@ -137,36 +127,46 @@ class GppKernel final : public Kernel {
     r.description = step_.version.description;
     r.source = "declared";
     r.precision = "fp64";
-    r.flops_fp64 = flops(size_);
-    r.fma_fraction = fma_fraction(size_);
-    r.bytes = {{"dram", compulsory_bytes(size_)}};
-    r.note = "size " + size_.name + ": " + std::to_string(size_.number_bands) + " bands, G' " +
-             std::to_string(size_.ngpown) + ", G " + std::to_string(size_.ncouls) + ", " +
-             std::to_string(size_.nw) + " frequencies";
+    r.flops_fp64 = c.flops;
+    r.fma_fraction = c.fma_flops / c.flops;
+    r.bytes = {{"dram", c.bytes}};
+    char launches[160];
+    std::snprintf(launches, sizeof launches, "%d launch%s of %.4g MB each", c.launches,
+                  c.launches == 1 ? "" : "es", c.bytes_per_launch * 1e-6);
+    r.note = "size " + size_.name + ": " + std::to_string(size_.number_bands) + " bands (" +
+             std::to_string(size_.nvband) + " occupied), G' " + std::to_string(size_.ngpown) +
+             ", G " + std::to_string(size_.ncouls) + ", " + std::to_string(size_.nw) +
+             " frequencies; " + launches + "; " + branch_shares(size_);
     return r;
   }
 
   void prepare() override {
-    const Implementation<Space> version = implementation_of<Space>(step_.version.id);
-    arrays_ = synthetic_arrays<Space>(size_, version.knobs);
-    launch_ = version.launch;
+    arrays_ = generated_arrays<Space>(make_inputs(size_), knobs_of(step_.version.id));
     Space().fence();
   }
 
   void run() override {
-    result_ = launch_(arrays_, step_.version.name);
+    result_ = run_version<Space>(step_.version.id, arrays_, step_.version.name);
     Space().fence();
   }
 
+  // Both sums against the reference, within 1e-9 of the larger of the two sums (the
+  // versions add the same terms in other orders; the inputs keep every term clear of
+  // its branch thresholds, so no rounding takes another branch).
   std::string check() override {
+    const Answer& want = reference_of(size_);
     for (int iw = 0; iw < size_.nw; ++iw) {
-      const std::complex<double> want = expected_achtemp(size_, iw);
-      const std::complex<double> got(result_.re[iw], result_.im[iw]);
-      const double error = std::abs(got - want) / std::abs(want);
-      if (!(error <= 1e-6))
-        return "achtemp(" + std::to_string(iw) + ") = " + std::to_string(got.real()) + " + " +
-               std::to_string(got.imag()) + "i, expected " + std::to_string(want.real()) + " + " +
-               std::to_string(want.imag()) + "i (relative error " + std::to_string(error) + ")";
+      const std::complex<double> asx(-result_.ssx_re[iw], -result_.ssx_im[iw]);
+      const std::complex<double> ach(result_.sch_re[iw], result_.sch_im[iw]);
+      const double scale = std::max(std::abs(want.asxtemp[iw]), std::abs(want.achtemp[iw]));
+      for (const auto& [name, got, expected] :
+           {std::tuple{"asxtemp", asx, want.asxtemp[iw]}, std::tuple{"achtemp", ach, want.achtemp[iw]}}) {
+        const double error = std::abs(got - expected) / scale;
+        if (!(error <= kTolerance))
+          return std::string(name) + "(" + std::to_string(iw) + ") = " + complex_text(got) +
+                 ", the reference gives " + complex_text(expected) + " (error " +
+                 std::to_string(error) + " of the sums' size)";
+      }
     }
     return {};
   }
@@ -174,13 +174,35 @@ class GppKernel final : public Kernel {
   void release() override { arrays_ = {}; }
 
  private:
+  static constexpr double kTolerance = 1e-9;
   Size size_;
   Step step_;
   int order_;
   Arrays<Space> arrays_;
-  Launch<Space> launch_;
   Sums result_;
 };
+
+// What the source of each body executes (gpp_body.hpp, gpp_kernels.hpp), per slot: every
+// term, a term taking the usual or the near-pole branch, a term whose ssx is kept (v6 on:
+// the cutoff decides whether ssx is added), a band factor (n1, G', G) and a (G', G) pair
+// formed before the band loop (v6 on). A term's count includes its four accumulating adds.
+struct Tally {
+  double flops = 0, fma = 0, divisions = 0, roots = 0;
+};
+struct BodyCounts {
+  Tally term, usual, near_pole, kept, band, pair;
+};
+
+const BodyCounts& body_counts(const Knobs& k) {
+  // clang-format off
+  //                           term             usual          near_pole      kept         band         pair
+  static const BodyCounts plain{{62, 34, 2, 2}, {19, 12, 2, 0}, {26, 14, 2, 0}, {},          {6, 4, 0, 0}, {}};
+  static const BodyCounts simplified{{36, 20, 2, 1}, {19, 12, 2, 0}, {26, 14, 2, 0}, {8, 4, 0, 0}, {7, 4, 0, 0}, {17, 10, 0, 1}};
+  static const BodyCounts reciprocal{{34, 18, 1, 1}, {20, 12, 1, 0}, {27, 16, 1, 0}, {8, 4, 0, 0}, {7, 4, 0, 0}, {17, 10, 0, 1}};
+  static const BodyCounts squared{{33, 18, 1, 0}, {20, 12, 1, 0}, {27, 16, 1, 0}, {8, 4, 0, 0}, {7, 4, 0, 0}, {16, 10, 0, 0}};
+  // clang-format on
+  return !k.simplified ? plain : k.squared ? squared : k.reciprocal ? reciprocal : simplified;
+}
 
 }  // namespace
 
@@ -198,24 +220,46 @@ std::vector<std::string> size_names() {
   return out;
 }
 
-std::complex<double> expected_achtemp(const Size& size, int iw) {
-  const std::complex<double> term =
-      std::complex<double>(0.0, 0.125) / std::complex<double>(3.0 + iw - 0.5, -0.5);
-  return static_cast<double>(size.number_bands) * size.ngpown * size.ncouls * term;
+Cost cost(const Size& size, const std::string& id) {
+  const Knobs k = knobs_of(id);
+  const BodyCounts& body = body_counts(k);
+  const BranchCounts branches = branch_counts(make_inputs(size));
+  const double bands = size.number_bands, gp = size.ngpown, g = size.ncouls, nw = size.nw;
+  const double terms = branches.terms();
+  // Band factors and pairs are formed once per launch: the frequencies inside (v1 to v3)
+  // share them, a launch per frequency (v4 on) forms them again.
+  const double band_factors = bands * gp * g * (k.one_frequency ? nw : 1.0);
+  const double pairs = gp * g * (k.one_frequency ? nw : 1.0);
+  const double kept = terms - branches.cut;
+  Cost c;
+  const auto add = [&](const Tally& t, double n) {
+    c.flops += t.flops * n, c.fma_flops += t.fma * n;
+    c.divisions += t.divisions * n, c.square_roots += t.roots * n;
+  };
+  add(body.term, terms);
+  add(body.usual, branches.usual);
+  add(body.near_pole, branches.near_pole);
+  add(body.kept, kept);
+  add(body.band, band_factors);
+  add(body.pair, pairs);
+  c.launches = k.one_frequency ? size.nw : 1;
+  // aqsmtemp (bands x G'), aqsntemp (bands x G), I_eps and wtilde (G' x G) as 16-byte
+  // complex numbers, vcoul (G') and the launch's frequencies of wx (bands) as doubles.
+  c.bytes_per_launch = 16.0 * (bands * gp + bands * g + 2.0 * gp * g) + 8.0 * gp +
+                       8.0 * bands * nw / c.launches;
+  c.bytes = c.bytes_per_launch * c.launches;
+  return c;
 }
 
-double flops(const Size& size) {
-  const double terms = static_cast<double>(size.number_bands) * size.ngpown * size.ncouls;
-  return terms * (31.0 * size.nw + 8.0);
-}
-
-double fma_fraction(const Size& size) { return (16.0 * size.nw + 4.0) / (31.0 * size.nw + 8.0); }
-
-double compulsory_bytes(const Size& size) {
-  const double bands_g = static_cast<double>(size.number_bands) * size.ncouls;
-  const double gp_g = static_cast<double>(size.ngpown) * size.ncouls;
-  return 16.0 * (2.0 * bands_g + 2.0 * gp_g) + 8.0 * size.ngpown +
-         8.0 * static_cast<double>(size.number_bands) * size.nw;
+std::string branch_shares(const Size& size) {
+  const BranchCounts b = branch_counts(make_inputs(size));
+  char text[200];
+  std::snprintf(text, sizeof text,
+                "branches: %.1f%% of terms usual, %.2f%% near the pole, %.3f%% zero; ssx cut in "
+                "%.2f%%",
+                100.0 * b.usual / b.terms(), 100.0 * b.near_pole / b.terms(),
+                100.0 * b.zero / b.terms(), 100.0 * b.cut / b.terms());
+  return text;
 }
 
 const std::vector<Version>& versions() {
@@ -227,9 +271,7 @@ const std::vector<Version>& versions() {
   return all;
 }
 
-std::string functor_name(const std::string& id) {
-  return implementation_of<Kokkos::DefaultExecutionSpace>(id).functor;
-}
+std::string functor_name(const std::string& id) { return functor_of<Kokkos::DefaultExecutionSpace>(id); }
 
 KernelList make_ladder(const Size& size, const std::string& only) {
   KernelList out;

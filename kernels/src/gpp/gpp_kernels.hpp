@@ -1,33 +1,28 @@
 #pragma once
-// The GPP kernel of BerkeleyGW (Sigma, general plasmon-pole), in Kokkos, as the versions
-// of the published optimization ladder. Every version computes, for each frequency iw,
+// The GPP kernel of BerkeleyGW (Sigma, general plasmon-pole) in Kokkos, as the versions of
+// the case study's optimization ladder. Every version computes, for each frequency iw,
+// both sums of gpp_body.hpp over bands n1, G' (igp) and G (ig):
 //
-//   achtemp(iw) = sum over bands n1, G' (igp), G (ig) of
-//                 0.5 vcoul(igp) conj(aqsmtemp(n1,igp)) aqsntemp(n1,ig) sch(n1,igp,ig,iw)
-//   wdiff = wx(n1,iw) - wtilde(igp,ig)      delw = wtilde(igp,ig) / wdiff
-//   sch   = delw I_eps(igp,ig)   where |wdiff| > 0.5 and |delw| < 500, else 0
+//   asxtemp(iw) = - sum occ(n1) vcoul(igp) ssx(n1,igp,ig,iw) M(n1,igp,ig)
+//   achtemp(iw) =   sum 0.5 vcoul(igp) sch(n1,igp,ig,iw) M(n1,igp,ig)
+//   M = conj(aqsmtemp(n1,igp)) aqsntemp(n1,ig)
 //
-// (the unoccupied sum of the GPP mini-apps; wx = E_n1 - omega depends on the band, as in
-// BerkeleyGW, so no version can hoist the division out of the band loop).
-//
-// Algorithmic FLOPs, counted once for every version (a version's rewrite changes how the
-// hardware executes them, not the count), per (n1, igp, ig, iw):
-//   wdiff 2, |wdiff|^2 3, reciprocal 1, delw = wtilde conj(wdiff) r 8, |delw|^2 3,
-//   sch = delw I_eps 6, band factor x sch 6, accumulate 2                      = 31
-// and per (n1, igp, ig): band factor conj(aqsm) aqsn (0.5 vcoul) 6 + 2          =  8
-// A complex multiply is 6 FLOPs of which 4 fuse (2 FMAs); |z|^2 is 3 of which 2 fuse:
-// 16 of the 31 and 4 of the 8 FLOPs are FMA FLOPs.
-// Compulsory bytes: aqsmtemp, aqsntemp (bands x G), I_eps, wtilde (G' x G) as 16-byte
-// complex numbers, vcoul (G') and wx (bands x nw) as doubles, each read once.
+// on the inputs of gpp_inputs.hpp, whose branches diverge. A version's FLOPs are what its
+// source executes, in closed form in gpp.cpp; the tests run these same templates with a
+// counting real type to check them.
 //
 // Storage follows the Fortran code: I_eps_array(ig,igp) and wtilde_array(ig,igp) with G
-// contiguous, aqsntemp(ig,n1) with G contiguous; wx_array(iw,n1) with the frequency
-// contiguous until v5 swaps it to (n1,iw).
+// contiguous, aqsntemp(ig,n1) with G contiguous, aqsmtemp_local(n1,igp) read at bands x G';
+// wx_array(iw,n1) with the frequency contiguous until v5 swaps it to (n1,iw).
 
 #include <Kokkos_Core.hpp>
 #include <cstdint>
 #include <string>
+#include <utility>
 
+#include "gpp_body.hpp"
+#include "gpp_inputs.hpp"
+#include "rooftop/core/error.hpp"
 #include "rooftop/core/unroll.hpp"
 #include "rooftop/kernels/gpp.hpp"
 
@@ -39,16 +34,17 @@ namespace rooftop::kernels::gpp {
 
 using Complex = Kokkos::complex<double>;
 inline constexpr int kMaxFrequencies = 3;
-inline constexpr double kLimitWdiff = 0.5;   // |wdiff| must exceed this (limittwo = 0.5^2)
-inline constexpr double kLimitDelw = 500.0;  // |delw| must stay below this (limitone = 1/(4 to1))
 
-// The frequencies' sums; a Kokkos reduction value (joined with operator+=, started
+// The frequencies' two sums; a Kokkos reduction value (joined with operator+=, started
 // from the reduction_identity below).
 struct Sums {
-  double re[kMaxFrequencies] = {};
-  double im[kMaxFrequencies] = {};
+  double ssx_re[kMaxFrequencies] = {}, ssx_im[kMaxFrequencies] = {};
+  double sch_re[kMaxFrequencies] = {}, sch_im[kMaxFrequencies] = {};
   KOKKOS_INLINE_FUNCTION Sums& operator+=(const Sums& o) {
-    for (int i = 0; i < kMaxFrequencies; ++i) re[i] += o.re[i], im[i] += o.im[i];
+    for (int i = 0; i < kMaxFrequencies; ++i) {
+      ssx_re[i] += o.ssx_re[i], ssx_im[i] += o.ssx_im[i];
+      sch_re[i] += o.sch_re[i], sch_im[i] += o.sch_im[i];
+    }
     return *this;
   }
 };
@@ -63,83 +59,40 @@ struct Kokkos::reduction_identity<rooftop::kernels::gpp::Sums> {
 
 namespace rooftop::kernels::gpp {
 
+template <class R>
+KOKKOS_INLINE_FUNCTION Cx<R> load(const Complex& z) {
+  return {R(z.real()), R(z.imag())};
+}
+
+// A term's update added to a reduction value of doubles, the adds in R (they are the
+// accumulation of the algorithm: v1 and v2 accumulate into the reduction value itself).
+template <class R>
+KOKKOS_INLINE_FUNCTION void accumulate(Sums& s, int iw, const Update<R>& u) {
+  s.ssx_re[iw] = to_double(R(s.ssx_re[iw]) + u.ssx.re);
+  s.ssx_im[iw] = to_double(R(s.ssx_im[iw]) + u.ssx.im);
+  s.sch_re[iw] = to_double(R(s.sch_re[iw]) + u.sch.re);
+  s.sch_im[iw] = to_double(R(s.sch_im[iw]) + u.sch.im);
+}
+
 template <class Space>
 struct Arrays {
   using Memory = typename Space::memory_space;
   using Matrix = Kokkos::View<Complex**, Kokkos::LayoutRight, Memory>;
-  Matrix aqsmtemp, aqsntemp;        // (bands, G), G contiguous (rows may be padded)
+  Matrix aqsmtemp;                   // (bands, G')
+  Matrix aqsntemp;                   // (bands, G), G contiguous (rows may be padded)
   Matrix I_eps_array, wtilde_array;  // (G', G), G contiguous
   Kokkos::View<double*, Memory> vcoul;  // (G')
   // wx(n1, iw) lies at n1 * wx_band_stride + iw * wx_freq_stride: the frequency
   // contiguous (the Fortran code's wx_array(iw,n1)) or, from v5, the band.
   Kokkos::View<double*, Memory> wx;
   int wx_band_stride = 0, wx_freq_stride = 0;
-  int number_bands = 0, ngpown = 0, ncouls = 0, nw = 0;
+  int number_bands = 0, nvband = 0, ngpown = 0, ncouls = 0, nw = 0;
 
   KOKKOS_INLINE_FUNCTION double wx_at(int n1, int iw) const {
     return wx(n1 * wx_band_stride + iw * wx_freq_stride);
   }
+  KOKKOS_INLINE_FUNCTION double occ(int n1) const { return n1 < nvband ? 1.0 : 0.0; }
 };
-
-// |z| as compilers inline a complex ABS (a square root of the squared magnitude), which
-// vectorizes. Kokkos::abs calls hypot, an overflow-safe scalar library call on a host
-// that no compiler vectorizes; the inputs here are far from overflow.
-KOKKOS_INLINE_FUNCTION double magnitude(const Complex& z) {
-  return sqrt(z.real() * z.real() + z.imag() * z.imag());
-}
-
-// sch of one (n1, igp, ig, iw) as the mini-app writes it (v1 to v5): a complex division,
-// magnitudes through abs, a branch.
-KOKKOS_INLINE_FUNCTION Complex sch_plain(const Complex& wtilde, const Complex& I_eps, double wx) {
-  const Complex wdiff = wx - wtilde;
-  const Complex delw = wtilde / wdiff;
-  if (magnitude(wdiff) > kLimitWdiff && magnitude(delw) < kLimitDelw) return delw * I_eps;
-  return Complex(0.0, 0.0);
-}
-
-// From v6 on, what depends on (G', G) alone is formed once, before the band loop.
-struct Pair {
-  double wt_re = 0.0, wt_im = 0.0;  // wtilde
-  Complex wI;                       // 0.5 vcoul(G') wtilde I_eps: sch x 0.5 vcoul = wI / wdiff
-  double wt_size = 0.0;             // |wtilde|, or |wtilde|^2 where magnitudes are squared
-
-  template <bool kSquared>
-  KOKKOS_INLINE_FUNCTION static Pair of(const Complex& wtilde, const Complex& I_eps,
-                                        double half_vcoul) {
-    Pair p;
-    p.wt_re = wtilde.real();
-    p.wt_im = wtilde.imag();
-    p.wI = wtilde * I_eps * half_vcoul;
-    const double size2 = p.wt_re * p.wt_re + p.wt_im * p.wt_im;
-    p.wt_size = kSquared ? size2 : sqrt(size2);
-    return p;
-  }
-};
-
-// sch x 0.5 vcoul of one term in the simplified body (v6 on): a select instead of the
-// branch, and |delw| < 500 as |wtilde| < 500 |wdiff| (delw = wtilde / wdiff), so that the
-// one division left is sch's. `kReciprocal` (v7): that division becomes one reciprocal of
-// |wdiff|^2 and multiplies; `kSquared` (v8): magnitudes compared squared, no sqrt.
-template <bool kReciprocal, bool kSquared>
-KOKKOS_INLINE_FUNCTION Complex sch_simplified(const Pair& p, double wx) {
-  const double wd_re = wx - p.wt_re, wd_im = -p.wt_im;  // wdiff = wx - wtilde
-  const double wd2 = wd_re * wd_re + wd_im * wd_im;
-  Complex sch;
-  if constexpr (kReciprocal) {
-    const double r = 1.0 / wd2;
-    sch = p.wI * Complex(wd_re * r, -wd_im * r);  // wI conj(wdiff) / |wdiff|^2
-  } else {
-    sch = p.wI / Complex(wd_re, wd_im);
-  }
-  bool keep;
-  if constexpr (kSquared) {
-    keep = wd2 > kLimitWdiff * kLimitWdiff && p.wt_size < kLimitDelw * kLimitDelw * wd2;
-  } else {
-    const double wd = sqrt(wd2);
-    keep = wd > kLimitWdiff && p.wt_size < kLimitDelw * wd;
-  }
-  return keep ? sch : Complex(0.0, 0.0);
-}
 
 // What each step of the ladder changes. Every version is a type named as its kernel's
 // label, so that a profiler's demangled kernel name says which version ran
@@ -164,9 +117,22 @@ struct v8_squared_magnitudes { static constexpr Knobs knobs{true, true, true, tr
 struct v9_cache_blocking     { static constexpr Knobs knobs{true, true, true, true, true, true}; };
 // clang-format on
 
+// Version `id`'s knobs ("v1" ... "v9"); throws for another id.
+inline Knobs knobs_of(const std::string& id) {
+  static const std::pair<const char*, Knobs> all[] = {
+      {"v1", v1_collapse_all::knobs},      {"v2", v2_collapse_two::knobs},
+      {"v3", v3_thread_block::knobs},      {"v4", v4_frequency_outside::knobs},
+      {"v5", v5_index_swap::knobs},        {"v6", v6_simplified_body::knobs},
+      {"v7", v7_reciprocal::knobs},        {"v8", v8_squared_magnitudes::knobs},
+      {"v9", v9_cache_blocking::knobs}};
+  for (const auto& [name, k] : all)
+    if (id == name) return k;
+  throw Error("no GPP version '" + id + "'");
+}
+
 // v1: one parallel reduction over bands x G' x G, all collapsed into one index (G
-// fastest, so neighbouring work items read neighbouring G).
-template <class Space, class Step>
+// fastest, so neighbouring work items read neighbouring G); the frequencies inside.
+template <class Space, class Step, class R = double>
 struct CollapseAll {
   static constexpr bool kBandsCollapsed = true;
   Arrays<Space> a;
@@ -175,36 +141,32 @@ struct CollapseAll {
     const std::int64_t rest = i / a.ncouls;
     const int igp = static_cast<int>(rest % a.ngpown);
     const int n1 = static_cast<int>(rest / a.ngpown);
-    const Complex band = Kokkos::conj(a.aqsmtemp(n1, igp)) * a.aqsntemp(n1, ig);
-    const Complex wtilde = a.wtilde_array(igp, ig);
-    const Complex I_eps = a.I_eps_array(igp, ig);
+    const Cx<R> band = conj(load<R>(a.aqsmtemp(n1, igp))) * load<R>(a.aqsntemp(n1, ig));
+    const Cx<R> wtilde = load<R>(a.wtilde_array(igp, ig)), eps = load<R>(a.I_eps_array(igp, ig));
+    const R vcoulx(a.vcoul(igp)), occ(a.occ(n1));
     ROOFTOP_UNROLL for (int iw = 0; iw < kMaxFrequencies; ++iw) {
       if (iw >= a.nw) break;
-      const Complex term = band * sch_plain(wtilde, I_eps, a.wx_at(n1, iw)) * (0.5 * a.vcoul(igp));
-      sums.re[iw] += term.real();
-      sums.im[iw] += term.imag();
+      accumulate(sums, iw, term_plain(R(a.wx_at(n1, iw)), wtilde, eps, band, vcoulx, occ));
     }
   }
 };
 
 // v2: G' x G collapsed; each work item runs the band loop itself.
-template <class Space, class Step>
+template <class Space, class Step, class R = double>
 struct CollapseTwo {
   static constexpr bool kBandsCollapsed = false;
   Arrays<Space> a;
   KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t i, Sums& sums) const {
     const int ig = static_cast<int>(i % a.ncouls);
     const int igp = static_cast<int>(i / a.ncouls);
-    const Complex wtilde = a.wtilde_array(igp, ig);
-    const Complex I_eps = a.I_eps_array(igp, ig);
-    const double half_vcoul = 0.5 * a.vcoul(igp);
+    const Cx<R> wtilde = load<R>(a.wtilde_array(igp, ig)), eps = load<R>(a.I_eps_array(igp, ig));
+    const R vcoulx(a.vcoul(igp));
     for (int n1 = 0; n1 < a.number_bands; ++n1) {
-      const Complex band = Kokkos::conj(a.aqsmtemp(n1, igp)) * a.aqsntemp(n1, ig);
+      const Cx<R> band = conj(load<R>(a.aqsmtemp(n1, igp))) * load<R>(a.aqsntemp(n1, ig));
+      const R occ(a.occ(n1));
       ROOFTOP_UNROLL for (int iw = 0; iw < kMaxFrequencies; ++iw) {
         if (iw >= a.nw) break;
-        const Complex term = band * sch_plain(wtilde, I_eps, a.wx_at(n1, iw)) * half_vcoul;
-        sums.re[iw] += term.real();
-        sums.im[iw] += term.imag();
+        accumulate(sums, iw, term_plain(R(a.wx_at(n1, iw)), wtilde, eps, band, vcoulx, occ));
       }
     }
   }
@@ -238,7 +200,7 @@ struct LaunchShape {
   using Bounds = Kokkos::LaunchBounds<kOnHost ? 0 : kThreads, kOnHost ? 0 : k.blocked ? 3 : 1>;
 };
 
-template <class Space, class Step, class Shape = LaunchShape<Space, Step>>
+template <class Space, class Step, class Shape = LaunchShape<Space, Step>, class R = double>
 struct Team {
   static constexpr Knobs k = Step::knobs;
   static constexpr int kLanes = Shape::kLanes;
@@ -260,66 +222,85 @@ struct Team {
   KOKKOS_INLINE_FUNCTION int league() const { return g_blocks() * g_prime_groups(); }
   KOKKOS_INLINE_FUNCTION int frequencies() const { return k.one_frequency ? 1 : a.nw; }
 
-  // kWidth consecutive G from ig0 against the kGPrimes G' from igp0 (a G' past the last
-  // repeats it with weight zero, so every G' group has the same shape).
-  template <int kWidth>
+  // kWidth consecutive G from ig0 against kPrimes consecutive G' from igp0.
+  template <int kWidth, int kPrimes>
   KOKKOS_INLINE_FUNCTION void chunk(const int igp0, const int ig0, Sums& sums) const {
-    int igp[kGPrimes];
-    double half_vcoul[kGPrimes];
-    for (int p = 0; p < kGPrimes; ++p) {
-      igp[p] = igp0 + p < a.ngpown ? igp0 + p : a.ngpown - 1;
-      half_vcoul[p] = igp0 + p < a.ngpown ? 0.5 * a.vcoul(igp[p]) : 0.0;
-    }
-    // The (G', G) values a term needs, one array each (a host compiler vectorizes the
-    // lanes of a structure of arrays, not of an array of structures).
-    Complex wtilde[kGPrimes][kWidth], I_eps[kGPrimes][kWidth];
-    double wt_re[kGPrimes][kWidth], wt_im[kGPrimes][kWidth], wt_size[kGPrimes][kWidth];
-    double wI_re[kGPrimes][kWidth], wI_im[kGPrimes][kWidth];
-    for (int p = 0; p < kGPrimes; ++p)
+    R vcoulx[kPrimes];
+    for (int p = 0; p < kPrimes; ++p) vcoulx[p] = R(a.vcoul(igp0 + p));
+    // The (G', G) values a term needs, one array per part (a host compiler vectorizes the
+    // lanes of a structure of arrays, not of an array of structures); from v6 with
+    // wtilde^2, Omega2 and the cutoff formed here, before the band loop.
+    R wt_re[kPrimes][kWidth], wt_im[kPrimes][kWidth], ep_re[kPrimes][kWidth], ep_im[kPrimes][kWidth];
+    R w2_re[kPrimes][kWidth], w2_im[kPrimes][kWidth], om_re[kPrimes][kWidth], om_im[kPrimes][kWidth];
+    R cutoff[kPrimes][kWidth];
+    for (int p = 0; p < kPrimes; ++p)
       for (int l = 0; l < kWidth; ++l) {
+        const Cx<R> wtilde = load<R>(a.wtilde_array(igp0 + p, ig0 + l));
+        const Cx<R> eps = load<R>(a.I_eps_array(igp0 + p, ig0 + l));
+        wt_re[p][l] = wtilde.re, wt_im[p][l] = wtilde.im;
+        ep_re[p][l] = eps.re, ep_im[p][l] = eps.im;
         if constexpr (k.simplified) {
-          const Pair q = Pair::of<k.squared>(a.wtilde_array(igp[p], ig0 + l),
-                                             a.I_eps_array(igp[p], ig0 + l), half_vcoul[p]);
-          wt_re[p][l] = q.wt_re;
-          wt_im[p][l] = q.wt_im;
-          wt_size[p][l] = q.wt_size;
-          wI_re[p][l] = q.wI.real();
-          wI_im[p][l] = q.wI.imag();
-        } else {
-          wtilde[p][l] = a.wtilde_array(igp[p], ig0 + l);
-          I_eps[p][l] = a.I_eps_array(igp[p], ig0 + l);
+          const PairTerms<R> q = pair_terms<R, k.squared>(wtilde, eps);
+          w2_re[p][l] = q.wtilde2.re, w2_im[p][l] = q.wtilde2.im;
+          om_re[p][l] = q.omega2.re, om_im[p][l] = q.omega2.im;
+          cutoff[p][l] = q.ssxcutoff;
         }
       }
-    double re[kFrequencies][kGPrimes][kWidth] = {}, im[kFrequencies][kGPrimes][kWidth] = {};
+    R ssx_re[kFrequencies][kPrimes][kWidth] = {}, ssx_im[kFrequencies][kPrimes][kWidth] = {};
+    R sch_re[kFrequencies][kPrimes][kWidth] = {}, sch_im[kFrequencies][kPrimes][kWidth] = {};
     for (int n1 = 0; n1 < a.number_bands; ++n1) {
-      Complex aqsm[kGPrimes];
-      for (int p = 0; p < kGPrimes; ++p) aqsm[p] = Kokkos::conj(a.aqsmtemp(n1, igp[p]));
+      const R occ(a.occ(n1));
+      // The band factor M and vcoul occ, once per (n1, G', G) and launch.
+      R band_re[kPrimes][kWidth], band_im[kPrimes][kWidth], vcoulx_occ[kPrimes][kWidth];
+      for (int p = 0; p < kPrimes; ++p) {
+        const Cx<R> aqsm = conj(load<R>(a.aqsmtemp(n1, igp0 + p)));
+        for (int l = 0; l < kWidth; ++l) {
+          const Cx<R> band = aqsm * load<R>(a.aqsntemp(n1, ig0 + l));
+          band_re[p][l] = band.re, band_im[p][l] = band.im;
+          if constexpr (k.simplified) vcoulx_occ[p][l] = vcoulx[p] * occ;
+        }
+      }
       ROOFTOP_UNROLL for (int f = 0; f < kFrequencies; ++f) {
         if (f >= frequencies()) break;
-        const double wx = a.wx_at(n1, iw_first + f);
-        for (int p = 0; p < kGPrimes; ++p)
+        const R wx(a.wx_at(n1, iw_first + f));
+        for (int p = 0; p < kPrimes; ++p)
           for (int l = 0; l < kWidth; ++l) {
-            const Complex band = aqsm[p] * a.aqsntemp(n1, ig0 + l);
-            Complex term;
+            const Cx<R> band{band_re[p][l], band_im[p][l]};
+            Update<R> u;
             if constexpr (k.simplified) {
-              const Pair q{wt_re[p][l], wt_im[p][l], Complex(wI_re[p][l], wI_im[p][l]),
-                           wt_size[p][l]};
-              term = band * sch_simplified<k.reciprocal, k.squared>(q, wx);
+              const PairTerms<R> q{{wt_re[p][l], wt_im[p][l]}, {w2_re[p][l], w2_im[p][l]},
+                                   {om_re[p][l], om_im[p][l]}, {ep_re[p][l], ep_im[p][l]},
+                                   cutoff[p][l]};
+              u = term_simplified<R, k.reciprocal, k.squared>(wx, q, band, vcoulx[p], vcoulx_occ[p][l]);
             } else {
-              term = band * sch_plain(wtilde[p][l], I_eps[p][l], wx) * half_vcoul[p];
+              u = term_plain(wx, Cx<R>{wt_re[p][l], wt_im[p][l]}, Cx<R>{ep_re[p][l], ep_im[p][l]},
+                             band, vcoulx[p], occ);
             }
-            re[f][p][l] += term.real();
-            im[f][p][l] += term.imag();
+            ssx_re[f][p][l] = ssx_re[f][p][l] + u.ssx.re, ssx_im[f][p][l] = ssx_im[f][p][l] + u.ssx.im;
+            sch_re[f][p][l] = sch_re[f][p][l] + u.sch.re, sch_im[f][p][l] = sch_im[f][p][l] + u.sch.im;
           }
       }
     }
+    // The work item's partial sums into the reduction (not FLOPs of the body).
     ROOFTOP_UNROLL for (int f = 0; f < kFrequencies; ++f) {
       if (f >= frequencies()) break;
-      for (int p = 0; p < kGPrimes; ++p)
+      const int iw = iw_first + f;
+      for (int p = 0; p < kPrimes; ++p)
         for (int l = 0; l < kWidth; ++l) {
-          sums.re[iw_first + f] += re[f][p][l];
-          sums.im[iw_first + f] += im[f][p][l];
+          sums.ssx_re[iw] += to_double(ssx_re[f][p][l]), sums.ssx_im[iw] += to_double(ssx_im[f][p][l]);
+          sums.sch_re[iw] += to_double(sch_re[f][p][l]), sums.sch_im[iw] += to_double(sch_im[f][p][l]);
         }
+    }
+  }
+
+  // kWidth G against the G' group from igp0: kGPrimes of them, or one at a time in the
+  // last group where G' is not a multiple of kGPrimes.
+  template <int kWidth>
+  KOKKOS_INLINE_FUNCTION void g_prime_group(const int igp0, const int ig0, Sums& sums) const {
+    if (igp0 + kGPrimes <= a.ngpown) {
+      chunk<kWidth, kGPrimes>(igp0, ig0, sums);
+    } else {
+      for (int igp = igp0; igp < a.ngpown; ++igp) chunk<kWidth, 1>(igp, ig0, sums);
     }
   }
 
@@ -338,9 +319,9 @@ struct Team {
         Kokkos::TeamThreadRange(team, chunks),
         [&](const int c, Sums& s) {
           if (c < full) {
-            chunk<kLanes>(igp0, ig_begin + c * kLanes, s);
+            g_prime_group<kLanes>(igp0, ig_begin + c * kLanes, s);
           } else {  // the G that do not fill a chunk
-            for (int ig = ig_begin + full * kLanes; ig < ig_end; ++ig) chunk<1>(igp0, ig, s);
+            for (int ig = ig_begin + full * kLanes; ig < ig_end; ++ig) g_prime_group<1>(igp0, ig, s);
           }
         },
         team_sums);
@@ -348,46 +329,72 @@ struct Team {
   }
 };
 
-// The mini-apps' synthetic inputs in Space's memory (every complex element 0.5 + 0.5i,
-// vcoul = 1, wx = 3, 4, 5), wx stored as the version stores it. Cache blocking (v9) pads
-// the rows of the band arrays by two cache lines: with G a power of two, the rows of one
-// block would otherwise all fall into the same cache sets.
+// The inputs of gpp_inputs.hpp in Space's memory, wx stored as the version stores it.
+// Cache blocking (v9) pads the rows of aqsntemp by two cache lines: with G a power of
+// two, the rows of one block would otherwise all fall into the same cache sets.
 template <class Space>
-Arrays<Space> synthetic_arrays(const Size& size, const Knobs& knobs) {
+Arrays<Space> generated_arrays(const Inputs& in, const Knobs& knobs) {
   using Matrix = typename Arrays<Space>::Matrix;
+  const Size& size = in.size;
   Arrays<Space> a;
   a.number_bands = size.number_bands;
+  a.nvband = size.nvband;
   a.ngpown = size.ngpown;
   a.ncouls = size.ncouls;
   a.nw = size.nw;
   const auto alloc = [](const char* label) {
     return Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("rooftop::gpp::") + label);
   };
-  const int row = size.ncouls + (knobs.blocked ? 8 : 0);
-  a.aqsmtemp = Matrix(alloc("aqsmtemp"), size.number_bands, row);
-  a.aqsntemp = Matrix(alloc("aqsntemp"), size.number_bands, row);
+  a.aqsmtemp = Matrix(alloc("aqsmtemp"), size.number_bands, size.ngpown);
+  a.aqsntemp = Matrix(alloc("aqsntemp"), size.number_bands, size.ncouls + (knobs.blocked ? 8 : 0));
   a.I_eps_array = Matrix(alloc("I_eps_array"), size.ngpown, size.ncouls);
   a.wtilde_array = Matrix(alloc("wtilde_array"), size.ngpown, size.ncouls);
   a.vcoul = decltype(a.vcoul)(alloc("vcoul"), size.ngpown);
   a.wx = decltype(a.wx)(alloc("wx_array"), std::size_t(size.number_bands) * size.nw);
   a.wx_band_stride = knobs.band_contiguous_wx ? 1 : size.nw;
   a.wx_freq_stride = knobs.band_contiguous_wx ? size.number_bands : 1;
-  const Complex half(0.5, 0.5);
-  for (Matrix* m : {&a.aqsmtemp, &a.aqsntemp, &a.I_eps_array, &a.wtilde_array})
-    Kokkos::deep_copy(*m, half);
-  Kokkos::deep_copy(a.vcoul, 1.0);
+
+  using HostSpace = Kokkos::DefaultHostExecutionSpace;
+  const auto fill = [](const Matrix& m, int rows, int cols, auto value) {
+    auto h = Kokkos::create_mirror_view(Kokkos::WithoutInitializing, m);
+    Kokkos::parallel_for(
+        "rooftop::gpp::fill", Kokkos::RangePolicy<HostSpace>(0, rows), [&](const int i) {
+          for (int j = 0; j < cols; ++j) {
+            const std::complex<double> z = value(i, j);
+            h(i, j) = Complex(z.real(), z.imag());
+          }
+        });
+    Kokkos::deep_copy(m, h);
+  };
+  fill(a.aqsmtemp, size.number_bands, size.ngpown, [&](int n1, int igp) { return in.aqsmtemp(n1, igp); });
+  fill(a.aqsntemp, size.number_bands, size.ncouls, [&](int n1, int ig) { return in.aqsntemp(n1, ig); });
+  fill(a.I_eps_array, size.ngpown, size.ncouls, [&](int igp, int ig) { return in.eps(igp, ig); });
+  fill(a.wtilde_array, size.ngpown, size.ncouls, [&](int igp, int ig) { return in.wtilde(igp, ig); });
+  auto vcoul = Kokkos::create_mirror_view(a.vcoul);
+  for (int igp = 0; igp < size.ngpown; ++igp) vcoul(igp) = in.vcoul[igp];
+  Kokkos::deep_copy(a.vcoul, vcoul);
   auto wx = Kokkos::create_mirror_view(a.wx);
   for (int n1 = 0; n1 < size.number_bands; ++n1)
-    for (int iw = 0; iw < size.nw; ++iw)
-      wx(n1 * a.wx_band_stride + iw * a.wx_freq_stride) = 3.0 + iw;
+    for (int iw = 0; iw < size.nw; ++iw) wx(n1 * a.wx_band_stride + iw * a.wx_freq_stride) = in.wx_at(n1, iw);
   Kokkos::deep_copy(a.wx, wx);
   return a;
 }
 
+// v1, v2: range policies, their block size the backend's choice.
+template <class Space, class Functor>
+Sums launch_range(const Arrays<Space>& a, const std::string& label) {
+  const std::int64_t bands = Functor::kBandsCollapsed ? a.number_bands : 1;
+  const std::int64_t items = bands * a.ngpown * a.ncouls;
+  Sums s;
+  Kokkos::parallel_reduce(label, Kokkos::RangePolicy<Space, Kokkos::IndexType<std::int64_t>>(0, items),
+                          Functor{a}, s);
+  return s;
+}
+
 // v3 ... v9: one launch, or one per frequency from v4 on.
-template <class Space, class Step, class Shape = LaunchShape<Space, Step>>
+template <class Space, class Step, class Shape = LaunchShape<Space, Step>, class R = double>
 Sums launch_team(const Arrays<Space>& a, const std::string& label) {
-  using K = Team<Space, Step, Shape>;
+  using K = Team<Space, Step, Shape, R>;
   Sums total;
   for (int iw = 0; iw < (K::k.one_frequency ? a.nw : 1); ++iw) {
     const K kernel{a, iw};
@@ -396,6 +403,20 @@ Sums launch_team(const Arrays<Space>& a, const std::string& label) {
     total += s;  // each launch adds to its own frequencies only
   }
   return total;
+}
+
+// Version `id` run on Space with the real type R: its launch function.
+template <class Space, class R = double>
+Sums run_version(const std::string& id, const Arrays<Space>& a, const std::string& label) {
+  if (id == "v1") return launch_range<Space, CollapseAll<Space, v1_collapse_all, R>>(a, label);
+  if (id == "v2") return launch_range<Space, CollapseTwo<Space, v2_collapse_two, R>>(a, label);
+  if (id == "v3") return launch_team<Space, v3_thread_block, LaunchShape<Space, v3_thread_block>, R>(a, label);
+  if (id == "v4") return launch_team<Space, v4_frequency_outside, LaunchShape<Space, v4_frequency_outside>, R>(a, label);
+  if (id == "v5") return launch_team<Space, v5_index_swap, LaunchShape<Space, v5_index_swap>, R>(a, label);
+  if (id == "v6") return launch_team<Space, v6_simplified_body, LaunchShape<Space, v6_simplified_body>, R>(a, label);
+  if (id == "v7") return launch_team<Space, v7_reciprocal, LaunchShape<Space, v7_reciprocal>, R>(a, label);
+  if (id == "v8") return launch_team<Space, v8_squared_magnitudes, LaunchShape<Space, v8_squared_magnitudes>, R>(a, label);
+  return launch_team<Space, v9_cache_blocking, LaunchShape<Space, v9_cache_blocking>, R>(a, label);
 }
 
 }  // namespace rooftop::kernels::gpp

@@ -1,6 +1,6 @@
 #pragma once
-// BerkeleyGW's Sigma-GPP kernel: problem sizes, the closed-form answer of the synthetic
-// inputs, and the versions of the published optimization ladder.
+// BerkeleyGW's Sigma-GPP kernel: problem sizes, each version's declared cost, and the
+// versions of the published optimization ladder.
 
 #include <array>
 #include <complex>
@@ -15,7 +15,7 @@ namespace rooftop::kernels::gpp {
 struct Size {
   std::string name;
   int number_bands = 0;  // n1
-  int nvband = 0;        // occupied bands (not part of the achtemp sum)
+  int nvband = 0;        // occupied bands: the only ones whose ssx enters asxtemp
   int ncouls = 0;        // G
   int ngpown = 0;        // G'
   int nw = 0;            // frequencies
@@ -32,16 +32,25 @@ struct Size {
 Size size(const std::string& name);
 std::vector<std::string> size_names();
 
-// The synthetic inputs of the public GPP mini-apps: every complex array element is
-// 0.5 + 0.5i, vcoul = 1 and the frequencies are wx = 3, 4, 5. Each term of the sum is then
-// 0.125i / (wx - 0.5 - 0.5i), so achtemp(iw) = bands x G' x G x that term.
-std::complex<double> expected_achtemp(const Size& size, int iw);
+// What one evaluation of a version executes and reads. FLOPs are those of the version's
+// source, in closed form from the number of terms taking each branch (gpp_inputs.hpp):
+// a complex multiply 6, a complex division 11, a division and a square root one each (a
+// GPU runs them as instruction sequences that its counters count as several). Bytes are
+// compulsory: every array a launch reads, once (aqsmtemp as bands x G').
+struct Cost {
+  double flops = 0.0;
+  double fma_flops = 0.0;        // of them, multiplies and adds that contract into FMAs
+  double divisions = 0.0;        // of them, divisions and square roots
+  double square_roots = 0.0;
+  int launches = 1;              // v4 on: one per frequency, each reading the arrays again
+  double bytes_per_launch = 0.0;
+  double bytes = 0.0;            // all launches'
+};
+Cost cost(const Size& size, const std::string& id);
 
-// Declared cost of one evaluation (the same algorithmic count for every version; the
-// accounting is written next to the kernel in gpp_kernels.hpp).
-double flops(const Size& size);
-double fma_fraction(const Size& size);
-double compulsory_bytes(const Size& size);  // every array read once
+// The share of terms (n1, G', G, iw) that take each branch of the body, and whose ssx is
+// cut, for `size`'s inputs; in words for a record's note.
+std::string branch_shares(const Size& size);
 
 struct Version {
   std::string id;    // "v1" ... "v9"
