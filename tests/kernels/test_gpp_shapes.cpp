@@ -31,7 +31,7 @@ void expect_answer(const Answer& want, const Sums& got, int nw, const std::strin
   }
 }
 
-// Sizes with every remainder: G' not a multiple of 4, G of neither 16 nor 128 nor 512,
+// Sizes with every remainder: G' not a multiple of 4, G of neither 8 nor 128 nor 512,
 // and two frequencies (si214's).
 const Size kOddSizes[] = {{"tiny", 6, 2, 1030, 51, 3}, {"odd", 9, 3, 1111, 43, 2}};
 
@@ -72,7 +72,7 @@ TEST(GppGpuShapes, TheLaunchShapesOfTheSteps) {
   }
   EXPECT_EQ(HostV9::kThreads, 1);
   EXPECT_EQ(HostV9::kGPerTeam, 128);
-  EXPECT_EQ(HostV7::kLanes, 16) << "the body vectorizes from v7";
+  EXPECT_EQ(HostV7::kLanes, 8) << "the body vectorizes from v7";
   EXPECT_EQ(HostV6::kLanes, 1);
   EXPECT_EQ(HostV6::kGPerTeam, 0) << "a host team takes a whole G' row";
 }

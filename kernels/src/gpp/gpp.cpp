@@ -45,7 +45,8 @@ struct Step {
 const std::vector<Step>& steps() {
   static const std::vector<Step> all = {
       {{"v1", "gpp::v1_collapse_all",
-        "bands, G' and G collapsed into one parallel reduction; complex divide, abs, branch"}},
+        "bands, G' and G collapsed into one parallel reduction; the frequencies inside; "
+        "complex divisions, |ssx| through a square root, three branches"}},
       {{"v2", "gpp::v2_collapse_two",
         "G' and G collapsed, the band loop inside each work item (reuses wtilde, I_eps)"}},
       {{"v3", "gpp::v3_thread_block",
@@ -57,13 +58,13 @@ const std::vector<Step>& steps() {
       {{"v5", "gpp::v5_index_swap",
         "wx stored (n1, iw), the band contiguous, for the band loop inside"}},
       {{"v6", "gpp::v6_simplified_body",
-        "simplified body: a select instead of the branch, what depends on (G', G) alone "
-        "formed before the band loop, |delw| < 500 as |wtilde| < 500 |wdiff|"}},
+        "simplified body: wtilde^2, Omega2 and the ssx cutoff formed per (G', G) before the "
+        "band loop; two branches where there were three, sharing one division"}},
       {{"v7", "gpp::v7_reciprocal",
-        "complex divide replaced by one reciprocal of |wdiff|^2 and multiplies (host: "
-        "the body vectorizes, 16 G per chunk as vector lanes)"}},
+        "each complex division replaced by one reciprocal of a squared magnitude and "
+        "multiplies (host: the body vectorizes, 8 G per chunk as vector lanes)"}},
       {{"v8", "gpp::v8_squared_magnitudes",
-        "magnitudes compared squared instead of through abs (no sqrt)"}},
+        "|ssx| compared squared with the squared cutoff: no square root"}},
       {{"v9", "gpp::v9_cache_blocking",
         "blocking: GPU: a thread takes one G and 4 G' (one aqsntemp load serves four "
         "terms), every G' of a block of G launched together; host: G in blocks of 128, "

@@ -131,8 +131,9 @@ KOKKOS_INLINE_FUNCTION PairTerms<R> pair_terms(const Cx<R>& wtilde, const Cx<R>&
   return p;
 }
 
-// v6 to v9: two branches; `kReciprocal` (v7) replaces each complex division by one
-// reciprocal and multiplies; `kSquared` (v8) compares |ssx|^2 with the squared cutoff.
+// v6 to v9: two branches, whose ssx = num / cden is divided once after them;
+// `kReciprocal` (v7) replaces each complex division by one reciprocal of a squared
+// magnitude and multiplies; `kSquared` (v8) compares |ssx|^2 with the squared cutoff.
 // `vcoulx_occ` is vcoul occ(n1), formed with the band factor.
 template <class R, bool kReciprocal, bool kSquared>
 KOKKOS_INLINE_FUNCTION Update<R> term_simplified(const R& wx, const PairTerms<R>& p,
@@ -148,23 +149,24 @@ KOKKOS_INLINE_FUNCTION Update<R> term_simplified(const R& wx, const PairTerms<R>
     delw = divide(p.wtilde, wdiff);
   }
   const R delwr = norm(delw);
-  Cx<R> sch = zero<R>(), ssx = zero<R>();
-  if (wdiffr > kLimitTwo && delwr < kLimitOne) {
+  // Both branches end in ssx = num / cden: the division is written once, after them.
+  Cx<R> sch = zero<R>(), ssx = zero<R>(), num, cden;
+  const bool usual = wdiffr > kLimitTwo && delwr < kLimitOne;
+  const bool near_pole = !usual && delwr > kTolZero;
+  if (usual) {
     sch = delw * p.eps;
-    const Cx<R> cden = real_minus(wx * wx, p.wtilde2);
+    cden = real_minus(wx * wx, p.wtilde2);
+    num = p.omega2;
+  } else if (near_pole) {
+    cden = (R(4.0) * p.wtilde2) * plus_real(delw, R(0.5));
+    num = negate(p.omega2) * delw;
+  }
+  if (usual || near_pole) {
     if constexpr (kReciprocal) {
       const R rden = R(1.0) / norm(cden);
-      ssx = rden * (p.omega2 * conj(cden));
+      ssx = rden * (num * conj(cden));
     } else {
-      ssx = divide(p.omega2, cden);
-    }
-  } else if (delwr > kTolZero) {
-    const Cx<R> cden = (R(4.0) * p.wtilde2) * plus_real(delw, R(0.5));
-    if constexpr (kReciprocal) {
-      const R rden = R(1.0) / norm(cden);
-      ssx = (rden * delw) * (negate(p.omega2) * conj(cden));
-    } else {
-      ssx = divide(negate(p.omega2) * delw, cden);
+      ssx = divide(num, cden);
     }
   }
   Update<R> u{zero<R>(), R(0.5) * ((vcoulx * sch) * band)};

@@ -180,15 +180,17 @@ struct CollapseTwo {
 //     aqsntemp(n1, G) serves four terms, and the teams of one block of G (every G' of
 //     it) launched together, so that aqsntemp(:, block) is read from cache;
 //   on a host a team is one core's work: one G' row (v3 to v8) or one G' of a block of
-//     128 G (v9), in chunks of 16 consecutive G as vector lanes once the body
-//     vectorizes (v7 on: no branch, no complex division), else one G at a time.
+//     128 G (v9), in chunks of 8 consecutive G as vector lanes (one 512-bit vector; 16
+//     left the chunk's (G', G) values too many for the registers) once the body
+//     vectorizes (v7 on: no complex division; the branches become masked selects, both
+//     computed), else one G at a time.
 // Shape: how a version's work is cut into teams and threads (the step's launch shape).
 template <class Space, class Step>
 struct LaunchShape {
   static constexpr Knobs k = Step::knobs;
   static constexpr bool kOnHost =
       Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Space::memory_space>::accessible;
-  static constexpr int kLanes = kOnHost && k.simplified && k.reciprocal ? 16 : 1;  // G an item
+  static constexpr int kLanes = kOnHost && k.simplified && k.reciprocal ? 8 : 1;  // G an item
   static constexpr int kGPrimes = !kOnHost && k.blocked ? 4 : 1;  // G' an item
   static constexpr int kThreads = kOnHost ? 1 : k.blocked ? 128 : 512;  // a team
   // G a team: a GPU thread's one, a host cache block (aqsntemp(:, block) fits an L2), or
