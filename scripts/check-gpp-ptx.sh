@@ -4,8 +4,13 @@
 #   v1 ... v6   divide (div.rn.f64), v7 ... v9 do not and take one reciprocal instead;
 #   v1 ... v7   take square roots (abs), v8 and v9 compare squared magnitudes (none);
 #   v3 ... v8   are launched in thread blocks of 512 (.maxntid 512), v9 of 128.
+#   v3 ... v9   keep each thread's partial sums in registers in the band loop: no
+#               st.shared there (v1 and v2, Kokkos's range reductions, keep them in
+#               shared memory; the line says so).
 # It prints each version's registers and spills as ptxas reports them, since those are
-# what v3 (at most 128 registers for 512 threads) and v4 (fewer live accumulators) trade.
+# what v3 (at most 128 registers for 512 threads) and v4 (fewer live accumulators) trade,
+# and where its partial sums live in the band loop: the innermost loop (a backward
+# branch) that holds the term's division or reciprocal and the most FP64 instructions.
 # The PTX comes from compiling gpp.cpp once more with the build's own command and nvcc's
 # --keep, as check-ptx.sh does for the ceiling kernels.
 #   scripts/check-gpp-ptx.sh [BUILD_DIR]     (default: build-cuda)
@@ -52,6 +57,24 @@ def check(ok, what):
     if not ok:
         failures.append(what)
 
+def band_loop(body):
+    """The lines of the hot loop: of the loops holding a division or reciprocal, the
+    innermost ones (no such loop inside), the one with the most FP64 instructions."""
+    lines = body.splitlines()
+    labels = {m.group(1): i for i, l in enumerate(lines)
+              for m in [re.match(r"^\s*(\$L__BB\w+):", l)] if m}
+    loops = [(labels[m.group(1)], i) for i, l in enumerate(lines)
+             for m in [re.search(r"\bbra(?:\.uni)?\s+(\$L__BB\w+);", l)]
+             if m and m.group(1) in labels and labels[m.group(1)] < i]
+    term = re.compile(r"\b(div|rcp)\.rn\.f64\b")
+    hot = [(a, b) for a, b in loops if any(term.search(x) for x in lines[a:b + 1])]
+    inner = [(a, b) for a, b in hot
+             if not any((c, d) != (a, b) and a <= c and d <= b for c, d in hot)]
+    if not inner:
+        return []
+    a, b = max(inner, key=lambda r: sum(".f64" in x for x in lines[r[0]:r[1] + 1]))
+    return lines[a:b + 1]
+
 for v, tag in tags.items():
     # The version's own kernel: the reduction over its functor (Kokkos also launches
     # helpers, e.g. its final-value copy, that carry the functor's name; the body is
@@ -74,11 +97,17 @@ for v, tag in tags.items():
         want = 128 if v == 9 else 512
         got = int(threads.group(1)) if threads else None
         check(got == want, f"v{v}: .maxntid {got}, want {want}")
+    loop = band_loop(body)
+    check(bool(loop), f"v{v}: no band loop found (a loop holding the term's division)")
+    shared_stores = sum("st.shared" in x for x in loop)
+    sums = "shared memory" if shared_stores else "registers"
+    if v >= 3:
+        check(not shared_stores, f"v{v}: {shared_stores} st.shared in the band loop (partial sums not in registers)")
     u = usage.get(name, {})
     spills = u.get("spills", ("?", "?"))
     print(f"v{v} {tag:24} registers {u.get('registers', '?'):>4}  spill stores {spills[0]:>4} B"
           f"  loads {spills[1]:>4} B  maxntid {threads.group(1) if threads else '-':>4}"
-          f"  div {int(divides)} rcp {int(reciprocal)} sqrt {int(roots)}")
+          f"  div {int(divides)} rcp {int(reciprocal)} sqrt {int(roots)}  partial sums in {sums}")
 for f in failures:
     print("check-gpp-ptx: " + f, file=sys.stderr)
 print(f"check-gpp-ptx: {checked} checks, {len(failures)} failed", file=sys.stderr)

@@ -1,6 +1,6 @@
 #pragma once
 // A GPU's launch shape of a GPP version, run on a host space: a GPU thread's work (one
-// G, and for v9 four G' with the last group partial, G' fastest within a block of G) in
+// G, and for v9 two G' with the last group partial, G' fastest within a block of G) in
 // teams of one thread, so that the GPU's arithmetic is checked (and counted) where no GPU is.
 
 #include <string>
@@ -11,10 +11,11 @@ namespace rooftop::kernels::gpp {
 
 template <class Step>
 struct GpuShapeOnOneThread {
-  static constexpr int kLanes = 1;
-  static constexpr int kGPrimes = Step::knobs.blocked ? 4 : 1;
+  using Gpu = LaunchShape<Kokkos::DefaultHostExecutionSpace, Step, false>;
+  static constexpr int kLanes = Gpu::kLanes;
+  static constexpr int kGPrimes = Gpu::kGPrimes;
   static constexpr int kThreads = 1;
-  static constexpr int kGPerTeam = Step::knobs.blocked ? 128 : 512;
+  static constexpr int kGPerTeam = Gpu::kGPerTeam;
   using Bounds = Kokkos::LaunchBounds<>;
 };
 

@@ -1,5 +1,5 @@
 // The GPP versions against the reference: every version in the host's shapes, and as a
-// GPU launches them, run on the host (a GPU thread's work, one G, and for v9 four G' with
+// GPU launches them, run on the host (a GPU thread's work, one G, and for v9 two G' with
 // the last group partial, G' fastest within a block of G, in host teams of one thread),
 // so that the arithmetic of the GPU's shapes is checked where no GPU is. The factored
 // reference is itself held to the straightforward loop over every term.
@@ -62,14 +62,15 @@ TEST(GppGpuShapes, EveryVersionGivesTheReferenceInBothShapes) {
 }
 
 TEST(GppGpuShapes, TheLaunchShapesOfTheSteps) {
-  using GpuV3 = LaunchShape<Kokkos::DefaultExecutionSpace, v3_thread_block>;
+  using GpuV3 = LaunchShape<Host, v3_thread_block, false>;
+  using GpuV9 = LaunchShape<Host, v9_cache_blocking, false>;
   using HostV9 = LaunchShape<Host, v9_cache_blocking>;
   using HostV7 = LaunchShape<Host, v7_reciprocal>;
   using HostV6 = LaunchShape<Host, v6_simplified_body>;
-  if constexpr (!GpuV3::kOnHost) {
-    EXPECT_EQ(GpuV3::kThreads, 512);
-    EXPECT_EQ((LaunchShape<Kokkos::DefaultExecutionSpace, v9_cache_blocking>::kGPrimes), 4);
-  }
+  EXPECT_EQ(GpuV3::kThreads, 512);
+  EXPECT_EQ(GpuV3::kGPrimes, 1);
+  EXPECT_EQ(GpuV9::kThreads, 128);
+  EXPECT_EQ(GpuV9::kGPrimes, 2) << "two G' a thread: 160 registers, no spill";
   EXPECT_EQ(HostV9::kThreads, 1);
   EXPECT_EQ(HostV9::kGPerTeam, 128);
   EXPECT_EQ(HostV7::kLanes, 8) << "the body vectorizes from v7";

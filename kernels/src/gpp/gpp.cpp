@@ -66,7 +66,7 @@ const std::vector<Step>& steps() {
       {{"v8", "gpp::v8_squared_magnitudes",
         "|ssx| compared squared with the squared cutoff: no square root"}},
       {{"v9", "gpp::v9_cache_blocking",
-        "blocking: GPU: a thread takes one G and 4 G' (one aqsntemp load serves four "
+        "blocking: GPU: a thread takes one G and 2 G' (one aqsntemp load serves two "
         "terms), every G' of a block of G launched together; host: G in blocks of 128, "
         "every G' of a block before the next, rows padded against cache-set conflicts"}},
   };

@@ -176,8 +176,8 @@ struct CollapseTwo {
 //   v3 to v8 on a GPU: teams of 512 threads (the published step: a thread block of 512
 //     instead of the compiler's 128, at most 128 registers a thread), one (G', G) a
 //     thread, the teams in the collapsed loops' order (G' outer, G inner);
-//   v9 on a GPU: teams of 128 threads, each thread one G and 4 G', so that one load of
-//     aqsntemp(n1, G) serves four terms, and the teams of one block of G (every G' of
+//   v9 on a GPU: teams of 128 threads, each thread one G and 2 G', so that one load of
+//     aqsntemp(n1, G) serves two terms, and the teams of one block of G (every G' of
 //     it) launched together, so that aqsntemp(:, block) is read from cache;
 //   on a host a team is one core's work: one G' row (v3 to v8) or one G' of a block of
 //     128 G (v9), in chunks of 8 consecutive G as vector lanes (one 512-bit vector; 16
@@ -185,20 +185,21 @@ struct CollapseTwo {
 //     vectorizes (v7 on: no complex division; the branches become masked selects, both
 //     computed), else one G at a time.
 // Shape: how a version's work is cut into teams and threads (the step's launch shape).
-template <class Space, class Step>
+// (`kHost` false gives a GPU's shape on any space: the tests run it on the host.)
+template <class Space, class Step,
+          bool kHost = Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Space::memory_space>::accessible>
 struct LaunchShape {
   static constexpr Knobs k = Step::knobs;
-  static constexpr bool kOnHost =
-      Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Space::memory_space>::accessible;
+  static constexpr bool kOnHost = kHost;
   static constexpr int kLanes = kOnHost && k.simplified && k.reciprocal ? 8 : 1;  // G an item
-  static constexpr int kGPrimes = !kOnHost && k.blocked ? 4 : 1;  // G' an item
+  static constexpr int kGPrimes = !kOnHost && k.blocked ? 2 : 1;  // G' an item
   static constexpr int kThreads = kOnHost ? 1 : k.blocked ? 128 : 512;  // a team
   // G a team: a GPU thread's one, a host cache block (aqsntemp(:, block) fits an L2), or
   // the whole row (0).
   static constexpr int kGPerTeam = !kOnHost ? kThreads : k.blocked ? 128 : 0;
   // At most 128 registers a thread for 512 threads a team (the published step), and for
-  // three teams of 128 on one SM (v9: 170 registers, where its four G' spilled within
-  // 128); a host has no launch bounds.
+  // three teams of 128 on one SM (v9: 160 registers and no spill with its two G' a
+  // thread; four G' spilled 420 bytes within 168); a host has no launch bounds.
   using Bounds = Kokkos::LaunchBounds<kOnHost ? 0 : kThreads, kOnHost ? 0 : k.blocked ? 3 : 1>;
 };
 
