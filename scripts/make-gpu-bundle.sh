@@ -4,9 +4,10 @@
 # connector, the CUDA injection library (where the build has CUPTI), the device tests
 # (test_device, and test_counts_device where the build has CUPTI), connector_app,
 # scripts/run-gpu.sh and the PyTorch program it profiles where the GPU machine has torch
-# (share/torch_model.py, with its H200 trace and ncu log beside it), the reference
-# ceilings run-gpu.sh's probes place kernels on before it has measured any
-# (share/reference-ceilings.h5, from data/), and every shared
+# (share/torch_model.py, with its H200 trace and ncu log beside it),
+# scripts/bench-gpp-ladder.py (the GPP ladder run-gpu.sh measures beside the V100's
+# published times), the reference ceilings run-gpu.sh's probes place kernels on before
+# it has measured any (share/reference-ceilings.h5, from data/), and every shared
 # library they load that is not the driver's or the C library's: the CUDA runtime,
 # CUPTI and the nvperf libraries CUPTI loads (from the CUDA Toolkit that built them),
 # HDF5 and its dependencies, the C++ and OpenMP runtimes. Never the driver's own
@@ -61,7 +62,9 @@ reference="$root/data/h200-2026-11-27-ceilings-1.h5"
 for tool in ldd tar gzip strip awk; do
   command -v "$tool" >/dev/null || die "'$tool' not found"
 done
-[[ -f "$root/scripts/run-gpu.sh" ]] || die "$root/scripts/run-gpu.sh is missing"
+for script in run-gpu.sh bench-gpp-ladder.py; do
+  [[ -f "$root/scripts/$script" ]] || die "$root/scripts/$script is missing"
+done
 [[ -f "$root/scripts/torch_model.py" ]] || die "$root/scripts/torch_model.py is missing"
 [[ -f "$reference" ]] || die "$reference is missing"
 output_dir="$(dirname "$output")"
@@ -152,7 +155,7 @@ if [[ -n "$peers" ]]; then
 fi
 cp "$build/$connector" "$dir/lib/"
 [[ -n "$injection" ]] && cp "$build/$injection" "$dir/lib/"
-cp "$root/scripts/run-gpu.sh" "$dir/"
+cp "$root/scripts/run-gpu.sh" "$root/scripts/bench-gpp-ladder.py" "$dir/"
 cp "$root/scripts/torch_model.py" "$dir/share/"
 # Its torch.profiler trace and Nsight Compute log from an H200: the trace names the
 # operators of profile-cuda's kernels, the log's counts are compared with its counts.

@@ -8,7 +8,8 @@
 # ncu, one GPP version at the default size without counters, on the reference ceilings
 # the bundle carries), so that a run whose long steps fail still says what costs what;
 # then the device tests, `measure --space device`, `analyze` of the GPP ladder and the
-# reference kernels with CUPTI counts, the same kernels run once each under Nsight
+# reference kernels with CUPTI counts (the ladder then beside the V100's published times,
+# and the GPU targets judged: gpp-ladder.txt), the same kernels run once each under Nsight
 # Compute, imported and their counts set beside CUPTI's, `profile` of a Kokkos program
 # through the connector, `profile` of any CUDA program through the injection library
 # (the PyTorch program of the ncu log where torch is installed, else connector_app), the
@@ -64,9 +65,10 @@ summary="$out/summary.txt"
 # first GPU needed (25 s on an H200: the device ceilings, then the costs, access,
 # transfer, launch and tensor sweeps); the repeats get 1.5 x the first's time + 10 s, at
 # most the same. analyze at the GPU build's default size is meant to take at most 60 s
-# with CUPTI on an H100 or H200. The tests and profile took 2-4 s there. The first run
+# with CUPTI on an H100 or H200; the ladder's table after it only reads its file (rooftop
+# show under python3: 0.25 s on a host). The tests and profile took 2-4 s there. The first run
 # through (the machine checks, then the probes and each step to its limit, with the 5 s
-# of every kill) is 505 s plus the checks: inside the 540 s budget, 60 s under 10
+# of every kill) is 520 s plus the checks: inside the 540 s budget, 60 s under 10
 # minutes; profile-cuda and ncu-torch (130 s more), the peers (85 s on the H200 with
 # gpu-stream stopped at 25 s, about 140 s with its wrapper's 80 s; 245 s at their limits)
 # and the repeats run in the time the others leave, in that order.
@@ -82,6 +84,7 @@ declare -A limit=(
   [measure]=120
   [compare]=10
   [analyze-cupti]=90
+  [gpp-ladder]=10
   [ncu]=90
   [ncu-import]=10
   [counts]=15
@@ -293,10 +296,12 @@ if grep -q '^bin/rooftop: libcuda\.so' <<< "$not_found"; then
   exit 1
 fi
 
-# Nsight Compute: on PATH, in the toolkit, or where its installer puts it.
+# Nsight Compute: on PATH, else in a toolkit or where its installer puts it: the places
+# of ROOFTOP_NCU_PLACES where set (patterns; empty: PATH alone, as the rehearsal runs it).
+ncu_places="${ROOFTOP_NCU_PLACES-/usr/local/cuda*/bin/ncu /opt/nvidia/nsight-compute/*/ncu}"
 ncu="$(command -v ncu || true)"
 if [[ -z "$ncu" ]]; then
-  for f in /usr/local/cuda*/bin/ncu /opt/nvidia/nsight-compute/*/ncu; do  # the newest last
+  for f in $ncu_places; do  # the newest last
     [[ -x "$f" ]] && ncu="$f"
   done
 fi
@@ -407,6 +412,25 @@ counts_step() {
   while IFS= read -r line; do indented "$line"; done < <(
     awk '/^verdicts:$/ {on = 1; next} on && /^$/ {exit} on {sub(/^ +/, ""); print}' \
         "$out/$name.log" 2>/dev/null)
+  return $rc
+}
+
+# gpp_ladder KERNELS.h5: the GPP ladder of that file beside the V100's published times,
+# and the GPU targets judged, one line each (bench-gpp-ladder.py --beside-v100), as step
+# gpp-ladder; its output, gpp-ladder.txt, under the step's line.
+gpp_ladder() {
+  if ! command -v python3 > /dev/null; then
+    skipped gpp-ladder "${limit[gpp-ladder]}" "no python3 here (bench-gpp-ladder.py elsewhere)"
+    return 3
+  elif [[ ! -f "$here/bench-gpp-ladder.py" ]]; then
+    skipped gpp-ladder "${limit[gpp-ladder]}" "this bundle has no bench-gpp-ladder.py"
+    return 3
+  fi
+  step gpp-ladder python3 "$here/bench-gpp-ladder.py" --rooftop "$rooftop" --from "$1" --beside-v100
+  local rc=$?
+  (( rc == 3 )) && return 3
+  mv -f "$out/gpp-ladder.log" "$out/gpp-ladder.txt"
+  while IFS= read -r line; do [[ -z "$line" ]] || indented "$line"; done < "$out/gpp-ladder.txt"
   return $rc
 }
 
@@ -538,6 +562,7 @@ if [[ -n "$ceilings" ]]; then
   kernels=(--kernels "gpp,triad,polynomial,stencil")
   step analyze-cupti "$rooftop" analyze --ceilings "$ceilings" "${kernels[@]}" \
        --out "$out/analyze-cupti.h5" --plot "$out/analyze-cupti.svg" --json
+  [[ -f "$out/analyze-cupti.h5" ]] && gpp_ladder "$out/analyze-cupti.h5"
   # 4. The same kernels, each run once, under Nsight Compute, imported onto the
   #    ceilings, and ncu's counts beside CUPTI's for the same kernels.
   ncu_step ncu --ceilings "$ceilings" "${kernels[@]}" --out "$out/analyze-under-ncu.h5"

@@ -1,5 +1,7 @@
 #include "rooftop/analyze/cost_model.hpp"
 
+#include "rooftop/analyze/count_comparison.hpp"
+
 #include <algorithm>
 
 #include "rooftop/core/format.hpp"
@@ -36,7 +38,7 @@ double roof_seconds(const core::KernelRecord& declared, const core::CeilingsFile
 
 double held_bytes(const core::KernelRecord& declared) {
   const core::LevelBytes* b = declared.find_bytes("dram");
-  return b ? b->bytes : 0.0;
+  return b ? b->bytes / launches_covered(declared) : 0.0;  // each launch reads the arrays
 }
 
 Estimate estimate(const std::vector<core::KernelRecord>& declared,

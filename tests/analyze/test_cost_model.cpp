@@ -65,6 +65,15 @@ TEST(CostModel, RunTimeAtTheRoofFromTheDeclaredCounts) {
       << e.text;
 }
 
+TEST(CostModel, AKernelLaunchedOncePerFrequencyHoldsOneLaunchsBytes) {
+  core::KernelRecord k;
+  k.name = "gpp::v4_frequency_outside";
+  k.bytes = {{"dram", 3e9}};
+  EXPECT_DOUBLE_EQ(held_bytes(k), 3e9);
+  k.note = "size small; " + std::string(core::kKernelsPerRunNote) + k.name + " x3";
+  EXPECT_DOUBLE_EQ(held_bytes(k), 1e9);
+}
+
 // The model against real runs: each file of data/ holds the kernels of one `analyze` run
 // on its ceilings, with the counts it declared and the times it measured; the whole run's
 // wall time is the one data/README.md and BENCHMARKS.md give. The estimate made from the

@@ -53,6 +53,9 @@ TEST(Gpp, TheDeclaredRecordCarriesTheVersionsOwnCost) {
     EXPECT_DOUBLE_EQ(d.find_bytes("dram")->bytes, c.bytes) << d.id;
     EXPECT_NE(d.note.find(i < 3 ? "1 launch of" : "3 launches of"), std::string::npos) << d.note;
     EXPECT_NE(d.note.find("near the pole"), std::string::npos) << d.note;
+    // v4 on: the launches noted as a counting backend notes them, to pair per launch.
+    EXPECT_EQ(d.note.find(std::string(core::kKernelsPerRunNote) + d.name + " x3") != std::string::npos, i >= 3)
+        << d.note;
   }
 }
 

@@ -9,12 +9,14 @@ peers-table.py. Its `rooftop` does the GPU's part with real files of an H200 run
 (ROOFTOP_EXE). The peers print their real logs of that run (tests/fixtures/peers). Where a
 test asks for them, a stand-in `ncu` writes ncu's real logs of that run, and a stand-in
 `torch` module says a GPU is there, so that the PyTorch steps run; otherwise the script
-finds no ncu and no torch and skips those steps, as a GPU machine without them would.
-No nvidia-smi is needed.
+finds no ncu and no torch and skips those steps, as a GPU machine without them would;
+no ncu whether this machine has one or not: the script runs on this machine's PATH less
+ncu, and looks for it nowhere else (ROOFTOP_NCU_PLACES empty). No nvidia-smi is needed.
 
 What is checked is the script's own part: the order of the steps, what a budget too short
-for a step does, the peers in the same call as everything else, the peers table, the
-PyTorch program under rooftop and under ncu, and the verdicts of compare-counts.
+for a step does, the GPP ladder beside the V100's after analyze, the peers in the same
+call as everything else, the peers table, the PyTorch program under rooftop and under
+ncu, and the verdicts of compare-counts.
 """
 
 import os
@@ -81,7 +83,7 @@ def make_bundle(top, peers=True, ncu=False, torch=False):
     files."""
     bundle = top / "rooftop-gpu"
     (bundle / "share").mkdir(parents=True)
-    for script in ["run-gpu.sh", "peers-table.py"]:
+    for script in ["run-gpu.sh", "peers-table.py", "bench-gpp-ladder.py"]:
         shutil.copy(ROOT / "scripts" / script, bundle / script)
     (bundle / "VERSION").write_text("rooftop 0.1.0 stand-in\ncuda_toolkit 13.0.88\ncuda_arch 90\n")
     shutil.copy(FIXTURES / "h5" / "h200-ceilings.h5", bundle / "share" / "reference-ceilings.h5")
@@ -106,12 +108,32 @@ def make_bundle(top, peers=True, ncu=False, torch=False):
     return bundle
 
 
-def run_gpu(bundle, *args):
+def path_without(folder, hidden):
+    """This PATH less the programs named in hidden: each of its folders that holds one is
+    replaced, in its place, by a folder (under folder) of links to everything else in it."""
+    places = []
+    for i, place in enumerate(filter(None, os.environ.get("PATH", "").split(os.pathsep))):
+        if any(os.path.lexists(os.path.join(place, name)) for name in hidden):
+            links = folder / str(i)
+            links.mkdir(parents=True)
+            for name in set(os.listdir(place)) - set(hidden):
+                (links / name).symlink_to(os.path.join(place, name))
+            place = str(links)
+        places.append(place)
+    return os.pathsep.join(places)
+
+
+def run_gpu(bundle, *args, **more):
+    """run-gpu.sh of the bundle with ARGS, MORE added to its environment. Its PATH: the
+    stand-ins of top/tools, then this machine's PATH less ncu; it looks for ncu on that
+    PATH alone (ROOFTOP_NCU_PLACES empty) unless MORE says otherwise."""
     out = bundle.parent / "results"
     top = bundle.parent
+    path = f"{top / 'tools'}{os.pathsep}{path_without(top / 'path', ['ncu'])}"
     env = dict(os.environ, OUT=str(out), CALLS=str(top / "calls.txt"), FIXTURES=str(FIXTURES),
-               CUDA_HOME=str(top / "no-cuda"), PATH=f"{top / 'tools'}:{os.environ['PATH']}",
+               CUDA_HOME=str(top / "no-cuda"), PATH=path, ROOFTOP_NCU_PLACES="",
                PYTHONPATH=str(top / "python"))
+    env.update(more)
     done = subprocess.run(["bash", str(bundle / "run-gpu.sh"), *args], capture_output=True,
                           text=True, timeout=240, env=env)
     summary = out / "summary.txt"
@@ -140,7 +162,7 @@ class RunGpu(unittest.TestCase):
         order = list(steps(summary))
         peers = ["peer-gpu-l2-cache", "peer-mixbench", "peer-babelstream", "peer-gpu-cache",
                  "peer-gpu-stream"]
-        expected = ["device-tests", "measure-1", "analyze-cupti", "profile", "profile-cuda",
+        expected = ["device-tests", "measure-1", "analyze-cupti", "gpp-ladder", "profile", "profile-cuda",
                     *peers, "counts-peer-l2", "measure-2", "measure-3", "compare", "show"]
         self.assertEqual([s for s in order if s in expected], expected, summary)
         self.assertTrue(order[0].startswith("probe-"), order)
@@ -200,10 +222,48 @@ class RunGpu(unittest.TestCase):
     def test_without_ncu_the_pytorch_counts_are_set_beside_the_bundles_log(self):
         done, summary, out = run_gpu(make_bundle(self.top, torch=True))
         self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertRegex(summary, r"\nncu: +not found")
         self.assertIn("SKIPPED: no ncu: counts-torch reads the H200's log", steps(summary)["ncu-torch"])
         calls = (self.top / "calls.txt").read_text()
         self.assertIn(f"compare-counts {out}/profile-torch.h5 "
                       f"{self.top}/rooftop-gpu/share/ncu-torch.txt", calls)
+
+    def test_an_ncu_off_the_path_is_found_where_its_installer_puts_it(self):
+        bundle = make_bundle(self.top, peers=False)
+        installed = self.top / "nsight-compute" / "2025.3.1" / "ncu"
+        executable(installed, STAND_IN_NCU)
+        done, summary, _ = run_gpu(bundle, ROOFTOP_NCU_PLACES=f"{self.top}/nsight-compute/*/ncu")
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertRegex(summary, rf"\nncu: +{re.escape(str(installed))}, Version 2025.3.1.0")
+        self.assertNotRegex(steps(summary)["ncu"], "FAILED|TIMED OUT|SKIPPED", summary)
+
+    def test_the_gpp_ladder_of_analyze_is_set_beside_the_v100s(self):
+        done, summary, out = run_gpu(make_bundle(self.top, peers=False))
+        self.assertEqual(done.returncode, 0, done.stderr)
+        order = list(steps(summary))
+        self.assertEqual(order[order.index("analyze-cupti") + 1], "gpp-ladder", summary)
+        self.assertNotRegex(steps(summary)["gpp-ladder"], "FAILED|TIMED OUT|SKIPPED", summary)
+        calls = (self.top / "calls.txt").read_text()
+        self.assertIn(f"show {out}/analyze-cupti.h5 --json", calls)
+        # analyze-cupti.h5, here the H200's file: its nine versions beside the V100's, then
+        # the three targets; printed under the step's line.
+        table = (out / "gpp-ladder.txt").read_text()
+        self.assertEqual(re.findall(r"^(v\d) ", table, re.M), [f"v{n}" for n in range(1, 10)], table)
+        self.assertIn("V100 time (s)", table)
+        self.assertEqual(len(re.findall(r"^GPU target, ", table, re.M)), 3, table)
+        self.assertIn("GPU target, v1 -> v9 at least 2.9x: MISSED: 2.29x", table)
+        under = "\n".join(" " * 19 + line for line in table.splitlines() if line)
+        self.assertIn(steps(summary)["gpp-ladder"] + "\n" + under + "\n", summary)
+        self.assertIn(under, done.stdout)
+        self.assertFalse((out / "gpp-ladder.log").exists())
+
+    def test_a_bundle_without_the_ladders_script_skips_its_step(self):
+        bundle = make_bundle(self.top, peers=False)
+        (bundle / "bench-gpp-ladder.py").unlink()
+        done, summary, out = run_gpu(bundle)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertIn("SKIPPED: this bundle has no bench-gpp-ladder.py", steps(summary)["gpp-ladder"])
+        self.assertFalse((out / "gpp-ladder.txt").exists())
 
     def test_peers_alone_measure_once_then_the_peers(self):
         bundle = make_bundle(self.top)
@@ -242,6 +302,7 @@ class RunGpu(unittest.TestCase):
         self.assertRegex(found["measure-1"], r"SKIPPED: \d+s of the 100s budget left")
         self.assertIn("no device ceilings were written", summary)
         self.assertFalse([s for s in found if s.startswith("peer-")], summary)
+        self.assertNotIn("gpp-ladder", found)  # no analyze-cupti.h5 to read
 
     @unittest.skipUnless(shutil.which("cc"), "needs a C compiler")
     def test_without_the_drivers_libcuda_it_says_so_once_and_stops(self):

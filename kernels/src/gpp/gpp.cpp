@@ -138,6 +138,10 @@ class GppKernel final : public Kernel {
              std::to_string(size_.nvband) + " occupied), G' " + std::to_string(size_.ngpown) +
              ", G " + std::to_string(size_.ncouls) + ", " + std::to_string(size_.nw) +
              " frequencies; " + launches + "; " + branch_shares(size_);
+    // The launches the counts cover, as a counting backend notes them: counts from
+    // another tool pair with these per launch.
+    if (c.launches > 1)
+      r.note += "; " + std::string(core::kKernelsPerRunNote) + r.name + " x" + std::to_string(c.launches);
     return r;
   }
 

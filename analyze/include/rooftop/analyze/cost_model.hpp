@@ -72,7 +72,8 @@ double kernel_seconds(double run_seconds, const core::Sampling& sampling, const 
 // roof applies (no compute ceiling for its precision and no bandwidth for its bytes).
 double roof_seconds(const core::KernelRecord& declared, const core::CeilingsFile& ceilings);
 
-// The memory a kernel holds while it runs: its declared DRAM bytes (0 where none).
+// The memory a kernel holds while it runs: its declared DRAM bytes of one launch (a
+// kernel launched once per frequency reads its arrays again each time; 0 where none).
 double held_bytes(const core::KernelRecord& declared);
 
 struct Estimate {

@@ -21,9 +21,7 @@
 
 namespace rooftop::analyze {
 
-// How a record of this backend says in its note what one run launched: this, then
-// "LABEL xN" per Kokkos kernel label, comma-separated (count_comparison.hpp reads it back).
-inline constexpr const char* kKernelsPerRunNote = "Kokkos kernels per run: ";
+using core::kKernelsPerRunNote;
 
 // Empty when this build has the backend; otherwise why it does not.
 std::string cupti_backend_unavailable_reason();

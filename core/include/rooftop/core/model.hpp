@@ -198,6 +198,11 @@ struct TensorOps {
 
 // One kernel placed on the roofline: its counts and time as measured (or declared, or
 // imported), and what the analyzer derived from them against a file's ceilings.
+// How a record says in its note what one run launched: this, then "LABEL xN" per Kokkos
+// kernel label, comma-separated (the CUPTI backend's counts and a multi-launch kernel's
+// declared ones; analyze's count comparison reads it back).
+inline constexpr const char* kKernelsPerRunNote = "Kokkos kernels per run: ";
+
 // FLOPs and bytes are totals over the `invocations` that `time_s` covers.
 struct KernelRecord {
   std::string name;         // full label, e.g. "gpp::v3_team_size" or a Kokkos kernel label
