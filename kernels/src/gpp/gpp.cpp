@@ -96,7 +96,7 @@ std::string functor_of(const std::string& id) {
   throw Error("no GPP version '" + id + "'");
 }
 
-// The reference answer of a size, summed once per process (it takes up to a second).
+// The reference answer of a size, summed once per process (up to 2 s, at classic).
 const Answer& reference_of(const Size& size) {
   static std::mutex mutex;
   static std::map<std::string, Answer> cache;
