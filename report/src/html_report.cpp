@@ -61,12 +61,17 @@ nlohmann::json report_json(const std::vector<core::CeilingsFile>& files,
                            const std::vector<std::string>& labels) {
   ROOFTOP_REQUIRE(labels.size() == files.size(), "one label per file");
   nlohmann::json levels = nlohmann::json::array(), precisions = nlohmann::json::array();
+  nlohmann::json matrix_precisions = nlohmann::json::object();  // "tc_tf32": "fp32"
   for (const core::Level& l : core::kLevels) levels.push_back(l.name);
-  for (const core::Precision& p : core::kPrecisions) precisions.push_back(p.name);
+  for (const core::Precision& p : core::kPrecisions) {
+    precisions.push_back(p.name);
+    if (!p.matrix.empty()) matrix_precisions[std::string(p.matrix)] = p.name;
+  }
   nlohmann::json out{{"schema", "rooftop-report"},
                      {"schema_version", "1.0"},
                      {"levels", levels},
                      {"precisions", precisions},
+                     {"matrix_precisions", matrix_precisions},
                      {"files", nlohmann::json::array()},
                      {"comparison", nullptr}};
   const std::vector<std::size_t> roofs_of = same_roofs(files);

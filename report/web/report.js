@@ -15,7 +15,7 @@
   };
   const tag = (fi) => several ? '[' + (fi + 1) + '] ' : '';
   const fileColor = (fi) => PALETTE[fi % PALETTE.length];
-  const precisionOf = (ceiling) => ceiling.name.split('_')[0];
+  const precisionOf = (ceiling) => ceiling.precision || ceiling.name.split('_')[0];
 
   // Every kernel of every file, and its points: one per level with a positive intensity,
   // for kernels with a time and FLOPs.
@@ -100,11 +100,36 @@
         (f.ceilings.created_utc || 'no date') + ', ' + f.kernels.length + ' kernels'));
   });
 
-  // The roofline: every ceiling of every file, the trace, and the kernels.
+  // Files with the same ceilings (a ceilings file and the kernels files placed on it)
+  // share one set of roofs, tagged with all their numbers.
+  const roofsOf = files.map((f, fi) => (f.roofs_of === undefined ? fi : f.roofs_of));
+  const sharing = (fi) => files.map((f, gi) => gi).filter((gi) => roofsOf[gi] === fi);
+
+  // The precision of a matrix unit's figure: the table's (tc_tf32: fp32), else the one its
+  // name holds (tc_fp16_acc16: fp16, amx_bf16: bf16), else none.
+  const matrixPrecision = (name) => (data.matrix_precisions || {})[name] ||
+      data.precisions.find((p) => name.split('_').includes(p));
+
+  // A file's roofs: its ceilings, and each matrix unit's figure (tensor cores, a CPU's
+  // dot-product instructions) that a kernel of the files sharing them is placed against,
+  // drawn as a compute roof under the precision of the kernels placed on it.
+  const roofRows = (fi) => {
+    const placed = new Map();
+    for (const gi of sharing(fi))
+      for (const k of files[gi].kernels)
+        if (k.limiter && !placed.has(k.limiter)) placed.set(k.limiter, k.precision);
+    const matrix = (files[fi].ceilings.matrix || {figures: []}).figures
+        .filter((c) => placed.has(c.name))
+        .map((c) => Object.assign({}, c, {kind: 'compute', precision: matrixPrecision(c.name) ||
+                                                                       placed.get(c.name) || undefined}));
+    return files[fi].ceilings.ceilings.concat(matrix).filter((c) => c.value > 0);
+  };
+
+  // The roofline: every roof of every file, the trace, and the kernels.
   function rooflineDomain() {
     let peak = 1, bwMax = 1, bwMin = 0, aiLo = 0, aiHi = 0, rateLo = 0, rateHi = 0;
-    for (const f of files)
-      for (const c of f.ceilings.ceilings) {
+    for (let fi = 0; fi < files.length; ++fi)
+      for (const c of roofRows(fi)) {
         if (!(c.value > 0)) continue;
         if (c.kind === 'compute') peak = Math.max(peak, c.value);
         else bwMax = Math.max(bwMax, c.value), bwMin = bwMin ? Math.min(bwMin, c.value) : c.value;
@@ -129,10 +154,6 @@
     return {x: [xlo, xhi], y: [Math.pow(10, Math.floor(Math.log10(low))), yhi]};
   }
 
-  // Files with the same ceilings (a ceilings file and the kernels files placed on it)
-  // share one set of roofs, tagged with all their numbers.
-  const roofsOf = files.map((f, fi) => (f.roofs_of === undefined ? fi : f.roofs_of));
-  const sharing = (fi) => files.map((f, gi) => gi).filter((gi) => roofsOf[gi] === fi);
   const roofTag = (fi) => several ? '[' + sharing(fi).map((gi) => gi + 1).join(',') + '] ' : '';
 
   // A label's box as the charts estimate it (text_box in report/src/svg.cpp): its measured
@@ -149,7 +170,7 @@
     const computeLabels = [], bandwidthLabels = [];
     files.forEach((f, fi) => {
       if (roofsOf[fi] !== fi || sharing(fi).every((gi) => off.has('file:' + gi))) return;
-      const cs = f.ceilings.ceilings.filter((c) => c.value > 0);
+      const cs = roofRows(fi);
       const peak = Math.max(1, ...cs.filter((c) => c.kind === 'compute').map((c) => c.value));
       const bwMax = Math.max(1, ...cs.filter((c) => c.kind !== 'compute').map((c) => c.value));
       let i = 0;
@@ -337,8 +358,9 @@
     group('Memory levels', [...levelNames].sort((a, b) => rankOf(a) - rankOf(b)).map((l) =>
       ['level:' + l, l, kernelLevels.includes(l) ? (e) => icon(l, e) : null]));
     const precisions = new Set(kernels.map((x) => x.k.precision).filter((p) => p));
-    for (const f of files)
-      for (const c of f.ceilings.ceilings) if (c.kind === 'compute') precisions.add(precisionOf(c));
+    files.forEach((f, fi) => {
+      for (const c of roofRows(fi)) if (c.kind === 'compute') precisions.add(precisionOf(c));
+    });
     group('Precisions', data.precisions.filter((p) => precisions.has(p)).map((p) =>
       ['precision:' + p, p]));
     if (several)

@@ -340,7 +340,8 @@ class TorchReport(Page):
                         os.path.join(FIXTURES, "import", "pytorch-h200-torch-model.json.gz"),
                         "--ceilings", H200, "--out", torch], check=True,
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        cls.kernels = read_kernels(torch) + read_kernels(PROFILE)
+        cls.torch_kernels = read_kernels(torch)
+        cls.kernels = cls.torch_kernels + read_kernels(PROFILE)
         return cls.report([H200, torch, PROFILE], os.path.join(work, "torch.html"))
 
     def test_loads_cleanly_and_the_page_has_no_horizontal_overflow(self):
@@ -384,16 +385,48 @@ class TorchReport(Page):
         self.assertEqual(len(self.browser.find_all("#roofline .step")), 0)
         self.assertEqual(len(self.browser.find_all("input[data-toggle='steps']")), 0)
 
+    def matrix_roofs_placed_on(self):
+        """The /matrix figures of the H200 file some kernel is placed against."""
+        figures = set(read_figures(H200, "matrix")[0])
+        return {k["limiter"] for k in self.kernels} & figures
+
     def test_roofs_of_the_same_ceilings_are_drawn_once(self):
         import h5py
         with h5py.File(H200, "r") as f:
             ceilings = len(f["ceilings"][()])
-        self.assertEqual(len(self.browser.find_all("#roofline .roof")), ceilings)
+        self.assertEqual(len(self.browser.find_all("#roofline .roof")),
+                         ceilings + len(self.matrix_roofs_placed_on()))
         labels = self.run_js("return [...document.querySelectorAll('#roofline .roof-label')]"
                              ".map((t) => t.textContent);")
         self.assertTrue(labels)
         for text in labels:
             self.assertTrue(text.startswith("[1,2,3] "), text)
+
+    def test_a_kernel_placed_on_a_tensor_roof_lies_under_it(self):
+        self.assertIn("tc_bf16", self.matrix_roofs_placed_on())
+        # The torch file is the report's second: its points' keys start with "1:".
+        on_tensor = [k for k in self.torch_kernels if k["limiter"] == "tc_bf16"]
+        found = self.run_js("""
+            const roof = document.querySelector("#roofline .roof[data-ceiling='tc_bf16']");
+            if (!roof) return null;
+            const ys = [...document.querySelectorAll('#roofline .point')]
+                .filter((p) => p.dataset.key.startsWith('1:') && arguments[0].includes(p.dataset.id))
+                .map((p) => p.getBoundingClientRect().top + p.getBoundingClientRect().height / 2);
+            const box = roof.getBoundingClientRect();
+            return {roof: box.top + box.height / 2, points: ys,
+                    filter: !!document.querySelector("input[data-toggle='precision:bf16']")};""",
+                            [k["id"] for k in on_tensor])
+        self.assertIsNotNone(found, "no tc_bf16 roof drawn")
+        self.assertTrue(found["filter"], "bf16 is not in the precision filter")
+        self.assertTrue(found["points"], "no point of the kernels placed on tc_bf16")
+        for y in found["points"]:
+            self.assertGreaterEqual(y, found["roof"] - 1, "a point above its tensor roof")
+        toggle = self.browser.find_all("input[data-toggle='precision:bf16']")[0]
+        self.browser.click(toggle)
+        try:
+            self.assertEqual(self.browser.find_all("#roofline .roof[data-ceiling='tc_bf16']"), [])
+        finally:
+            self.browser.click(self.browser.find_all("input[data-toggle='precision:bf16']")[0])
 
     def test_no_two_labels_of_the_roofline_overlap(self):
         chart = self.browser.find_all("#roofline svg.plot-svg")[0]
