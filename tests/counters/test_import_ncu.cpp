@@ -10,6 +10,7 @@
 #include <optional>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "import_support.hpp"
@@ -235,6 +236,116 @@ TEST(ImportNcuWideReal, AnH200RawPageWithTheDfmaCountAlone) {
                                                                {"fp16", "not counted"}}));
   // A page with every FLOP metric falls short of nothing.
   EXPECT_TRUE(parse_fixture("ncu-raw-h200-gpp-classic-failed.csv").flops_short.empty());
+}
+
+// The roofline sections (`--set detailed`/`full`, `--section SpeedOfLight_*RooflineChart`)
+// collect a FLOP metric as its rate per elapsed cycle. No public raw page of them was found
+// (fixtures/README.md), so the page is written here with the metric names and units those
+// sections print: two launches of one FP64 and FP32 kernel, one of another kernel, no h*
+// rate. The expected FLOPs are worked out from the page's own columns, as Nsight Compute's
+// roofline does: (add + mul + 2 fma) per cycle x cycles per second x duration.
+const char* const kRooflinePage =
+    "\"ID\",\"Kernel Name\",\"gpu__time_duration.sum\",\"smsp__cycles_elapsed.avg.per_second\","
+    "\"smsp__sass_thread_inst_executed_op_dadd_pred_on.sum.per_cycle_elapsed\","
+    "\"smsp__sass_thread_inst_executed_op_dfma_pred_on.sum.per_cycle_elapsed\","
+    "\"smsp__sass_thread_inst_executed_op_dmul_pred_on.sum.per_cycle_elapsed\","
+    "\"smsp__sass_thread_inst_executed_op_fadd_pred_on.sum.per_cycle_elapsed\","
+    "\"smsp__sass_thread_inst_executed_op_ffma_pred_on.sum.per_cycle_elapsed\","
+    "\"smsp__sass_thread_inst_executed_op_fmul_pred_on.sum.per_cycle_elapsed\","
+    "\"dram__bytes.sum\"\n"
+    "\"\",\"\",\"usecond\",\"cycle/nsecond\",\"inst/cycle\",\"inst/cycle\",\"inst/cycle\","
+    "\"inst/cycle\",\"inst/cycle\",\"inst/cycle\",\"Mbyte\"\n"
+    "\"0\",\"k\",\"12.51\",\"1.41\",\"0.50\",\"256.75\",\"3.25\",\"0\",\"8.50\",\"1.25\",\"4.20\"\n"
+    "\"1\",\"k\",\"10.02\",\"1.50\",\"0.25\",\"300.00\",\"0\",\"2.00\",\"7.75\",\"0\",\"4.10\"\n"
+    "\"2\",\"other\",\"3.10\",\"1.41\",\"0\",\"0\",\"0\",\"64.00\",\"0\",\"32.00\",\"1.00\"\n";
+
+// The page's cells by column name, per row (its cells hold no commas).
+std::vector<std::map<std::string, double>> page_rows(const std::string& page) {
+  std::vector<std::vector<std::string>> cells;
+  std::istringstream lines(page);
+  for (std::string line; std::getline(lines, line);) {
+    std::vector<std::string>& row = cells.emplace_back();
+    std::istringstream fields(line);
+    for (std::string f; std::getline(fields, f, ',');) row.push_back(f.substr(1, f.size() - 2));
+  }
+  std::vector<std::map<std::string, double>> rows;
+  for (std::size_t r = 2; r < cells.size(); ++r) {
+    std::map<std::string, double>& row = rows.emplace_back();
+    for (std::size_t c = 2; c < cells[0].size(); ++c) row[cells[0][c]] = std::stod(cells[r][c]);
+  }
+  return rows;
+}
+
+// A precision's FLOPs of the page's launches of `kernel` (IDs `ids`), FMA counted twice,
+// and the FLOPs issued as FMAs.
+std::pair<double, double> roofline_flops(const std::vector<std::map<std::string, double>>& rows,
+                                         const std::vector<std::size_t>& ids, char p) {
+  const auto rate = [&](const std::map<std::string, double>& row, const char* op) {
+    return row.at(std::string("smsp__sass_thread_inst_executed_op_") + p + op +
+                  "_pred_on.sum.per_cycle_elapsed");
+  };
+  double all = 0.0, fma = 0.0;
+  for (std::size_t id : ids) {
+    const auto& row = rows[id];
+    const double cycles = row.at("smsp__cycles_elapsed.avg.per_second") * 1e9 *  // cycle/nsecond
+                          row.at("gpu__time_duration.sum") * 1e-6;                  // usecond
+    all += (rate(row, "add") + rate(row, "mul") + 2 * rate(row, "fma")) * cycles;
+    fma += 2 * rate(row, "fma") * cycles;
+  }
+  return {all, fma};
+}
+
+TEST(ImportNcuWide, RooflineRatesGiveFlopsAsNcusRooflineDerivesThem) {
+  const ImportResult r = parse_report(kRooflinePage, "roofline.csv");
+  const auto rows = page_rows(kRooflinePage);
+  ASSERT_EQ(r.kernels.size(), 2u);
+  const KernelRecord& k = r.kernels[0];
+  EXPECT_EQ(k.invocations, 2);
+  const auto [fp64, fma64] = roofline_flops(rows, {0, 1}, 'd');
+  const auto [fp32, fma32] = roofline_flops(rows, {0, 1}, 'f');
+  EXPECT_REL(k.flops_fp64, fp64, 1e-12);
+  EXPECT_REL(k.flops_fp32, fp32, 1e-12);
+  EXPECT_REL(k.fma_fraction, (fma64 + fma32) / (fp64 + fp32), 1e-12);
+  EXPECT_EQ(k.precision, "fp64");
+  EXPECT_REL(k.time_s, 22.53e-6, 1e-12);
+  EXPECT_REL(r.kernels[1].flops_fp32, roofline_flops(rows, {2}, 'f').first, 1e-12);
+  EXPECT_EQ(r.kernels[1].fma_fraction, 0.0);
+  // No h* rate: FP16 stays unknown, not a measured zero.
+  EXPECT_EQ(r.flops_short, (std::map<std::string, std::string>{{"fp16", "not counted"}}));
+  EXPECT_EQ(notes_with(r, {"no FP16 FLOP metric", "FP16 FLOPs not counted"}).size(), 1u)
+      << all_notes(r);
+  // The notes name the metrics the FLOPs came from.
+  for (const char* p : {"FP64 FLOPs from smsp__sass_thread_inst_executed_op_d{add,mul,fma}",
+                        "FP32 FLOPs from smsp__sass_thread_inst_executed_op_f{add,mul,fma}"})
+    EXPECT_EQ(notes_with(r, {p, "_pred_on.sum.per_cycle_elapsed x smsp__cycles_elapsed.avg"
+                                ".per_second x gpu__time_duration.sum", "an FMA two"})
+                  .size(),
+              1u)
+        << all_notes(r);
+  EXPECT_NE(k.note.find("FP64 FLOPs from per-cycle rates"), std::string::npos) << k.note;
+}
+
+TEST(ImportNcuWide, CountsComeBeforeRatesAndRatesNeedTheirClockAndDuration) {
+  // A precision with its .sum counts is counted by them, its rates unread.
+  const std::string head =
+      "\"ID\",\"Kernel Name\",\"gpu__time_duration.sum\",\"smsp__cycles_elapsed.avg.per_second\","
+      "\"smsp__sass_thread_inst_executed_op_dfma_pred_on.sum.per_cycle_elapsed\","
+      "\"sm__sass_thread_inst_executed_op_dfma_pred_on.sum\"\n"
+      "\"\",\"\",\"nsecond\",\"Ghz\",\"inst/cycle\",\"inst\"\n";
+  ImportResult r = parse_report(head + "\"0\",\"k\",\"1000\",\"1\",\"5\",\"7\"\n", "r.csv");
+  EXPECT_DOUBLE_EQ(r.kernels[0].flops_fp64, 2 * 7.0);
+  EXPECT_TRUE(notes_with(r, {"per_cycle_elapsed x"}).empty()) << all_notes(r);
+  // n/a counts: the rates stand in.
+  r = parse_report(head + "\"0\",\"k\",\"1000\",\"1\",\"5\",\"n/a\"\n", "r.csv");
+  EXPECT_DOUBLE_EQ(r.kernels[0].flops_fp64, 2 * 5.0 * 1e9 * 1000e-9);
+  // Rates without a duration are no FLOP metric: FP64 is not counted.
+  r = parse_report(
+      "\"ID\",\"Kernel Name\",\"smsp__cycles_elapsed.avg.per_second\","
+      "\"smsp__sass_thread_inst_executed_op_dfma_pred_on.sum.per_cycle_elapsed\"\n"
+      "\"\",\"\",\"Ghz\",\"inst/cycle\"\n\"0\",\"k\",\"1\",\"5\"\n",
+      "r.csv");
+  EXPECT_EQ(r.flops_short.at("fp64"), "not counted");
+  EXPECT_EQ(r.kernels[0].flops_fp64, 0.0);
 }
 
 TEST(ImportNcuWide, EachTableKeepsItsOwnUnitsRow) {

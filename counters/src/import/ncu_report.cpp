@@ -12,15 +12,23 @@
 namespace rooftop::counters::importing {
 namespace {
 
+// The roofline sections (`--set detailed`/`full`, SpeedOfLight_*RooflineChart) collect a
+// FLOP metric as its rate per elapsed cycle: this suffix on its count's name.
+constexpr const char* kPerCycle = ".per_cycle_elapsed";
+constexpr const char* kSmPrefixes[] = {"smsp__", "sm__"};  // Nsight Compute's roofline: smsp__
+
 const std::map<std::string, Quantity>& ncu_metrics() {
   static const std::map<std::string, Quantity> metrics = [] {
     std::map<std::string, Quantity> m;
     for (const char* prefix : {"sm__", "smsp__"}) {  // the SM and its sub-partitions count alike
       for (const Precision& p : kPrecisions) {
         if (!p.counted_by_instructions()) continue;
-        for (const char* op : kOps)
-          m[std::string(prefix) + "sass_thread_inst_executed_op_" + p.sass + op + "_pred_on.sum"] =
-              Quantity::count;
+        for (const char* op : kOps) {
+          const std::string count =
+              std::string(prefix) + "sass_thread_inst_executed_op_" + p.sass + op + "_pred_on.sum";
+          m[count] = Quantity::count;
+          m[count + kPerCycle] = Quantity::per_cycle;
+        }
         // Read only to say that it is instructions, not FLOPs.
         m[prefix + counters::instruction_total_metric(p.sass).substr(4)] = Quantity::count;
       }
@@ -79,6 +87,11 @@ void store(Launch& launch, NcuReport& report, const std::string& metric, const s
 
 namespace {
 
+std::optional<double> launch_value(const Launch& l, const std::string& metric) {
+  const auto it = l.values.find(metric);
+  return it == l.values.end() ? std::nullopt : it->second;
+}
+
 // Sums over a kernel's launches.
 class LaunchSums {
  public:
@@ -99,15 +112,25 @@ class LaunchSums {
     if (auto v = sum("sm__" + tail)) return v;
     return sum("smsp__" + tail);
   }
+  // The count `prefix + tail` as Nsight Compute's roofline derives it from the rate the
+  // roofline sections collect: per launch, `prefix + tail + ".per_cycle_elapsed"` x
+  // `prefix + "cycles_elapsed.avg.per_second"` x gpu__time_duration.sum; empty unless
+  // every launch has the three.
+  std::optional<double> from_rate(const std::string& prefix, const std::string& tail) const {
+    double s = 0.0;
+    for (const Launch& l : k_.launches) {
+      const auto rate = launch_value(l, prefix + tail + kPerCycle);
+      const auto clock = launch_value(l, prefix + "cycles_elapsed.avg.per_second");
+      const auto duration = launch_value(l, "gpu__time_duration.sum");
+      if (!rate || !clock || !duration) return std::nullopt;
+      s += *rate * *clock * *duration;
+    }
+    return k_.launches.empty() ? std::nullopt : std::optional<double>(s);
+  }
 
  private:
   const NcuKernel& k_;
 };
-
-std::optional<double> launch_value(const Launch& l, const std::string& metric) {
-  const auto it = l.values.find(metric);
-  return it == l.values.end() ? std::nullopt : it->second;
-}
 
 std::string flop_metric(char p, const char* op) {
   return std::string("sass_thread_inst_executed_op_") + p + op + "_pred_on.sum";
@@ -126,6 +149,43 @@ const std::map<std::string_view, const char*> kByteMetrics = {
 
 bool file_has_sm(const NcuReport& report, const std::string& tail) {
   return report.metrics.count("sm__" + tail) || report.metrics.count("smsp__" + tail);
+}
+
+// Whether the report has a FLOP metric of letter `p` and `op`: its count, or its rate per
+// cycle with the clock and the duration that make a count of it.
+bool file_has_flops(const NcuReport& report, char p, const char* op) {
+  if (file_has_sm(report, flop_metric(p, op))) return true;
+  if (!report.metrics.count("gpu__time_duration.sum")) return false;
+  return std::any_of(std::begin(kSmPrefixes), std::end(kSmPrefixes), [&](const char* prefix) {
+    return report.metrics.count(prefix + flop_metric(p, op) + kPerCycle) &&
+           report.metrics.count(prefix + std::string("cycles_elapsed.avg.per_second"));
+  });
+}
+
+bool file_has_precision(const NcuReport& report, const Precision& p) {
+  return std::any_of(std::begin(kOps), std::end(kOps),
+                     [&](const char* op) { return file_has_flops(report, p.sass, op); });
+}
+
+// The precisions (by SASS letter) a kernel has no count of but rates for, each with the
+// prefix of its rates (smsp__, as Nsight Compute's roofline, else sm__).
+std::map<char, std::string> flops_from_rates(const LaunchSums& sums) {
+  std::map<char, std::string> out;
+  for (const Precision& p : kPrecisions) {
+    if (!p.counted_by_instructions()) continue;
+    const auto has = [&](auto value) {
+      return std::any_of(std::begin(kOps), std::end(kOps), [&](const char* op) {
+        return value(flop_metric(p.sass, op)).has_value();
+      });
+    };
+    if (has([&](const std::string& tail) { return sums.sum_sm(tail); })) continue;
+    for (const char* prefix : kSmPrefixes)
+      if (has([&](const std::string& tail) { return sums.from_rate(prefix, tail); })) {
+        out[p.sass] = prefix;
+        break;
+      }
+  }
+  return out;
 }
 
 // The kernel's time: the duration of each launch, else its elapsed cycles over the SM
@@ -194,14 +254,31 @@ KernelRecord ncu_record(const NcuKernel& k, std::size_t index, const NcuReport& 
   const LaunchSums sums(k);
 
   // The counts, by the one evaluator; an sm__ metric is taken from its smsp__ twin where
-  // the report has only that.
+  // the report has only that, and a precision's FLOP counts from their rates where it has
+  // neither.
+  const std::map<char, std::string> by_rate = flops_from_rates(sums);
   const counters::Counts c = counters::evaluate([&](const std::string& metric) {
-    return metric.rfind("sm__", 0) == 0 ? sums.sum_sm(metric.substr(4)) : sums.sum(metric);
+    if (metric.rfind("sm__", 0) != 0) return sums.sum(metric);
+    const std::string tail = metric.substr(4);
+    for (const auto& [letter, prefix] : by_rate)
+      for (const char* op : kOps)
+        if (tail == flop_metric(letter, op)) return sums.from_rate(prefix, tail);
+    return sums.sum_sm(tail);
   });
   for (const counters::PrecisionFlops& f : c.flops) {
     const Precision& p = *f.precision;
-    bool in_file = false;
-    for (const char* op : kOps) in_file = in_file || file_has_sm(report, flop_metric(p.sass, op));
+    const bool in_file = file_has_precision(report, p);
+    const auto rate = by_rate.find(p.sass);
+    const std::string label(p.label);
+    if (rate != by_rate.end()) {
+      const std::string& prefix = rate->second;
+      book.add(label + " FLOPs from " + prefix + flop_metric(p.sass, "{add,mul,fma}") + kPerCycle +
+                   " x " + prefix +
+                   "cycles_elapsed.avg.per_second x gpu__time_duration.sum, "
+                   "as Nsight Compute's roofline derives them (an FMA two; no _pred_on.sum counts)",
+               "", r.id);
+      remarks.push_back(label + " FLOPs from per-cycle rates");
+    }
     const std::string instructions = counters::instruction_total_metric(p.sass);
     if (!in_file && file_has_sm(report, instructions.substr(4)))
       book.add(instructions + " counts instructions (an FMA once), not FLOPs",
@@ -211,8 +288,10 @@ KernelRecord ncu_record(const NcuKernel& k, std::size_t index, const NcuReport& 
     if (!in_file) continue;
     r.*p.flops = f.flops;
     if (f.lacking.empty()) continue;
-    const std::string label(p.label);
-    book.add("no " + f.lacking + " count (sm__" + flop_metric(p.sass, "*") + " absent or n/a)",
+    const std::string source = rate != by_rate.end()
+                                   ? rate->second + flop_metric(p.sass, "*") + kPerCycle
+                                   : "sm__" + flop_metric(p.sass, "*");
+    book.add("no " + f.lacking + " count (" + source + " absent or n/a)",
              label + " FLOPs leave it out" + (f.flops > 0.0 ? ", FMA share unknown" : ""), r.id);
     remarks.push_back(label + " FLOPs without " + f.lacking);
   }
@@ -249,14 +328,14 @@ void ncu_file_notes(const NcuReport& report, const std::string& file,
         return file_has_sm(report, std::string(t.metric.substr(4)));
       });
   const bool none = note_missing_flop_metrics(
-      file, "sm__sass_thread_inst_executed_op_{d,f,h}{add,mul,fma}_pred_on.sum",
-      [&](const Precision& p) {
-        bool in_file = false;
-        for (const char* op : kOps)
-          in_file = in_file || file_has_sm(report, flop_metric(p.sass, op));
-        return in_file;
+      file,
+      "sm__sass_thread_inst_executed_op_{d,f,h}{add,mul,fma}_pred_on.sum, or their "
+      ".per_cycle_elapsed rates with the clock and gpu__time_duration.sum",
+      [&](const Precision& p) { return file_has_precision(report, p); },
+      [](const Precision& p) {
+        return "sm__" + flop_metric(p.sass, "{add,mul,fma}") + " or its " + kPerCycle + " rates";
       },
-      [](const Precision& p) { return "sm__" + flop_metric(p.sass, "{add,mul,fma}"); }, notes);
+      notes);
   if (none && tensor_ops)
     notes.back() += " (the CUDA cores'; the tensor cores' ops, sm__ops_path_tensor_src_*.sum, "
                     "are counted)";
@@ -294,7 +373,7 @@ Reading ncu_reading(const NcuReport& report, const std::string& file, const std:
     result.kernels.push_back(ncu_record(report.kernels[i], i, report, book));
   if (!report.kernels.empty()) ncu_file_notes(report, file, result.notes);
   result.flops_short = flops_short(
-      [&](const Precision& p, const char* op) { return file_has_sm(report, flop_metric(p.sass, op)); },
+      [&](const Precision& p, const char* op) { return file_has_flops(report, p.sass, op); },
       [](const Precision&) { return false; });
   book.append_to(result.notes);
   if (timing) {

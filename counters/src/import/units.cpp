@@ -116,6 +116,7 @@ const char* quantity_name(Quantity q) {
     case Quantity::time: return "a time";
     case Quantity::frequency: return "a clock rate";
     case Quantity::rate: return "a throughput";
+    case Quantity::per_cycle: return "an instruction rate per cycle";
   }
   return "";
 }
@@ -195,6 +196,12 @@ std::optional<double> unit_factor(Quantity q, std::string_view unit, bool binary
       const auto s = seconds_per(u.substr(slash + 1));
       if (!b || !s) return std::nullopt;
       return *b / *s;
+    }
+    case Quantity::per_cycle: {
+      if (u.empty()) return 1.0;
+      const std::size_t slash = u.find('/');
+      if (slash == std::string::npos || u.substr(slash + 1) != "cycle") return std::nullopt;
+      return prefixed(u.substr(0, slash), {"inst"}, false);
     }
   }
   return std::nullopt;

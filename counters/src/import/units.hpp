@@ -34,13 +34,16 @@ std::optional<std::pair<double, std::string>> split_number(std::string_view text
 // A whole number from 0 to INT_MAX ("1,024"); empty for anything else.
 std::optional<int> parse_count(std::string_view text);
 
-enum class Quantity { count, bytes, time, frequency, rate };
+// per_cycle: instructions per elapsed cycle ("inst/cycle", Nsight Compute's
+// `.per_cycle_elapsed` rates).
+enum class Quantity { count, bytes, time, frequency, rate, per_cycle };
 
 // "a count", "a byte count", "a time", ...
 const char* quantity_name(Quantity q);
 
-// Factor from `unit` to the base unit of `q` (1, byte, second, 1/second, byte/second);
-// empty when `unit` is no unit of `q`. An empty unit is the base unit of counts and bytes.
+// Factor from `unit` to the base unit of `q` (1, byte, second, 1/second, byte/second,
+// inst/cycle); empty when `unit` is no unit of `q`. An empty unit is the base unit of
+// counts, bytes and per-cycle rates.
 // K, M, G, T are powers of 1000 (Nsight Compute: "Kbyte" is 10^3 bytes), or of 1024 where
 // `binary` (nvprof: its trace prints 1028 bytes as "1.003906 KB"); Ki, Mi, Gi, Ti always 1024.
 std::optional<double> unit_factor(Quantity q, std::string_view unit, bool binary);
