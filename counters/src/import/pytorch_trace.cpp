@@ -408,6 +408,120 @@ void add_notes(const Counted& counted, const Attributed& a, const std::string& f
                            " has FLOPs for only some launches: its FLOPs left out");
 }
 
+// A CPU run: operators and no device kernels. Each operator call is one launch of a record
+// named by the operator and the shapes of its tensor inputs ("aten::addmm (1000, 5x512,
+// 512x1000)"), so that calls of one name and shapes are summed. Its time is its self time,
+// its duration less the durations of the operators nested in it on its thread; an operator
+// with FLOPs (counted as above) also holds the self time of every operator nested in it (the
+// work of aten::conv2d is done by the aten::mkldnn_convolution under it), and those are no
+// records of their own. Its bytes are the compulsory traffic of its inputs ("Input Dims"
+// elements by the size of their "Input type"), a lower bound: the trace records no output,
+// and nothing is read twice. An operator without FLOPs (no formula, or no shapes) has a time
+// and a name only: its FLOPs unknown, it is listed, not placed.
+
+// The bytes of one element of PyTorch's "Input type" names; 0 where it names no tensor
+// ("Scalar", "ScalarList", "").
+double element_bytes(const std::string& type) {
+  static const std::pair<std::string_view, double> kSizes[] = {
+      {"float", 4},     {"double", 8},     {"c10::Half", 2},   {"c10::BFloat16", 2},
+      {"long int", 8},  {"int", 4},        {"short int", 2},   {"signed char", 1},
+      {"unsigned char", 1}, {"bool", 1},   {"c10::complex<float>", 8},
+      {"c10::complex<double>", 16},
+  };
+  for (const auto& [name, size] : kSizes)
+    if (type == name) return size;
+  return type.find("Float8_") != std::string::npos ? 1.0 : 0.0;
+}
+
+// The tensor inputs of a call: their shapes as text ("5x512") and their bytes.
+struct Inputs {
+  std::string shapes;
+  double bytes = 0;
+};
+
+Inputs inputs_of(const json& args) {
+  Inputs in;
+  const auto dims = args.find("Input Dims"), types = args.find("Input type");
+  if (dims == args.end() || !dims->is_array()) return in;
+  for (std::size_t i = 0; i < dims->size(); ++i) {
+    const json& shape = (*dims)[i];
+    const std::string type = types != args.end() && types->is_array() && i < types->size() &&
+                                     (*types)[i].is_string()
+                                 ? (*types)[i].get<std::string>()
+                                 : std::string();
+    const double size = element_bytes(type);
+    if (!shape.is_array() || (shape.empty() && size == 0.0)) continue;
+    std::string text;
+    double elements = 1.0;
+    for (const json& d : shape) {
+      if (!d.is_number_integer() || d.get<long long>() < 0) return {};
+      elements *= d.get<double>();
+      text += (text.empty() ? "" : "x") + std::to_string(d.get<long long>());
+    }
+    in.shapes += (in.shapes.empty() ? "" : ", ") + (text.empty() ? std::string("scalar") : text);
+    in.bytes += elements * size;
+  }
+  return in;
+}
+
+// Each operator's record: itself, or the outermost operator with FLOPs enclosing it.
+std::vector<int> holders(const std::vector<Op>& ops) {
+  std::vector<int> holder(ops.size());
+  for (std::size_t i = 0; i < ops.size(); ++i) {
+    int h = static_cast<int>(i);
+    int p = ops[i].parent;
+    for (int hops = 0; p >= 0 && hops < 1000; ++hops, p = ops[p].parent)
+      if (ops[p].flops > 0.0) h = p;
+    holder[i] = h;
+  }
+  return holder;
+}
+
+// The records of a CPU run; whether any operator had no floating type for its FLOPs.
+bool build_cpu(const Events& ev, Timing& timing) {
+  const std::vector<Op>& ops = ev.ops;
+  std::vector<double> self(ops.size());
+  for (std::size_t i = 0; i < ops.size(); ++i) self[i] = ops[i].end - ops[i].ts;
+  for (const Op& op : ops)
+    if (op.parent >= 0) self[op.parent] -= op.end - op.ts;
+  const std::vector<int> holder = holders(ops);
+  std::vector<double> seconds(ops.size(), 0.0);
+  for (std::size_t i = 0; i < ops.size(); ++i)
+    seconds[holder[i]] += std::max(0.0, self[i]) * 1e-6;
+  bool untyped = false;
+  for (std::size_t i = 0; i < ops.size(); ++i) {
+    if (holder[i] != static_cast<int>(i)) continue;
+    const Op& op = ops[i];
+    const Inputs in = inputs_of(*op.args);
+    const std::string name = in.shapes.empty() ? op.name : op.name + " (" + in.shapes + ")";
+    timing.add_launch(name, seconds[i]);
+    if (op.flops <= 0.0) continue;
+    if (op.precision.empty()) {
+      untyped = true;
+      continue;
+    }
+    TimingEntry& e = timing.entry(name);
+    e.flops[op.precision] += op.flops;
+    if (in.bytes <= 0.0) continue;
+    if (e.bytes.empty()) e.bytes.emplace_back("dram", 0.0);
+    e.bytes.front().bytes += in.bytes;
+  }
+  return untyped;
+}
+
+std::string cpu_note(const std::string& file, const Counted& counted) {
+  return file +
+         ": no device kernels: a CPU run, each operator a record by name and input shapes, "
+         "timed by its self time (its duration less its nested operators'; an operator with "
+         "FLOPs holds the time of the operators nested in it); bytes are the compulsory "
+         "traffic of its inputs (\"Input Dims\" by \"Input type\"), a lower bound: outputs "
+         "are not recorded" +
+         (counted.shapes ? std::string()
+                         : std::string("; no operator has \"Input Dims\": FLOPs need shapes "
+                                       "(record_shapes=True), so operators have times and "
+                                       "names only"));
+}
+
 Timing times(const Input& file) {
   const json doc = parse_trace(file);
   Events ev = collect(trace_events(doc, file.name), file.name);
@@ -419,6 +533,15 @@ Timing times(const Input& file) {
 
   Timing timing;
   timing.file = file.name;
+  if (ev.kernels.empty() && !ev.ops.empty()) {
+    timing.kind = "PyTorch profiler operator self times (CPU)";
+    Attributed a;
+    a.untyped = build_cpu(ev, timing);
+    timing.notes.push_back(cpu_note(file.name, counted));
+    if (given) timing.notes.push_back(file.name + ": FLOPs are the trace's own \"flops\"");
+    add_notes(counted, a, file.name, timing);
+    return timing;
+  }
   timing.kind = "PyTorch profiler kernel durations";
   const Attributed a = build(ev, timing);
   bool any_flops = false;

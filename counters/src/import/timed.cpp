@@ -20,7 +20,7 @@ Reading timed_reading(const Timing& timing, const std::string& format, const cha
     result.notes.push_back(given->file + " ignored: " + timing.file +
                            " carries its own kernel times");
   NoteBook book(timing.file, timing.entries.size());
-  bool any_flops = false;
+  bool any_flops = false, any_bytes = false;
   for (std::size_t i = 0; i < timing.entries.size(); ++i) {
     const TimingEntry& e = timing.entries[i];
     KernelRecord r = new_record(e.name, i, source);
@@ -33,7 +33,9 @@ Reading timed_reading(const Timing& timing, const std::string& format, const cha
       const auto f = e.flops.find(std::string(p.name));
       if (f != e.flops.end()) r.*p.flops = f->second;
     }
-    if (r.flops() > 0.0) {
+    r.bytes = e.bytes;
+    any_bytes = any_bytes || !r.bytes.empty();
+    if (r.flops() > 0.0 && r.bytes.empty()) {
       any_flops = true;
       remarks.push_back("no bytes: achieved FLOP/s against the compute roofs only");
       book.add("FLOPs but no byte counts, so no arithmetic intensity",
@@ -42,7 +44,7 @@ Reading timed_reading(const Timing& timing, const std::string& format, const cha
     finish_record(r, remarks);
     result.kernels.push_back(std::move(r));
   }
-  if (!result.kernels.empty())
+  if (!result.kernels.empty() && !any_bytes)
     result.notes.push_back(
         timing.file + ": " + timing.kind + " times kernels and counts " +
         (any_flops ? "no bytes" : "neither FLOPs nor bytes") +

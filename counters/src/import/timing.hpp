@@ -23,6 +23,8 @@ struct TimingEntry {
   // FLOPs by precision name ("fp32"), where the file records them (PyTorch's with_flops).
   std::map<std::string, double> flops;
   std::string description;  // the record's (a PyTorch operator record names its kernels)
+  // Bytes by level, where the file gives them (a PyTorch CPU operator's inputs).
+  std::vector<core::LevelBytes> bytes;
 };
 
 struct Timing {

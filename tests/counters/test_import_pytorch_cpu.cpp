@@ -1,0 +1,139 @@
+// rooftop_counters: a PyTorch profiler trace of a CPU run (cpu_op events, no device kernels),
+// the real ResNet-18 trace of fixtures/import (see fixtures/README.md): each operator a
+// record by name and input shapes, its self time, FLOPs from "Input Dims", bytes from the
+// inputs' shapes and types.
+
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "import_support.hpp"
+#include "rooftop/counters/import.hpp"
+
+namespace rooftop::counters {
+namespace {
+
+using nlohmann::json;
+using testing::has_note;
+using testing::import_fixture;
+using testing::inflated;
+
+constexpr const char* kTrace = "pytorch-cpu-resnet18-record-shapes.json.gz";
+
+json trace() { return json::parse(inflated(import_fixture(kTrace))); }
+
+// The cpu_op events named `name`.
+std::vector<json> events_named(const json& doc, const std::string& name) {
+  std::vector<json> out;
+  for (const json& e : doc["traceEvents"])
+    if (e.value("cat", "") == "cpu_op" && e.value("name", "") == name) out.push_back(e);
+  return out;
+}
+
+const core::KernelRecord* starting(const ImportResult& r, const std::string& prefix) {
+  for (const core::KernelRecord& k : r.kernels)
+    if (k.name.rfind(prefix, 0) == 0) return &k;
+  return nullptr;
+}
+
+TEST(ImportPytorchCpu, TheGemmOfACpuRunHasTwoMnkFlopsAndItsInputsBytes) {
+  const json doc = trace();
+  const std::vector<json> addmm = events_named(doc, "aten::addmm");
+  ASSERT_EQ(addmm.size(), 1u);
+  // addmm(bias, mat1[M,K], mat2[K,N]), as the trace records its shapes.
+  const json& dims = addmm[0]["args"]["Input Dims"];
+  const double m = dims[1][0], k = dims[1][1], n = dims[2][1], bias = dims[0][0];
+  ASSERT_EQ(static_cast<double>(dims[2][0]), k);
+
+  const ImportResult r = parse_report(import_fixture(kTrace), "resnet.json.gz");
+  EXPECT_EQ(r.format, "pytorch-trace");
+  const core::KernelRecord* gemm = starting(r, "aten::addmm (");
+  ASSERT_NE(gemm, nullptr);
+  EXPECT_EQ(gemm->name, "aten::addmm (1000, 5x512, 512x1000)");
+  EXPECT_EQ(gemm->flops_fp32, 2.0 * m * n * k);  // PyTorch's count: the bias add not counted
+  EXPECT_EQ(gemm->precision, "fp32");
+  EXPECT_EQ(gemm->invocations, 1);
+  ASSERT_EQ(gemm->bytes.size(), 1u);
+  EXPECT_EQ(gemm->bytes[0].level, "dram");
+  EXPECT_EQ(gemm->bytes[0].bytes, 4.0 * (bias + m * k + k * n));
+  EXPECT_GT(gemm->time_s, 0.0);
+  EXPECT_LE(gemm->time_s, addmm[0]["dur"].get<double>() * 1e-6 + 1e-12);
+  // aten::linear calls the addmm: its own record keeps no FLOPs.
+  const core::KernelRecord* linear = starting(r, "aten::linear (");
+  ASSERT_NE(linear, nullptr);
+  EXPECT_EQ(linear->flops(), 0.0);
+  EXPECT_TRUE(has_note(r, "resnet.json.gz: no device kernels: a CPU run")) << r.notes.size();
+  EXPECT_TRUE(has_note(r, "a lower bound")) << r.notes.size();
+}
+
+TEST(ImportPytorchCpu, SelfTimesArePositiveAndNoMoreThanTheDurations) {
+  const json doc = trace();
+  double durations = 0.0;  // of every cpu_op, nested ones counted again
+  double outermost = 0.0;  // of the operators no other operator encloses
+  std::vector<std::pair<double, double>> spans;
+  for (const json& e : doc["traceEvents"])
+    if (e.value("cat", "") == "cpu_op") {
+      const double ts = e["ts"], dur = e["dur"];
+      durations += dur;
+      bool enclosed = false;
+      for (const json& o : doc["traceEvents"])
+        if (o.value("cat", "") == "cpu_op" && &o != &e && o["tid"] == e["tid"] &&
+            o["ts"].get<double>() <= ts && o["ts"].get<double>() + o["dur"].get<double>() >= ts + dur &&
+            (o["ts"].get<double>() < ts || o["dur"].get<double>() > dur))
+          enclosed = true;
+      if (!enclosed) outermost += dur;
+    }
+  const ImportResult r = parse_report(import_fixture(kTrace), "resnet.json.gz");
+  double total = 0.0;
+  int counted = 0;
+  for (const core::KernelRecord& k : r.kernels) {
+    EXPECT_GE(k.time_s, 0.0) << k.name;
+    total += k.time_s;
+    if (k.flops() > 0.0) {
+      ++counted;
+      EXPECT_GT(k.time_s, 0.0) << k.name;
+      EXPECT_FALSE(k.bytes.empty()) << k.name;
+    }
+  }
+  EXPECT_GT(counted, 5);  // the convolutions' shapes and the GEMM
+  EXPECT_LE(total, durations * 1e-6);
+  // Self times partition the outermost operators' durations.
+  EXPECT_NEAR(total, outermost * 1e-6, 1e-9);
+  // Every convolution's time is that of the operators under it, within its own duration.
+  double conv = 0.0;
+  for (const json& e : events_named(doc, "aten::conv2d")) conv += e["dur"].get<double>();
+  double conv_records = 0.0;
+  for (const core::KernelRecord& k : r.kernels)
+    if (k.name.rfind("aten::conv2d (", 0) == 0) conv_records += k.time_s;
+  EXPECT_NEAR(conv_records, conv * 1e-6, 1e-9);
+  EXPECT_EQ(starting(r, "aten::mkldnn_convolution"), nullptr);  // folded into conv2d
+}
+
+TEST(ImportPytorchCpu, AnOperatorWithoutShapesKeepsItsTimeAndHasUnknownFlops) {
+  // An operator the FLOP table has no formula for: listed with its time, not placed.
+  const ImportResult r = parse_report(import_fixture(kTrace), "resnet.json.gz");
+  const core::KernelRecord* pool = starting(r, "aten::max_pool2d_with_indices (");
+  ASSERT_NE(pool, nullptr);
+  EXPECT_EQ(pool->flops(), 0.0);
+  EXPECT_TRUE(pool->bytes.empty());
+  EXPECT_GT(pool->time_s, 0.0);
+
+  // The same trace without "Input Dims" (a profile taken without record_shapes): every
+  // operator keeps its name and time, none has FLOPs, and a note says shapes are needed.
+  json doc = trace();
+  for (json& e : doc["traceEvents"])
+    if (e.contains("args")) e["args"].erase("Input Dims");
+  const ImportResult bare = parse_report(doc.dump(), "bare.json");
+  ASSERT_FALSE(bare.kernels.empty());
+  const core::KernelRecord* addmm = starting(bare, "aten::addmm");
+  ASSERT_NE(addmm, nullptr);
+  EXPECT_EQ(addmm->name, "aten::addmm");
+  EXPECT_EQ(addmm->flops(), 0.0);
+  EXPECT_GT(addmm->time_s, 0.0);
+  for (const core::KernelRecord& k : bare.kernels) EXPECT_EQ(k.flops(), 0.0) << k.name;
+  EXPECT_TRUE(has_note(bare, "FLOPs need shapes (record_shapes=True)")) << bare.notes.size();
+}
+
+}  // namespace
+}  // namespace rooftop::counters
