@@ -19,21 +19,13 @@ struct GpuShapeOnOneThread {
   using Bounds = Kokkos::LaunchBounds<>;
 };
 
-// Version `id` (v3 ... v9: the team versions) in a GPU's shape with the real type R.
+// Version `id` in a GPU's shape with the real type R (v1 and v2: their range policies).
 template <class Space, class R = double>
 Sums run_gpu_shape(const std::string& id, const Arrays<Space>& a) {
-  const auto run = [&](auto step) {
+  return with_step(id, [&](auto step) {
     using Step = decltype(step);
-    return launch_team<Space, Step, GpuShapeOnOneThread<Step>, R>(a, "test::gpp_gpu_shape");
-  };
-  if (id == "v3") return run(v3_thread_block{});
-  if (id == "v4") return run(v4_frequency_outside{});
-  if (id == "v5") return run(v5_index_swap{});
-  if (id == "v6") return run(v6_simplified_body{});
-  if (id == "v7") return run(v7_reciprocal{});
-  if (id == "v8") return run(v8_squared_magnitudes{});
-  if (id == "v9") return run(v9_cache_blocking{});
-  throw Error("no GPU shape for GPP version '" + id + "'");
+    return launch_step<Space, Step, GpuShapeOnOneThread<Step>, R>(a, "test::gpp_gpu_shape");
+  });
 }
 
 }  // namespace rooftop::kernels::gpp

@@ -93,40 +93,54 @@ TEST(GppCounts, TheClosedFormsAreWhatEachVersionExecutes) {
   }
 }
 
-// One term of each branch in each body, printed: the figures of gpp.cpp's table.
+// One term of each branch in each body: the slots of gpp.cpp's table, each term's
+// counted here without its four accumulating adds (the callers' part).
 TEST(GppCounts, EachBranchOfEachBody) {
   const Cx<Counted> wtilde{Counted(2.0), Counted(0.05)}, eps{Counted(0.4), Counted(-0.3)};
   const Cx<Counted> band{Counted(0.3), Counted(0.2)};
+  struct Want {
+    std::int64_t flops, fma, divisions, roots;
+  };
   // wx: a usual term, one near the pole (wx = wtilde), one with wtilde zero and wx small.
   struct Case {
     const char* name;
     double wx;
     Cx<Counted> wtilde;
+    Want plain, v6, v7, v8;  // v6 to v8 with ssx kept (none of these is cut)
   };
-  const Case cases[] = {{"usual", 7.0, wtilde}, {"near_pole", 2.1, wtilde},
-                        {"zero", 0.2, {Counted(0.0), Counted(0.0)}}};
+  const Case cases[] = {
+      {"usual", 7.0, wtilde, {77, 42, 4, 2}, {59, 32, 4, 1}, {58, 30, 2, 1}, {57, 30, 2, 0}},
+      {"near_pole", 2.1, wtilde, {84, 44, 4, 2}, {66, 34, 4, 1}, {65, 34, 2, 1}, {64, 34, 2, 0}},
+      {"zero", 0.2, {Counted(0.0), Counted(0.0)}, {58, 30, 2, 2}, {40, 20, 2, 1}, {38, 18, 1, 1},
+       {37, 18, 1, 0}},
+  };
+  const auto expect = [](const Want& w, const std::string& what) {
+    EXPECT_EQ(tally.flops, w.flops) << what;
+    EXPECT_EQ(tally.fma, w.fma) << what;
+    EXPECT_EQ(tally.divisions, w.divisions) << what;
+    EXPECT_EQ(tally.roots, w.roots) << what;
+  };
+  const Counted one(1.0);
   for (const Case& c : cases) {
     tally = {};
-    term_plain(Counted(c.wx), c.wtilde, eps, band, Counted(1.0), Counted(1.0));
-    std::printf("plain %-9s %3lld FLOPs %3lld FMA %lld div %lld sqrt\n", c.name,
-                (long long)tally.flops, (long long)tally.fma, (long long)tally.divisions,
-                (long long)tally.roots);
-    for (int body = 0; body < 3; ++body) {
-      tally = {};
-      const PairTerms<Counted> q = body == 2 ? pair_terms<Counted, true>(c.wtilde, eps)
-                                             : pair_terms<Counted, false>(c.wtilde, eps);
-      const counting::Tally pair = tally;
-      tally = {};
-      if (body == 0) term_simplified<Counted, false, false>(Counted(c.wx), q, band, Counted(1.0), Counted(1.0));
-      if (body == 1) term_simplified<Counted, true, false>(Counted(c.wx), q, band, Counted(1.0), Counted(1.0));
-      if (body == 2) term_simplified<Counted, true, true>(Counted(c.wx), q, band, Counted(1.0), Counted(1.0));
-      std::printf("v%d    %-9s %3lld FLOPs %3lld FMA %lld div %lld sqrt (pair %lld FLOPs %lld FMA)\n",
-                  body + 6, c.name, (long long)tally.flops, (long long)tally.fma,
-                  (long long)tally.divisions, (long long)tally.roots, (long long)pair.flops,
-                  (long long)pair.fma);
-    }
+    term_plain(Counted(c.wx), c.wtilde, eps, band, one, one);
+    expect(c.plain, std::string("plain ") + c.name);
+    tally = {};
+    const PairTerms<Counted> p6 = pair_terms<Counted, false>(c.wtilde, eps);
+    expect({17, 10, 0, 1}, std::string("pair of v6, v7 ") + c.name);
+    tally = {};
+    term_simplified<Counted, false, false>(Counted(c.wx), p6, band, one, one);
+    expect(c.v6, std::string("v6 ") + c.name);
+    tally = {};
+    term_simplified<Counted, true, false>(Counted(c.wx), p6, band, one, one);
+    expect(c.v7, std::string("v7 ") + c.name);
+    tally = {};
+    const PairTerms<Counted> p8 = pair_terms<Counted, true>(c.wtilde, eps);
+    expect({16, 10, 0, 0}, std::string("pair of v8 ") + c.name);
+    tally = {};
+    term_simplified<Counted, true, true>(Counted(c.wx), p8, band, one, one);
+    expect(c.v8, std::string("v8 ") + c.name);
   }
-  SUCCEED();
 }
 
 TEST(GppCounts, EachLaunchReadsTheArraysOnce) {

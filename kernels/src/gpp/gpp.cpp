@@ -84,16 +84,7 @@ std::string demangled() {
 
 template <class Space>
 std::string functor_of(const std::string& id) {
-  if (id == "v1") return demangled<CollapseAll<Space, v1_collapse_all>>();
-  if (id == "v2") return demangled<CollapseTwo<Space, v2_collapse_two>>();
-  if (id == "v3") return demangled<Team<Space, v3_thread_block>>();
-  if (id == "v4") return demangled<Team<Space, v4_frequency_outside>>();
-  if (id == "v5") return demangled<Team<Space, v5_index_swap>>();
-  if (id == "v6") return demangled<Team<Space, v6_simplified_body>>();
-  if (id == "v7") return demangled<Team<Space, v7_reciprocal>>();
-  if (id == "v8") return demangled<Team<Space, v8_squared_magnitudes>>();
-  if (id == "v9") return demangled<Team<Space, v9_cache_blocking>>();
-  throw Error("no GPP version '" + id + "'");
+  return with_step(id, [](auto step) { return demangled<KernelOf<Space, decltype(step)>>(); });
 }
 
 // The reference answer of a size, summed once per process (up to 2 s, at classic).
@@ -112,6 +103,10 @@ std::string complex_text(std::complex<double> z) {
   return text;
 }
 
+// A version's cost from the branch counts, and the shares in words (below).
+Cost cost_of(const Size& size, const std::string& id, const BranchCounts& branches);
+std::string shares_text(const BranchCounts& b);
+
 template <class Space>
 class GppKernel final : public Kernel {
  public:
@@ -119,7 +114,8 @@ class GppKernel final : public Kernel {
       : size_(std::move(size)), step_(std::move(step)), order_(order) {}
 
   core::KernelRecord declared() const override {
-    const Cost c = cost(size_, step_.version.id);
+    const BranchCounts branches = branch_counts(make_inputs(size_));
+    const Cost c = cost_of(size_, step_.version.id, branches);
     core::KernelRecord r;
     r.name = step_.version.name;
     r.id = step_.version.id;
@@ -137,7 +133,7 @@ class GppKernel final : public Kernel {
     r.note = "size " + size_.name + ": " + std::to_string(size_.number_bands) + " bands (" +
              std::to_string(size_.nvband) + " occupied), G' " + std::to_string(size_.ngpown) +
              ", G " + std::to_string(size_.ncouls) + ", " + std::to_string(size_.nw) +
-             " frequencies; " + launches + "; " + branch_shares(size_);
+             " frequencies; " + launches + "; " + shares_text(branches);
     // The launches the counts cover, as a counting backend notes them: counts from
     // another tool pair with these per launch.
     if (c.launches > 1)
@@ -209,26 +205,9 @@ const BodyCounts& body_counts(const Knobs& k) {
   return !k.simplified ? plain : k.squared ? squared : k.reciprocal ? reciprocal : simplified;
 }
 
-}  // namespace
-
-Size size(const std::string& name) {
-  for (const Size& s : sizes())
-    if (s.name == name) return s;
-  std::string known;
-  for (const Size& s : sizes()) known += (known.empty() ? "" : ", ") + s.name;
-  throw Error("unknown GPP size '" + name + "' (" + known + ")");
-}
-
-std::vector<std::string> size_names() {
-  std::vector<std::string> out;
-  for (const Size& s : sizes()) out.push_back(s.name);
-  return out;
-}
-
-Cost cost(const Size& size, const std::string& id) {
+Cost cost_of(const Size& size, const std::string& id, const BranchCounts& branches) {
   const Knobs k = knobs_of(id);
   const BodyCounts& body = body_counts(k);
-  const BranchCounts branches = branch_counts(make_inputs(size));
   const double bands = size.number_bands, gp = size.ngpown, g = size.ncouls, nw = size.nw;
   const double terms = branches.terms();
   // Band factors and pairs are formed once per launch: the frequencies inside (v1 to v3)
@@ -256,8 +235,7 @@ Cost cost(const Size& size, const std::string& id) {
   return c;
 }
 
-std::string branch_shares(const Size& size) {
-  const BranchCounts b = branch_counts(make_inputs(size));
+std::string shares_text(const BranchCounts& b) {
   char text[200];
   std::snprintf(text, sizeof text,
                 "branches: %.1f%% of terms usual, %.2f%% near the pole, %.3f%% zero; ssx cut in "
@@ -266,6 +244,28 @@ std::string branch_shares(const Size& size) {
                 100.0 * b.zero / b.terms(), 100.0 * b.cut / b.terms());
   return text;
 }
+
+}  // namespace
+
+Size size(const std::string& name) {
+  for (const Size& s : sizes())
+    if (s.name == name) return s;
+  std::string known;
+  for (const Size& s : sizes()) known += (known.empty() ? "" : ", ") + s.name;
+  throw Error("unknown GPP size '" + name + "' (" + known + ")");
+}
+
+std::vector<std::string> size_names() {
+  std::vector<std::string> out;
+  for (const Size& s : sizes()) out.push_back(s.name);
+  return out;
+}
+
+Cost cost(const Size& size, const std::string& id) {
+  return cost_of(size, id, branch_counts(make_inputs(size)));
+}
+
+std::string branch_shares(const Size& size) { return shares_text(branch_counts(make_inputs(size))); }
 
 const std::vector<Version>& versions() {
   static const std::vector<Version> all = [] {

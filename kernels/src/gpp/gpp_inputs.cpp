@@ -45,13 +45,7 @@ bool near_threshold(double wx, C wtilde) {
   if (delwr > 0.0 && close(delwr, kTolZero)) return true;
   const TermValue t = term_value(wx, wtilde);
   if (t.branch == Branch::kNearPole && std::norm(delw + 0.5) < 1e-6) return true;
-  if (t.branch != Branch::kZero && wx < 0.0) {
-    // |ssx| against its cutoff sexcut |I_eps| (I_eps = 1 here): uncut ssx recomputed.
-    const C cden = t.branch == Branch::kUsual ? wx * wx - wtilde * wtilde
-                                              : 4.0 * wtilde * wtilde * (delw + 0.5);
-    const C ssx = t.branch == Branch::kUsual ? wtilde * wtilde / cden : -wtilde * wtilde * delw / cden;
-    if (close(std::abs(ssx), kSexcut)) return true;
-  }
+  if (t.branch != Branch::kZero && wx < 0.0 && close(t.ssx_size, kSexcut)) return true;
   return std::abs(wx) < 1e-6;
 }
 
@@ -122,6 +116,7 @@ TermValue term_value(double wx, std::complex<double> wtilde, std::complex<double
   } else {
     t.branch = Branch::kZero;
   }
+  t.ssx_size = std::abs(t.ssx) / std::abs(eps);
   if (std::abs(t.ssx) > kSexcut * std::abs(eps) && wx < 0.0) {
     t.ssx = 0.0;
     t.cut = true;

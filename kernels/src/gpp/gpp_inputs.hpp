@@ -59,6 +59,7 @@ struct TermValue {
   std::complex<double> ssx, sch;
   Branch branch = Branch::kUsual;
   bool cut = false;
+  double ssx_size = 0.0;  // |ssx| / |I_eps| before the cut, which compares it with sexcut
 };
 TermValue term_value(double wx, std::complex<double> wtilde, std::complex<double> eps = 1.0);
 

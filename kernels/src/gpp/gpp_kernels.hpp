@@ -18,6 +18,7 @@
 #include <Kokkos_Core.hpp>
 #include <cstdint>
 #include <string>
+#include <type_traits>
 #include <utility>
 
 #include "gpp_body.hpp"
@@ -117,17 +118,24 @@ struct v8_squared_magnitudes { static constexpr Knobs knobs{true, true, true, tr
 struct v9_cache_blocking     { static constexpr Knobs knobs{true, true, true, true, true, true}; };
 // clang-format on
 
-// Version `id`'s knobs ("v1" ... "v9"); throws for another id.
-inline Knobs knobs_of(const std::string& id) {
-  static const std::pair<const char*, Knobs> all[] = {
-      {"v1", v1_collapse_all::knobs},      {"v2", v2_collapse_two::knobs},
-      {"v3", v3_thread_block::knobs},      {"v4", v4_frequency_outside::knobs},
-      {"v5", v5_index_swap::knobs},        {"v6", v6_simplified_body::knobs},
-      {"v7", v7_reciprocal::knobs},        {"v8", v8_squared_magnitudes::knobs},
-      {"v9", v9_cache_blocking::knobs}};
-  for (const auto& [name, k] : all)
-    if (id == name) return k;
+// Calls f with version `id`'s step type ("v1" ... "v9"): the one table of the ladder's
+// ids. Throws for another id.
+template <class F>
+decltype(auto) with_step(const std::string& id, F&& f) {
+  if (id == "v1") return f(v1_collapse_all{});
+  if (id == "v2") return f(v2_collapse_two{});
+  if (id == "v3") return f(v3_thread_block{});
+  if (id == "v4") return f(v4_frequency_outside{});
+  if (id == "v5") return f(v5_index_swap{});
+  if (id == "v6") return f(v6_simplified_body{});
+  if (id == "v7") return f(v7_reciprocal{});
+  if (id == "v8") return f(v8_squared_magnitudes{});
+  if (id == "v9") return f(v9_cache_blocking{});
   throw Error("no GPP version '" + id + "'");
+}
+
+inline Knobs knobs_of(const std::string& id) {
+  return with_step(id, [](auto step) { return decltype(step)::knobs; });
 }
 
 // v1: one parallel reduction over bands x G' x G, all collapsed into one index (G
@@ -408,18 +416,33 @@ Sums launch_team(const Arrays<Space>& a, const std::string& label) {
   return total;
 }
 
-// Version `id` run on Space with the real type R: its launch function.
+// v1 and v2 are range policies over their functors; v3 on are teams.
+template <class Step>
+inline constexpr bool kRangeStep =
+    std::is_same_v<Step, v1_collapse_all> || std::is_same_v<Step, v2_collapse_two>;
+
+// The functor a step launches (what a profiler names its kernel).
+template <class Space, class Step, class R = double>
+using KernelOf = std::conditional_t<
+    std::is_same_v<Step, v1_collapse_all>, CollapseAll<Space, Step, R>,
+    std::conditional_t<std::is_same_v<Step, v2_collapse_two>, CollapseTwo<Space, Step, R>,
+                       Team<Space, Step, LaunchShape<Space, Step>, R>>>;
+
+// Step's launch on Space with the real type R, its teams in `Shape` (v3 on).
+template <class Space, class Step, class Shape = LaunchShape<Space, Step>, class R = double>
+Sums launch_step(const Arrays<Space>& a, const std::string& label) {
+  if constexpr (kRangeStep<Step>)
+    return launch_range<Space, KernelOf<Space, Step, R>>(a, label);
+  else
+    return launch_team<Space, Step, Shape, R>(a, label);
+}
+
+// Version `id` run on Space with the real type R.
 template <class Space, class R = double>
 Sums run_version(const std::string& id, const Arrays<Space>& a, const std::string& label) {
-  if (id == "v1") return launch_range<Space, CollapseAll<Space, v1_collapse_all, R>>(a, label);
-  if (id == "v2") return launch_range<Space, CollapseTwo<Space, v2_collapse_two, R>>(a, label);
-  if (id == "v3") return launch_team<Space, v3_thread_block, LaunchShape<Space, v3_thread_block>, R>(a, label);
-  if (id == "v4") return launch_team<Space, v4_frequency_outside, LaunchShape<Space, v4_frequency_outside>, R>(a, label);
-  if (id == "v5") return launch_team<Space, v5_index_swap, LaunchShape<Space, v5_index_swap>, R>(a, label);
-  if (id == "v6") return launch_team<Space, v6_simplified_body, LaunchShape<Space, v6_simplified_body>, R>(a, label);
-  if (id == "v7") return launch_team<Space, v7_reciprocal, LaunchShape<Space, v7_reciprocal>, R>(a, label);
-  if (id == "v8") return launch_team<Space, v8_squared_magnitudes, LaunchShape<Space, v8_squared_magnitudes>, R>(a, label);
-  return launch_team<Space, v9_cache_blocking, LaunchShape<Space, v9_cache_blocking>, R>(a, label);
+  return with_step(id, [&](auto step) {
+    return launch_step<Space, decltype(step), LaunchShape<Space, decltype(step)>, R>(a, label);
+  });
 }
 
 }  // namespace rooftop::kernels::gpp
