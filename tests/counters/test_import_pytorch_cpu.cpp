@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -56,7 +57,8 @@ TEST(ImportPytorchCpu, TheGemmOfACpuRunHasTwoMnkFlopsAndItsInputsBytes) {
   EXPECT_EQ(gemm->invocations, 1);
   ASSERT_EQ(gemm->bytes.size(), 1u);
   EXPECT_EQ(gemm->bytes[0].level, "dram");
-  EXPECT_EQ(gemm->bytes[0].bytes, 4.0 * (bias + m * k + k * n));
+  // Its inputs and its M x N output, fp32.
+  EXPECT_EQ(gemm->bytes[0].bytes, 4.0 * (bias + m * k + k * n + m * n));
   EXPECT_GT(gemm->time_s, 0.0);
   EXPECT_LE(gemm->time_s, addmm[0]["dur"].get<double>() * 1e-6 + 1e-12);
   // aten::linear calls the addmm: its own record keeps no FLOPs.
@@ -65,6 +67,37 @@ TEST(ImportPytorchCpu, TheGemmOfACpuRunHasTwoMnkFlopsAndItsInputsBytes) {
   EXPECT_EQ(linear->flops(), 0.0);
   EXPECT_TRUE(has_note(r, "resnet.json.gz: no device kernels: a CPU run")) << r.notes.size();
   EXPECT_TRUE(has_note(r, "a lower bound")) << r.notes.size();
+}
+
+TEST(ImportPytorchCpu, AConvolutionsBytesHoldItsOutputFromItsStrideAndPadding) {
+  // The stem convolution, its output's size from the trace's own shapes and its "Concrete
+  // Inputs" (stride, padding, dilation).
+  const json doc = trace();
+  json stem;
+  for (const json& e : events_named(doc, "aten::conv2d"))
+    if (e["args"]["Input Dims"][0] == json({5, 3, 224, 224})) stem = e["args"];
+  ASSERT_FALSE(stem.is_null());
+  const json& dims = stem["Input Dims"];
+  const json& concrete = stem["Concrete Inputs"];
+  const json stride = json::parse(concrete[3].get<std::string>()),
+             padding = json::parse(concrete[4].get<std::string>()),
+             dilation = json::parse(concrete[5].get<std::string>());
+  double x = 1.0, w = 1.0, out = dims[0][0].get<double>() * dims[1][0].get<double>();
+  for (const json& d : dims[0]) x *= d.get<double>();
+  for (const json& d : dims[1]) w *= d.get<double>();
+  for (int i = 0; i < 2; ++i) {
+    const double in = dims[0][2 + i], k = dims[1][2 + i];
+    out *= std::floor((in + 2.0 * padding[i].get<double>() -
+                       dilation[i].get<double>() * (k - 1.0) - 1.0) /
+                      stride[i].get<double>()) +
+           1.0;
+  }
+  EXPECT_EQ(out, 5.0 * 64 * 112 * 112);
+  const ImportResult r = parse_report(import_fixture(kTrace), "resnet.json.gz");
+  const core::KernelRecord* conv = starting(r, "aten::conv2d (5x3x224x224, 64x3x7x7");
+  ASSERT_NE(conv, nullptr);
+  ASSERT_EQ(conv->bytes.size(), 1u);
+  EXPECT_EQ(conv->bytes[0].bytes, 4.0 * (x + w + out));
 }
 
 TEST(ImportPytorchCpu, SelfTimesArePositiveAndNoMoreThanTheDurations) {

@@ -20,6 +20,8 @@ struct ShapeFlops {
   std::optional<double> flops;  // counted (0 where a dimension is 0)
   std::string refused;          // why not, where listed and not counted
   bool composite = false;       // counted only where no operator nested in it is
+  std::optional<double> outputs;  // the elements of its output, where its shape follows
+                                  // from the inputs ("Input Dims", "Concrete Inputs")
 };
 
 // `op` is the event's name ("aten::addmm"), `args` its args object.

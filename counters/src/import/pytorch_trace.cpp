@@ -90,6 +90,7 @@ struct Op {
   int parent = -1;
   int launches = 0;  // kernels launched under it, counted on the operator that has FLOPs
   const json* args = nullptr;
+  double outputs = 0;  // its output's elements, where the FLOP table derives its shape
 };
 
 // What counting operators' FLOPs from their shapes came to, for the notes.
@@ -115,6 +116,7 @@ Counted count_from_shapes(std::vector<Op>& ops) {
       continue;
     }
     ops[i].flops = *f.flops;
+    ops[i].outputs = f.outputs.value_or(0.0);
     counted[i] = *f.flops > 0.0;
     composite[i] = f.composite;
   }
@@ -415,8 +417,11 @@ void add_notes(const Counted& counted, const Attributed& a, const std::string& f
 // with FLOPs (counted as above) also holds the self time of every operator nested in it (the
 // work of aten::conv2d is done by the aten::mkldnn_convolution under it), and those are no
 // records of their own. Its bytes are the compulsory traffic of its inputs ("Input Dims"
-// elements by the size of their "Input type"), a lower bound: the trace records no output,
-// and nothing is read twice. An operator without FLOPs (no formula, or no shapes) has a time
+// elements by the size of their "Input type") and of its output where its shape follows
+// from the inputs (operator_flops.cpp: a GEMM's M·N per batch, a convolution's from its
+// input, weight, stride, padding and dilation, an elementwise operator's broadcast shape),
+// at the size of the first input's type: a lower bound, nothing read or written twice. An
+// operator without FLOPs (no formula, or no shapes) has a time
 // and a name only: its FLOPs unknown, it is listed, not placed.
 
 // The bytes of one element of PyTorch's "Input type" names; 0 where it names no tensor
@@ -502,9 +507,10 @@ bool build_cpu(const Events& ev, Timing& timing) {
     }
     TimingEntry& e = timing.entry(name);
     e.flops[op.precision] += op.flops;
-    if (in.bytes <= 0.0) continue;
+    const double bytes = in.bytes + op.outputs * element_bytes(first_type(*op.args));
+    if (bytes <= 0.0) continue;
     if (e.bytes.empty()) e.bytes.emplace_back("dram", 0.0);
-    e.bytes.front().bytes += in.bytes;
+    e.bytes.front().bytes += bytes;
   }
   return untyped;
 }
@@ -514,8 +520,9 @@ std::string cpu_note(const std::string& file, const Counted& counted) {
          ": no device kernels: a CPU run, each operator a record by name and input shapes, "
          "timed by its self time (its duration less its nested operators'; an operator with "
          "FLOPs holds the time of the operators nested in it); bytes are the compulsory "
-         "traffic of its inputs (\"Input Dims\" by \"Input type\"), a lower bound: outputs "
-         "are not recorded" +
+         "traffic of its inputs (\"Input Dims\" by \"Input type\") and of its output where "
+         "its shape follows from them (GEMMs, convolutions, elementwise operators), a lower "
+         "bound: nothing read or written twice" +
          (counted.shapes ? std::string()
                          : std::string("; no operator has \"Input Dims\": FLOPs need shapes "
                                        "(record_shapes=True), so operators have times and "
