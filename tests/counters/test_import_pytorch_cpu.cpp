@@ -100,6 +100,52 @@ TEST(ImportPytorchCpu, AConvolutionsBytesHoldItsOutputFromItsStrideAndPadding) {
   EXPECT_EQ(conv->bytes[0].bytes, 4.0 * (x + w + out));
 }
 
+// The record of the calls of `name` whose shapes are those of the first call: its
+// elements of input 1, its calls and the first call's args.
+struct FirstShape {
+  double elements = 1.0;
+  int calls = 0;
+  json args;
+};
+FirstShape first_shape(const json& doc, const std::string& name) {
+  FirstShape f;
+  const std::vector<json> events = events_named(doc, name);
+  if (events.empty()) return f;
+  f.args = events[0]["args"];
+  for (const json& d : f.args["Input Dims"][0]) f.elements *= d.get<double>();
+  for (const json& e : events) f.calls += e["args"]["Input Dims"] == f.args["Input Dims"];
+  return f;
+}
+
+TEST(ImportPytorchCpu, ReluAndBatchNormCountFlopsPerElement) {
+  const json doc = trace();
+  const ImportResult r = parse_report(import_fixture(kTrace), "resnet.json.gz");
+  // relu_, one FLOP per element, its record summing its calls of one shape.
+  const FirstShape relu = first_shape(doc, "aten::relu_");
+  ASSERT_GT(relu.calls, 0);
+  const core::KernelRecord* rec = starting(r, "aten::relu_ (5x64x112x112)");
+  ASSERT_NE(rec, nullptr);
+  EXPECT_EQ(rec->invocations, relu.calls);
+  EXPECT_EQ(rec->flops_fp32, relu.elements * relu.calls);
+  ASSERT_EQ(rec->bytes.size(), 1u);
+  EXPECT_EQ(rec->bytes[0].bytes, 4.0 * 2.0 * relu.elements * relu.calls);  // in and out
+  // The batch norm's work is aten::native_batch_norm's, nested in aten::batch_norm and
+  // aten::_batch_norm_impl_index: 2 FLOPs per element in inference, 8 in training (this
+  // trace's model was not put in eval mode: its training flag is "True").
+  const FirstShape bn = first_shape(doc, "aten::native_batch_norm");
+  const bool training = bn.args["Concrete Inputs"][5] == "True";
+  EXPECT_TRUE(training);
+  const core::KernelRecord* norm =
+      starting(r, "aten::native_batch_norm (5x64x112x112, 64, 64, 64, 64)");
+  ASSERT_NE(norm, nullptr);
+  EXPECT_EQ(norm->flops_fp32, (training ? 8.0 : 2.0) * bn.elements * bn.calls);
+  EXPECT_EQ(starting(r, "aten::batch_norm (5x64x112x112")->flops(), 0.0);
+  EXPECT_TRUE(has_note(r, "call(s) of \"aten::batch_norm\" left uncounted")) << r.notes.size();
+  // The step counters' integer adds have none.
+  EXPECT_TRUE(has_note(r, "\"aten::add_\": its first input is no floating type"))
+      << r.notes.size();
+}
+
 TEST(ImportPytorchCpu, SelfTimesArePositiveAndNoMoreThanTheDurations) {
   const json doc = trace();
   double durations = 0.0;  // of every cpu_op, nested ones counted again

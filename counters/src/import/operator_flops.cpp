@@ -15,6 +15,9 @@
 //     counted here the same way, 2·M·N·K with matmul's batch dimensions broadcast, as
 //     composites: the reader drops their count where an operator nested in them has one.
 //
+//   Operators neither counts (relu, the in-place add_, softmax, layer and batch norm): a
+//     fixed count per output element, kPerElement below.
+//
 // Shapes are the trace's "Input Dims" (one list per input, [] for a non-tensor); a
 // convolution's stride, padding, dilation and groups its "Concrete Inputs" strings
 // ("[1, 1]", "1"). A shape that is missing, not a list of non-negative integers, or
@@ -288,7 +291,52 @@ struct Formula {
   bool composite = false;  // its work is that of the operators it calls
 };
 
-// The one table.
+// FLOPs per output element of operators that neither computeFlops() nor flop_counter.py
+// counts (PyTorch itself counts none for them), the output of input 1's shape:
+//   aten::relu, aten::relu_        1  a compare-and-select
+//   aten::add_                     1  the add (PyTorch counts only the out-of-place add)
+//   aten::softmax, aten::_softmax  5  max, subtract, exp, sum, divide
+//   aten::layer_norm,              8  mean (add), variance (subtract, square, add),
+//     aten::native_layer_norm          normalize (subtract, times 1/sigma), scale and shift
+//   aten::batch_norm,              2  in inference, the running statistics folded into one
+//     aten::_batch_norm_impl_index,    multiply and one add; in training ("Concrete Inputs"
+//     aten::native_batch_norm          argument 6 "True") 8, its statistics computed as a
+//                                      layer norm's; a call without the flag as inference
+// aten::softmax, aten::layer_norm, aten::batch_norm and aten::_batch_norm_impl_index are
+// composites, the work done by aten::_softmax, aten::native_layer_norm and
+// aten::native_batch_norm (or a backend's) nested in them. An input of no floating type
+// ("Input type", as a batch norm's step counter is added to) has no FLOPs.
+struct PerElement {
+  std::string_view op;
+  double flops;
+  double training = 0;  // where argument 6 is a training flag
+  bool composite = false;
+};
+constexpr PerElement kPerElement[] = {
+    {"aten::relu", 1},
+    {"aten::relu_", 1},
+    {"aten::add_", 1},
+    {"aten::softmax", 5, 0, true},
+    {"aten::_softmax", 5},
+    {"aten::layer_norm", 8, 0, true},
+    {"aten::native_layer_norm", 8},
+    {"aten::batch_norm", 2, 8, true},
+    {"aten::_batch_norm_impl_index", 2, 8, true},
+    {"aten::native_batch_norm", 2, 8},
+};
+
+Work per_element(const Call& c, const PerElement& p) {
+  if (!c.floating) throw Refused{"its first input is no floating type"};
+  const double n = elements(input(c, 0));
+  const bool training = p.training > 0.0 && c.concrete && c.concrete->is_array() &&
+                        c.concrete->size() > 5 && (*c.concrete)[5] == "True";
+  Product f;
+  f *= n;
+  f *= training ? p.training : p.flops;
+  return {f.value, n};
+}
+
+// The table of formulas.
 constexpr Formula kFormulas[] = {
     {"aten::mm", [](const Call& c) { return mm_from(c, 0); }},
     {"aten::addmm", [](const Call& c) { return mm_from(c, 1); }},
@@ -331,32 +379,70 @@ std::vector<Shape> dims_of(const json& args) {
   return out;
 }
 
-}  // namespace
-
-ShapeFlops shape_flops(std::string_view op, const json& args) {
+// A listed operator's count, or why not.
+template <typename Count>
+ShapeFlops counted(const json& args, bool composite, Count count) {
   ShapeFlops result;
-  for (const Formula& f : kFormulas) {
-    if (f.op != op) continue;
-    result.listed = true;
-    result.composite = f.composite;
-    try {
-      Call call{dims_of(args), nullptr};
-      const auto concrete = args.find("Concrete Inputs");
-      if (concrete != args.end()) call.concrete = &*concrete;
-      const Work w = f.count(call);
-      result.flops = w.flops;
-      if (w.outputs >= 0.0) result.outputs = w.outputs;
-    } catch (const Refused& r) {
-      result.refused = r.why;
-    }
-    break;
+  result.listed = true;
+  result.composite = composite;
+  try {
+    Call call{dims_of(args), nullptr};
+    const auto concrete = args.find("Concrete Inputs");
+    if (concrete != args.end()) call.concrete = &*concrete;
+    call.floating = !args.contains("Input type") || !precision_of(args).empty();
+    const Work w = count(call);
+    result.flops = w.flops;
+    if (w.outputs >= 0.0) result.outputs = w.outputs;
+  } catch (const Refused& r) {
+    result.refused = r.why;
   }
   return result;
+}
+
+}  // namespace
+
+// The "Input type" of an operator's first input.
+std::string first_type(const nlohmann::json& args) {
+  const auto it = args.find("Input type");
+  if (it == args.end() || !it->is_array() || it->empty() || !(*it)[0].is_string()) return {};
+  return (*it)[0].get<std::string>();
+}
+
+// PyTorch's names of its floating types ("Input type"), each with its precision
+// (core::kPrecisions); a name holding `type` is of it ("c10::Float8_e4m3fn" and
+// "c10::Float8_e5m2" alike: one FP8 precision, as the tensor paths count them).
+struct TypeName {
+  std::string_view type;
+  bool whole;  // the whole name ("float"), else a part of it ("BFloat16" of "c10::BFloat16")
+  std::string_view precision;
+};
+constexpr TypeName kTypeNames[] = {
+    {"float", true, "fp32"},     {"double", true, "fp64"},  {"Half", false, "fp16"},
+    {"BFloat16", false, "bf16"}, {"Float8_", false, "fp8"},
+};
+
+// The precision of an operator's first input; empty where it is no floating type.
+std::string precision_of(const nlohmann::json& args) {
+  const std::string t = first_type(args);
+  for (const TypeName& n : kTypeNames)
+    if (n.whole ? t == n.type : t.find(n.type) != std::string::npos)
+      return std::string(n.precision);
+  return {};
+}
+
+ShapeFlops shape_flops(std::string_view op, const json& args) {
+  for (const Formula& f : kFormulas)
+    if (f.op == op) return counted(args, f.composite, f.count);
+  for (const PerElement& p : kPerElement)
+    if (p.op == op)
+      return counted(args, p.composite, [&p](const Call& c) { return per_element(c, p); });
+  return {};
 }
 
 std::string counted_operators() {
   std::string out;
   for (const Formula& f : kFormulas) out += (out.empty() ? "" : ", ") + std::string(f.op);
+  for (const PerElement& p : kPerElement) out += ", " + std::string(p.op);
   return out;
 }
 
