@@ -10,6 +10,8 @@
 #include <string>
 
 #include "import_support.hpp"
+#include "rooftop/core/roofline.hpp"
+#include "rooftop/core/vocabulary.hpp"
 #include "rooftop/counters/import.hpp"
 
 namespace rooftop::counters {
@@ -144,6 +146,41 @@ TEST(ImportPytorchCpu, ReluAndBatchNormCountFlopsPerElement) {
   // The step counters' integer adds have none.
   EXPECT_TRUE(has_note(r, "\"aten::add_\": its first input is no floating type"))
       << r.notes.size();
+}
+
+TEST(ImportPytorchCpu, ABf16OperatorIsPlacedAgainstTheCpusHighestBf16MatrixFigure) {
+  // The trace's GEMM as bf16 (its tensor inputs' "Input type" c10::BFloat16): its FLOPs
+  // bf16, its bytes at 2 per element, and on a CPU's ceilings (no tensor cores) placed
+  // against amx_bf16 where the file has it, above bf16_dot, else against bf16_dot.
+  json doc = trace();
+  for (json& e : doc["traceEvents"])
+    if (e.value("name", "") == "aten::addmm")
+      for (json& t : e["args"]["Input type"])
+        if (t == "float") t = "c10::BFloat16";
+  const ImportResult r = parse_report(doc.dump(), "bf16.json");
+  const core::KernelRecord* gemm = starting(r, "aten::addmm (");
+  ASSERT_NE(gemm, nullptr);
+  EXPECT_EQ(gemm->precision, "bf16");
+  EXPECT_EQ(gemm->flops_bf16, 2.0 * 5 * 1000 * 512);
+  ASSERT_EQ(gemm->bytes.size(), 1u);
+  EXPECT_EQ(gemm->bytes[0].bytes, 2.0 * (1000 + 5 * 512 + 512 * 1000 + 5 * 1000));
+
+  core::CeilingsFile cpu;
+  for (const auto& [name, value] : {std::pair{"bf16_dot", 3000.0}, std::pair{"amx_bf16", 12000.0}}) {
+    core::Ceiling c = core::figure_row(name);
+    c.value = value;
+    cpu.matrix.figures.push_back(c);
+  }
+  const core::Placement amx = core::place(*gemm, cpu);
+  EXPECT_EQ(amx.limiter, "amx_bf16");
+  EXPECT_TRUE(amx.tensor);
+  EXPECT_NE(amx.note.find("placed against amx_bf16, the highest of the CPU's BF16 matrix"),
+            std::string::npos)
+      << amx.note;
+  cpu.matrix.figures.pop_back();
+  EXPECT_EQ(core::place(*gemm, cpu).limiter, "bf16_dot");
+  cpu.matrix.figures.clear();
+  EXPECT_FALSE(core::place(*gemm, cpu).compute.has_value());
 }
 
 TEST(ImportPytorchCpu, SelfTimesArePositiveAndNoMoreThanTheDurations) {
