@@ -54,13 +54,25 @@ void precision_roof(const KernelRecord& kernel, const CeilingsFile& file, double
   const Ceiling* figure =
       precision->matrix.empty() ? nullptr : file.matrix.find(std::string(precision->matrix));
   if (figure && figure->value <= 0.0) figure = nullptr;
+  bool cpu = false;  // a CPU's matrix figure (kCpuMatrix)
+  if (!figure)
+    for (const CpuMatrix& m : kCpuMatrix) {
+      const Ceiling* c =
+          m.precision == precision->name ? file.matrix.find(std::string(m.figure)) : nullptr;
+      if (c && c->value > 0.0 && (!figure || c->value > figure->value)) {
+        figure = c;
+        cpu = true;
+      }
+    }
   if (!precision->ceilings) {
     if (figure) {
       p.compute = ComputeRoof{figure->value, figure->name};
       p.tensor = true;
       p.note = label + " FLOPs: placed against " + figure->name +
-               ", the precision's tensor-core figure (no CUDA-core " + label +
-               " ceiling is measured)";
+               (cpu ? ", the highest of the CPU's " + label +
+                          " matrix figures (work run on its vector units reaches less)"
+                    : ", the precision's tensor-core figure (no CUDA-core " + label +
+                          " ceiling is measured)");
     } else if (!precision->matrix.empty()) {
       p.note = label + " FLOPs and the file has no " + std::string(precision->matrix) +
                " figure (/matrix): no compute roof";

@@ -110,21 +110,21 @@ TEST(ImportPytorch, AWithFlopsProfileGetsItsFlopsFromInputDims) {
   EXPECT_NEAR(flash->time_s, (10.08 + 9.12 + 9.12 + 9.088) * 1e-6, 1e-12);
   EXPECT_EQ(flash->flops_bf16, 4 * 40716288.0);
   // The residual adds: 9 aten::add [1, 141, 512] (72,192 FLOPs each, as PyTorch counts
-  // aten::add) share their kernel with one aten::add_, which PyTorch does not count: the
-  // kernel has FLOPs for only some launches and keeps none.
+  // aten::add) share their kernel with one aten::add_, which PyTorch does not count and
+  // the table counts as one FLOP per element: the kernel has FLOPs for every launch.
   const core::KernelRecord* add =
       named(r, "void at::native::vectorized_elementwise_kernel<4, at::native::CUDAFunctor_add");
   ASSERT_NE(add, nullptr);
   EXPECT_EQ(add->invocations, 10);
-  EXPECT_EQ(add->flops(), 0.0);
-  EXPECT_TRUE(has_note(r, "has FLOPs for only some launches")) << r.notes.size();
+  EXPECT_EQ(add->flops(), 10 * 72192.0);
   // The notes say where the FLOPs come from; the 26 aten::linear around the addmm calls are
   // not counted again.
   EXPECT_TRUE(has_note(r, "b.json.gz: profiled with with_flops=True, but no operator"))
       << r.notes.size();
   EXPECT_TRUE(has_note(r, "FLOPs from Input Dims (as torch.utils.flop_counter")) << r.notes.size();
   EXPECT_TRUE(
-      has_note(r, "of 4 aten::_scaled_dot_product_flash_attention, 9 aten::add, 26 aten::addmm"))
+      has_note(r, "of 4 aten::_scaled_dot_product_flash_attention, 9 aten::add, 1 aten::add_, "
+                  "26 aten::addmm"))
       << r.notes.size();
   EXPECT_TRUE(has_note(r, "26 call(s) of \"aten::linear\" left uncounted")) << r.notes.size();
   EXPECT_FALSE(has_note(r, "counted as fp16")) << r.notes.size();
@@ -240,7 +240,9 @@ TEST(ImportPytorch, InputDimsGiveTheFlopsTheOperatorWouldHaveCarried) {
   EXPECT_NEAR(op->time_s, (6.88 + 17.6) * 1e-6, 1e-12);
   double all = 0.0;
   for (const core::KernelRecord& k : r.kernels) all += k.flops_fp32;
-  EXPECT_EQ(all, 2 * 163840.0);  // addmm's record and the kernel aten::mm launched
+  // addmm's record, the kernel aten::mm launched, aten::relu [5, 128] and the optimizer's
+  // in-place aten::add_ of [128, 128] and [128], one FLOP per element.
+  EXPECT_EQ(all, 2 * 163840.0 + 5 * 128 + 128 * 128 + 128);
   EXPECT_TRUE(has_note(r, "FLOPs from Input Dims")) << r.notes.size();
   EXPECT_TRUE(has_note(r, "1 call(s) of \"aten::linear\" left uncounted")) << r.notes.size();
 }
@@ -329,8 +331,40 @@ TEST(OperatorFlops, EachFormulaOfTheTable) {
   EXPECT_EQ(formula("aten::linear", {{3, 5, 32}, {16, 32}, E}, nullptr, &composite),
             2.0 * 15 * 16 * 32);
   EXPECT_TRUE(composite);
-  // PyTorch counts no in-place add_.
-  EXPECT_FALSE(importing::shape_flops("aten::add_", {{"Input Dims", {{2, 3}, {2, 3}, E}}}).listed);
+  // Per output element, operators PyTorch counts none for: the in-place add_ 1, relu 1,
+  // softmax 5, layer norm 8, batch norm 2 in inference and 8 in training.
+  EXPECT_EQ(formula("aten::add_", {{2, 3}, {2, 3}, E}), 6.0);
+  EXPECT_EQ(formula("aten::relu_", {{4, 5}}), 20.0);
+  EXPECT_EQ(formula("aten::_softmax", {{4, 5}, E, E}), 5.0 * 20);
+  EXPECT_EQ(formula("aten::native_layer_norm", {{4, 5}, E, {5}, {5}, E}), 8.0 * 20);
+  const json bn = {{8, 3, 4, 4}, {3}, {3}, {3}, {3}, E, E, E};
+  EXPECT_EQ(formula("aten::native_batch_norm", bn, {"", "", "", "", "", "False", "0.1", "1e-05"}),
+            2.0 * 8 * 3 * 16);
+  EXPECT_EQ(formula("aten::native_batch_norm", bn, {"", "", "", "", "", "True", "0.1", "1e-05"}),
+            8.0 * 8 * 3 * 16);
+  EXPECT_TRUE(importing::shape_flops("aten::batch_norm", {{"Input Dims", bn}}).composite);
+  // An integer input (a batch norm's step counter) has none.
+  const importing::ShapeFlops step = importing::shape_flops(
+      "aten::add_", {{"Input Dims", {E, E, E}}, {"Input type", {"long int", "long int", "Scalar"}}});
+  EXPECT_FALSE(step.flops);
+  EXPECT_EQ(step.refused, "its first input is no floating type");
+}
+
+// The output's elements where its shape follows from the inputs.
+TEST(OperatorFlops, OutputsOfGemmsConvolutionsAndElementwiseOperators) {
+  const auto outputs = [](const std::string& op, const json& dims, const json& concrete) {
+    json args = {{"Input Dims", dims}, {"Input type", {"float"}}};
+    if (!concrete.is_null()) args["Concrete Inputs"] = concrete;
+    return importing::shape_flops(op, args).outputs.value_or(-1.0);
+  };
+  EXPECT_EQ(outputs("aten::addmm", {{16}, {6, 32}, {32, 16}, E, E}, nullptr), 6.0 * 16);
+  EXPECT_EQ(outputs("aten::baddbmm", {{4, 64, 16}, {4, 64, 32}, {4, 32, 16}, E, E}, nullptr),
+            4.0 * 64 * 16);
+  EXPECT_EQ(outputs("aten::conv2d", {{8, 3, 224, 224}, {64, 3, 7, 7}, {64}, E, E, E, E},
+                    {"", "", "", "[2, 2]", "[3, 3]", "[1, 1]", "1"}),
+            8.0 * 64 * 112 * 112);
+  EXPECT_EQ(outputs("aten::add", {{7, 1}, {3, 1, 11}, E}, nullptr), 3.0 * 7 * 11);
+  EXPECT_EQ(outputs("aten::matmul", {{2, 1, 8, 4}, {3, 4, 5}}, nullptr), 6.0 * 8 * 5);
 }
 
 TEST(HostilePytorch, MalformedShapesGiveNoFlopsAndANote) {

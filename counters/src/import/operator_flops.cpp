@@ -15,6 +15,9 @@
 //     counted here the same way, 2·M·N·K with matmul's batch dimensions broadcast, as
 //     composites: the reader drops their count where an operator nested in them has one.
 //
+//   Operators neither counts (relu, the in-place add_, softmax, layer and batch norm): a
+//     fixed count per output element, kPerElement below.
+//
 // Shapes are the trace's "Input Dims" (one list per input, [] for a non-tensor); a
 // convolution's stride, padding, dilation and groups its "Concrete Inputs" strings
 // ("[1, 1]", "1"). A shape that is missing, not a list of non-negative integers, or
@@ -45,6 +48,14 @@ struct Refused {
 struct Call {
   std::vector<Shape> dims;
   const json* concrete = nullptr;
+  bool floating = true;  // the first input's "Input type" is a floating type
+};
+
+// A call's FLOPs and the elements of its output, where its shape follows from the inputs
+// (-1 where it does not).
+struct Work {
+  double flops = 0;
+  double outputs = -1;
 };
 
 // A dimension for a reason (it may be as large as 2^64).
@@ -84,25 +95,27 @@ void same(double a, double b, const char* what) {
   if (a != b) throw Refused{std::string(what) + " differ (" + text(a) + " and " + text(b) + ")"};
 }
 
-double gemm(double batch, double m, double n, double k) {
-  Product p;
+// 2·B·M·N·K FLOPs; a B·M·N output.
+Work gemm(double batch, double m, double n, double k) {
+  Product out;
+  out *= batch;
+  out *= m;
+  out *= n;
+  Product p = out;
   p *= 2.0;
-  p *= batch;
-  p *= m;
-  p *= n;
   p *= k;
-  return p.value;
+  return {p.value, out.value};
 }
 
 // mm(self[M,K], mat2[K,N]); addmm(bias, mat1, mat2) with `first` 1.
-double mm_from(const Call& c, std::size_t first) {
+Work mm_from(const Call& c, std::size_t first) {
   const Shape &a = ranked(c, first, 2), &b = ranked(c, first + 1, 2);
   same(a[1], b[0], "inner dimensions");
   return gemm(1.0, a[0], b[1], a[1]);
 }
 
 // bmm(self[B,M,K], mat2[B,K,N]); baddbmm(self, batch1, batch2) with `first` 1.
-double bmm_from(const Call& c, std::size_t first) {
+Work bmm_from(const Call& c, std::size_t first) {
   const Shape &a = ranked(c, first, 3), &b = ranked(c, first + 1, 3);
   same(a[0], b[0], "batch sizes");
   same(a[2], b[1], "inner dimensions");
@@ -145,7 +158,7 @@ std::vector<long long> integers(const Call& c, std::size_t i, const char* what) 
 
 // conv{1,2,3}d(input[N,C,*], weight[C_out,C/groups,*k], bias, stride, padding, dilation,
 // groups); an unbatched input (no N) counts as N = 1.
-double conv(const Call& c, std::size_t spatial) {
+Work conv(const Call& c, std::size_t spatial) {
   Shape x = input(c, 0);
   if (x.size() == spatial + 1) x.insert(x.begin(), 1.0);
   if (x.size() != spatial + 2)
@@ -175,11 +188,13 @@ double conv(const Call& c, std::size_t spatial) {
       c.concrete && c.concrete->is_array() && c.concrete->size() > 4 && (*c.concrete)[4] == "valid";
   const std::vector<long long> padding =
       keep || valid ? std::vector<long long>(spatial, 0) : per_dim(4, "padding", 0);
-  Product p;
+  Product p, outputs;
   p *= 2.0;
   p *= x[0];
   p *= w[0];
   p *= w[1];
+  outputs *= x[0];
+  outputs *= w[0];
   for (std::size_t d = 0; d < spatial; ++d) {
     const double in = x[2 + d], k = w[2 + d];
     const double span = in + 2.0 * static_cast<double>(padding[d]) -
@@ -189,19 +204,41 @@ double conv(const Call& c, std::size_t spatial) {
         keep ? in : (k == 0.0 ? 0.0 : std::floor(span / static_cast<double>(stride[d])) + 1.0);
     p *= out;
     p *= k;
+    outputs *= out;
   }
+  return {p.value, outputs.value};
+}
+
+// The elements of a shape.
+double elements(const Shape& s) {
+  Product p;
+  for (double d : s) p *= d;
   return p.value;
 }
 
-// The elements of input 1 (aten::add, aten::mul).
-double elements(const Call& c) {
-  Product p;
-  for (double d : input(c, 0)) p *= d;
-  return p.value;
+// The elements of the broadcast shape of the inputs (a non-tensor's [] broadcasts as a
+// scalar).
+double broadcast(const Call& c) {
+  Shape out;
+  for (const Shape& s : c.dims) {
+    if (s.size() > out.size()) out.insert(out.begin(), s.size() - out.size(), 1.0);
+    for (std::size_t i = 0; i < s.size(); ++i) {
+      double& o = out[out.size() - s.size() + i];
+      if (s[i] != o && s[i] != 1.0 && o != 1.0)
+        throw Refused{"its inputs' dimensions " + text(o) + " and " + text(s[i]) +
+                      " do not broadcast"};
+      if (o == 1.0) o = s[i];
+    }
+  }
+  return elements(out);
 }
+
+// aten::add, aten::mul: one FLOP per element of input 1 (PyTorch's rule); the output
+// the inputs' broadcast shape.
+Work elementwise(const Call& c) { return {elements(input(c, 0)), broadcast(c)}; }
 
 // _scaled_dot_product_*_attention(query[B,H,S_q,D_q], key[B,H,S_k,D_q], value[B,H,S_k,D_v]).
-double attention(const Call& c) {
+Work attention(const Call& c) {
   const Shape &q = ranked(c, 0, 4), &k = ranked(c, 1, 4), &v = ranked(c, 2, 4);
   same(q[0], k[0], "batch sizes");
   same(q[0], v[0], "batch sizes");
@@ -210,15 +247,15 @@ double attention(const Call& c) {
   same(q[3], k[3], "query and key widths");
   same(k[2], v[2], "key and value lengths");
   const double bh = q[0] * q[1];
-  const double scores = gemm(bh, q[2], k[2], q[3]);
-  const double out = gemm(bh, q[2], k[2], v[3]);
+  const double scores = gemm(bh, q[2], k[2], q[3]).flops;
+  const Work out = gemm(bh, q[2], v[3], k[2]);  // [B,H,S_q,S_k] x [B,H,S_k,D_v]
   Product p;
-  p *= scores + out;
-  return p.value;
+  p *= scores + out.flops;
+  return {p.value, out.outputs};
 }
 
 // linear(input[…,K], weight[N,K] or [K], bias): 2·(rows)·N·K.
-double linear(const Call& c) {
+Work linear(const Call& c) {
   const Shape& x = input(c, 0);
   const Shape& w = input(c, 1);
   if (x.empty() || w.empty() || w.size() > 2)
@@ -231,7 +268,7 @@ double linear(const Call& c) {
 }
 
 // matmul(a, b): 1-D operands as a row or a column, batch dimensions broadcast.
-double matmul(const Call& c) {
+Work matmul(const Call& c) {
   const Shape &a = input(c, 0), &b = input(c, 1);
   if (a.empty() || b.empty()) throw Refused{"an operand has no dimensions"};
   const double m = a.size() >= 2 ? a[a.size() - 2] : 1.0, k = a.back();
@@ -250,11 +287,56 @@ double matmul(const Call& c) {
 
 struct Formula {
   std::string_view op;
-  double (*count)(const Call&);
+  Work (*count)(const Call&);
   bool composite = false;  // its work is that of the operators it calls
 };
 
-// The one table.
+// FLOPs per output element of operators that neither computeFlops() nor flop_counter.py
+// counts (PyTorch itself counts none for them), the output of input 1's shape:
+//   aten::relu, aten::relu_        1  a compare-and-select
+//   aten::add_                     1  the add (PyTorch counts only the out-of-place add)
+//   aten::softmax, aten::_softmax  5  max, subtract, exp, sum, divide
+//   aten::layer_norm,              8  mean (add), variance (subtract, square, add),
+//     aten::native_layer_norm          normalize (subtract, times 1/sigma), scale and shift
+//   aten::batch_norm,              2  in inference, the running statistics folded into one
+//     aten::_batch_norm_impl_index,    multiply and one add; in training ("Concrete Inputs"
+//     aten::native_batch_norm          argument 6 "True") 8, its statistics computed as a
+//                                      layer norm's; a call without the flag as inference
+// aten::softmax, aten::layer_norm, aten::batch_norm and aten::_batch_norm_impl_index are
+// composites, the work done by aten::_softmax, aten::native_layer_norm and
+// aten::native_batch_norm (or a backend's) nested in them. An input of no floating type
+// ("Input type", as a batch norm's step counter is added to) has no FLOPs.
+struct PerElement {
+  std::string_view op;
+  double flops;
+  double training = 0;  // where argument 6 is a training flag
+  bool composite = false;
+};
+constexpr PerElement kPerElement[] = {
+    {"aten::relu", 1},
+    {"aten::relu_", 1},
+    {"aten::add_", 1},
+    {"aten::softmax", 5, 0, true},
+    {"aten::_softmax", 5},
+    {"aten::layer_norm", 8, 0, true},
+    {"aten::native_layer_norm", 8},
+    {"aten::batch_norm", 2, 8, true},
+    {"aten::_batch_norm_impl_index", 2, 8, true},
+    {"aten::native_batch_norm", 2, 8},
+};
+
+Work per_element(const Call& c, const PerElement& p) {
+  if (!c.floating) throw Refused{"its first input is no floating type"};
+  const double n = elements(input(c, 0));
+  const bool training = p.training > 0.0 && c.concrete && c.concrete->is_array() &&
+                        c.concrete->size() > 5 && (*c.concrete)[5] == "True";
+  Product f;
+  f *= n;
+  f *= training ? p.training : p.flops;
+  return {f.value, n};
+}
+
+// The table of formulas.
 constexpr Formula kFormulas[] = {
     {"aten::mm", [](const Call& c) { return mm_from(c, 0); }},
     {"aten::addmm", [](const Call& c) { return mm_from(c, 1); }},
@@ -263,8 +345,8 @@ constexpr Formula kFormulas[] = {
     {"aten::conv1d", [](const Call& c) { return conv(c, 1); }},
     {"aten::conv2d", [](const Call& c) { return conv(c, 2); }},
     {"aten::conv3d", [](const Call& c) { return conv(c, 3); }},
-    {"aten::add", elements},
-    {"aten::mul", elements},
+    {"aten::add", elementwise},
+    {"aten::mul", elementwise},
     {"aten::_scaled_dot_product_flash_attention", attention},
     {"aten::_scaled_dot_product_efficient_attention", attention},
     {"aten::_scaled_dot_product_cudnn_attention", attention},
@@ -297,30 +379,70 @@ std::vector<Shape> dims_of(const json& args) {
   return out;
 }
 
-}  // namespace
-
-ShapeFlops shape_flops(std::string_view op, const json& args) {
+// A listed operator's count, or why not.
+template <typename Count>
+ShapeFlops counted(const json& args, bool composite, Count count) {
   ShapeFlops result;
-  for (const Formula& f : kFormulas) {
-    if (f.op != op) continue;
-    result.listed = true;
-    result.composite = f.composite;
-    try {
-      Call call{dims_of(args), nullptr};
-      const auto concrete = args.find("Concrete Inputs");
-      if (concrete != args.end()) call.concrete = &*concrete;
-      result.flops = f.count(call);
-    } catch (const Refused& r) {
-      result.refused = r.why;
-    }
-    break;
+  result.listed = true;
+  result.composite = composite;
+  try {
+    Call call{dims_of(args), nullptr};
+    const auto concrete = args.find("Concrete Inputs");
+    if (concrete != args.end()) call.concrete = &*concrete;
+    call.floating = !args.contains("Input type") || !precision_of(args).empty();
+    const Work w = count(call);
+    result.flops = w.flops;
+    if (w.outputs >= 0.0) result.outputs = w.outputs;
+  } catch (const Refused& r) {
+    result.refused = r.why;
   }
   return result;
+}
+
+}  // namespace
+
+// The "Input type" of an operator's first input.
+std::string first_type(const nlohmann::json& args) {
+  const auto it = args.find("Input type");
+  if (it == args.end() || !it->is_array() || it->empty() || !(*it)[0].is_string()) return {};
+  return (*it)[0].get<std::string>();
+}
+
+// PyTorch's names of its floating types ("Input type"), each with its precision
+// (core::kPrecisions); a name holding `type` is of it ("c10::Float8_e4m3fn" and
+// "c10::Float8_e5m2" alike: one FP8 precision, as the tensor paths count them).
+struct TypeName {
+  std::string_view type;
+  bool whole;  // the whole name ("float"), else a part of it ("BFloat16" of "c10::BFloat16")
+  std::string_view precision;
+};
+constexpr TypeName kTypeNames[] = {
+    {"float", true, "fp32"},     {"double", true, "fp64"},  {"Half", false, "fp16"},
+    {"BFloat16", false, "bf16"}, {"Float8_", false, "fp8"},
+};
+
+// The precision of an operator's first input; empty where it is no floating type.
+std::string precision_of(const nlohmann::json& args) {
+  const std::string t = first_type(args);
+  for (const TypeName& n : kTypeNames)
+    if (n.whole ? t == n.type : t.find(n.type) != std::string::npos)
+      return std::string(n.precision);
+  return {};
+}
+
+ShapeFlops shape_flops(std::string_view op, const json& args) {
+  for (const Formula& f : kFormulas)
+    if (f.op == op) return counted(args, f.composite, f.count);
+  for (const PerElement& p : kPerElement)
+    if (p.op == op)
+      return counted(args, p.composite, [&p](const Call& c) { return per_element(c, p); });
+  return {};
 }
 
 std::string counted_operators() {
   std::string out;
   for (const Formula& f : kFormulas) out += (out.empty() ? "" : ", ") + std::string(f.op);
+  for (const PerElement& p : kPerElement) out += ", " + std::string(p.op);
   return out;
 }
 

@@ -12,7 +12,7 @@
 //                       "with_flops" in the trace's header and keeps the counts to itself)
 // An operator's FLOPs are the trace's "flops" where any operator carries them (a tool's
 // count, not mixed with ours), else counted from its "Input Dims" as PyTorch counts them
-// (operator_flops.cpp, one table); aten::linear and aten::matmul, whose work is that of the
+// (operator_flops.cpp's tables); aten::linear and aten::matmul, whose work is that of the
 // operators they call, keep no count where an operator nested in them has one.
 // Kernels are summed by name. An operator's FLOPs go to the kernel it launched (itself or
 // through the operators nested in it) where it launched exactly one per call, in the
@@ -54,35 +54,6 @@ using nlohmann::json;
 // '[', as nvprof's copies do, so that no kernel name of a report is taken for it.
 constexpr const char* kOperatorPrefix = "[operator] ";
 
-// The "Input type" of an operator's first input.
-std::string first_type(const json& args) {
-  const auto it = args.find("Input type");
-  if (it == args.end() || !it->is_array() || it->empty() || !(*it)[0].is_string()) return {};
-  return (*it)[0].get<std::string>();
-}
-
-// PyTorch's names of its floating types ("Input type"), each with its precision
-// (core::kPrecisions); a name holding `type` is of it ("c10::Float8_e4m3fn" and
-// "c10::Float8_e5m2" alike: one FP8 precision, as the tensor paths count them).
-struct TypeName {
-  std::string_view type;
-  bool whole;  // the whole name ("float"), else a part of it ("BFloat16" of "c10::BFloat16")
-  std::string_view precision;
-};
-constexpr TypeName kTypeNames[] = {
-    {"float", true, "fp32"},     {"double", true, "fp64"},  {"Half", false, "fp16"},
-    {"BFloat16", false, "bf16"}, {"Float8_", false, "fp8"},
-};
-
-// The precision of an operator's first input; empty where it is no floating type.
-std::string precision_of(const json& args) {
-  const std::string t = first_type(args);
-  for (const TypeName& n : kTypeNames)
-    if (n.whole ? t == n.type : t.find(n.type) != std::string::npos)
-      return std::string(n.precision);
-  return {};
-}
-
 struct Op {
   std::string name, precision;
   double ts = 0, end = 0, flops = 0;
@@ -90,6 +61,7 @@ struct Op {
   int parent = -1;
   int launches = 0;  // kernels launched under it, counted on the operator that has FLOPs
   const json* args = nullptr;
+  double outputs = 0;  // its output's elements, where the FLOP table derives its shape
 };
 
 // What counting operators' FLOPs from their shapes came to, for the notes.
@@ -115,6 +87,7 @@ Counted count_from_shapes(std::vector<Op>& ops) {
       continue;
     }
     ops[i].flops = *f.flops;
+    ops[i].outputs = f.outputs.value_or(0.0);
     counted[i] = *f.flops > 0.0;
     composite[i] = f.composite;
   }
@@ -415,8 +388,12 @@ void add_notes(const Counted& counted, const Attributed& a, const std::string& f
 // with FLOPs (counted as above) also holds the self time of every operator nested in it (the
 // work of aten::conv2d is done by the aten::mkldnn_convolution under it), and those are no
 // records of their own. Its bytes are the compulsory traffic of its inputs ("Input Dims"
-// elements by the size of their "Input type"), a lower bound: the trace records no output,
-// and nothing is read twice. An operator without FLOPs (no formula, or no shapes) has a time
+// elements by the size of their "Input type") and of its output where its shape follows
+// from the inputs (operator_flops.cpp: a GEMM's M·N per batch, a convolution's from its
+// input, weight, stride, padding and dilation, an elementwise operator's broadcast shape, a
+// per-element one's (relu, softmax, the norms) its first input's),
+// at the size of the first input's type: a lower bound, nothing read or written twice. An
+// operator without FLOPs (no formula, or no shapes) has a time
 // and a name only: its FLOPs unknown, it is listed, not placed.
 
 // The bytes of one element of PyTorch's "Input type" names; 0 where it names no tensor
@@ -502,9 +479,10 @@ bool build_cpu(const Events& ev, Timing& timing) {
     }
     TimingEntry& e = timing.entry(name);
     e.flops[op.precision] += op.flops;
-    if (in.bytes <= 0.0) continue;
+    const double bytes = in.bytes + op.outputs * element_bytes(first_type(*op.args));
+    if (bytes <= 0.0) continue;
     if (e.bytes.empty()) e.bytes.emplace_back("dram", 0.0);
-    e.bytes.front().bytes += in.bytes;
+    e.bytes.front().bytes += bytes;
   }
   return untyped;
 }
@@ -514,8 +492,9 @@ std::string cpu_note(const std::string& file, const Counted& counted) {
          ": no device kernels: a CPU run, each operator a record by name and input shapes, "
          "timed by its self time (its duration less its nested operators'; an operator with "
          "FLOPs holds the time of the operators nested in it); bytes are the compulsory "
-         "traffic of its inputs (\"Input Dims\" by \"Input type\"), a lower bound: outputs "
-         "are not recorded" +
+         "traffic of its inputs (\"Input Dims\" by \"Input type\") and of its output where "
+         "its shape follows from them (GEMMs, convolutions, elementwise operators), a lower "
+         "bound: nothing read or written twice" +
          (counted.shapes ? std::string()
                          : std::string("; no operator has \"Input Dims\": FLOPs need shapes "
                                        "(record_shapes=True), so operators have times and "

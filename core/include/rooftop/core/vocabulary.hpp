@@ -52,6 +52,15 @@ inline constexpr Precision kPrecisions[] = {
 };
 const Precision* find_precision(std::string_view name);
 
+// A CPU has no tensor cores: its ceilings file holds the /matrix figures of its own units,
+// and where it has no `matrix` figure of a precision, the highest of these of the
+// precision is its roof (AMX tiles above AVX-512 BF16 dot products on a CPU with both).
+struct CpuMatrix {
+  std::string_view precision;  // a row of kPrecisions
+  std::string_view figure;     // a row of kFigures, group "matrix"
+};
+inline constexpr CpuMatrix kCpuMatrix[] = {{"bf16", "amx_bf16"}, {"bf16", "bf16_dot"}};
+
 // The operations FLOPs are counted by (an FMA is two FLOPs).
 inline constexpr std::string_view kFlopOps[] = {"add", "mul", "fma"};
 
