@@ -1,15 +1,51 @@
 #include "kernel_report.hpp"
 
+#include <algorithm>
 #include <iostream>
 
 #include "interrupt.hpp"
 #include "rooftop/ceilings/io.hpp"
+#include "rooftop/core/format.hpp"
 #include "rooftop/core/output_file.hpp"
 #include "rooftop/core/roofline.hpp"
 #include "rooftop/core/terminal.hpp"
 #include "rooftop/report/chart.hpp"
 
 namespace rooftop::app {
+namespace {
+
+// Below this fraction of its roof an operator's rate is called out, one line each.
+constexpr double kFarBelow = 0.3;
+// Those holding at least this share of the time (an import's time_s is its calls' total),
+// the longest first, at most kVerdicts.
+constexpr double kTimeShare = 0.01;
+constexpr std::size_t kVerdicts = 10;
+
+// The notes, then a line for each operator far below its roof (core::below_roof_line).
+std::vector<std::string> with_verdicts(const std::vector<std::string>& notes,
+                                       const std::vector<core::KernelRecord>& records,
+                                       const core::CeilingsFile& file) {
+  double total = 0.0;
+  for (const core::KernelRecord& r : records) total += r.time_s;
+  std::vector<const core::KernelRecord*> slow;
+  for (const core::KernelRecord& r : records)
+    if (r.time_s >= kTimeShare * total &&
+        !core::below_roof_line(r, file, kFarBelow).empty())
+      slow.push_back(&r);
+  std::stable_sort(slow.begin(), slow.end(), [](const auto* a, const auto* b) {
+    return a->time_s > b->time_s;
+  });
+  std::vector<std::string> out = notes;
+  for (std::size_t i = 0; i < slow.size() && i < kVerdicts; ++i)
+    out.push_back("below " + core::significant(kFarBelow, 1) + " of its roof: " +
+                  core::below_roof_line(*slow[i], file, kFarBelow));
+  if (slow.size() > kVerdicts)
+    out.push_back("below " + core::significant(kFarBelow, 1) + " of their roofs: " +
+                  std::to_string(slow.size() - kVerdicts) + " more operators");
+  return out;
+}
+
+}  // namespace
 
 KernelReport::KernelReport(std::string ceilings_path, Outputs outputs,
                            std::vector<std::string> inputs)
@@ -38,7 +74,11 @@ int KernelReport::place(std::vector<core::KernelRecord> records,
                         const std::vector<std::string>& notes,
                         const std::string& command_line) const {
   core::CeilingsFile file = file_;  // the ceilings with these kernels
-  for (core::KernelRecord& r : records) core::apply(core::place(r, file), r);
+  for (core::KernelRecord& r : records) {
+    core::settle_compulsory_bytes(r, file);
+    core::apply(core::place(r, file), r);
+  }
+  const std::vector<std::string> all_notes = with_verdicts(notes, records, file);
   file.kernels = std::move(records);
   file.provenance = ceilings::current_provenance(command_line);
   if (!outputs_.out.empty()) ceilings::write_file(outputs_.out, file);
@@ -48,7 +88,7 @@ int KernelReport::place(std::vector<core::KernelRecord> records,
   std::vector<std::string> written;
   for (const std::string& path : {outputs_.out, outputs_.plot})
     if (!path.empty()) written.push_back(path);
-  writer_for(outputs_.format).kernels(std::cout, file, ceilings_path_, notes, written);
+  writer_for(outputs_.format).kernels(std::cout, file, ceilings_path_, all_notes, written);
   for (const core::KernelRecord& k : file.kernels)
     if (!k.above.empty())
       std::cerr << "rooftop: warning: " << core::terminal_text(k.name) << " lies above " << k.above

@@ -236,9 +236,11 @@ void check_kernel(const core::KernelRecord& k, std::size_t row) {
     fail(where, "invocations " + std::to_string(k.invocations) + " is negative");
   for (const core::LevelBytes& b : k.bytes) {
     non_negative(b.bytes, where + " level " + core::quoted(b.level), "bytes");
-    if (!b.counted.empty() && b.counted != "read" && b.counted != "write")
+    if (!b.counted.empty() && b.counted != "read" && b.counted != "write" &&
+        b.counted != core::kCompulsory)
       fail(where + " level " + core::quoted(b.level),
-           "bytes counted as " + core::quoted(b.counted) + ", not \"read\" or \"write\"");
+           "bytes counted as " + core::quoted(b.counted) + ", not \"read\", \"write\" or \"" +
+               core::kCompulsory + "\"");
   }
   std::set<std::string> units;
   for (const core::TensorOps& t : k.tensor_ops) {

@@ -158,4 +158,53 @@ void apply(const Placement& placement, KernelRecord& kernel) {
     kernel.note += (kernel.note.empty() ? "" : "; ") + placement.note;
 }
 
+void settle_compulsory_bytes(KernelRecord& kernel, const CeilingsFile& file) {
+  for (LevelBytes& b : kernel.bytes) {
+    if (b.counted != kCompulsory) continue;
+    const double per_call = b.bytes / std::max(1, kernel.invocations);
+    std::string level = "dram";
+    for (const CacheLevel& c : file.machine.caches) {
+      const Ceiling* bw = file.find(c.name);
+      if (!bw || bw->kind != "bandwidth" || c.bytes == 0) continue;
+      const int threads = std::max(1, file.machine.threads);
+      const double capacity =
+          static_cast<double>(c.bytes) * std::max(1, threads / std::max(1, c.shared_by));
+      if (per_call <= capacity) {
+        level = c.name;
+        break;
+      }
+    }
+    if (level == b.level) return;
+    const std::string why = "its compulsory bytes (" +
+                            significant(per_call / 1048576.0, kFigureDigits) +
+                            " MiB a call) fit " + level + ": placed against it";
+    b.level = level;
+    kernel.note += (kernel.note.empty() ? "" : "; ") + why;
+    return;
+  }
+}
+
+std::string below_roof_line(const KernelRecord& kernel, const CeilingsFile& file,
+                            double threshold) {
+  const LevelBytes* compulsory = nullptr;
+  for (const LevelBytes& b : kernel.bytes)
+    if (b.counted == kCompulsory) compulsory = &b;
+  if (!compulsory || kernel.time_s <= 0.0 || kernel.fraction_of_roof <= 0.0 ||
+      kernel.fraction_of_roof >= threshold)
+    return {};
+  const Ceiling* roof = file.find(kernel.limiter);
+  if (!roof) roof = file.matrix.find(kernel.limiter);
+  const std::string what = roof ? significant(roof->value, kFigureDigits) + " " + roof->units
+                                : significant(kernel.attainable_gflop_per_s, kFigureDigits) +
+                                      " GFLOP/s";
+  const std::string fraction = significant(kernel.fraction_of_roof, kRatioDigits) +
+                               " of this machine's " + kernel.limiter + " (" + what + ")";
+  if (kernel.limiter == compulsory->level)
+    return kernel.name + ": " +
+           significant(compulsory->bytes / kernel.time_s * 1e-9, kFigureDigits) +
+           " GB/s of compulsory traffic, " + fraction;
+  return kernel.name + ": " + significant(kernel.gflop_per_s(), kFigureDigits) + " GFLOP/s " +
+         kernel.precision + ", " + fraction;
+}
+
 }  // namespace rooftop::core

@@ -331,5 +331,65 @@ TEST(RooflinePrecisions, Fp32GoesToTf32ByItsNameOrByARateOnlyTf32Explains) {
   EXPECT_EQ(place(precision_kernel("fp32", 300), machine_with_figures({})).above.size(), 1u);
 }
 
+// The machine() above with caches: L1 32 KiB per thread, L2 1 MiB shared by 2, measured
+// with 2 threads (64 KiB of L1 and 1 MiB of L2 in all).
+CeilingsFile machine_with_caches() {
+  CeilingsFile f = machine();
+  f.machine.threads = 2;
+  f.machine.caches = {{"l1", 32 << 10, 1}, {"l2", 1 << 20, 2}, {"l3", 32 << 20, 2}};
+  return f;
+}
+
+// An operator of `calls` calls moving `bytes` compulsory bytes in all.
+KernelRecord compulsory(double gflops, double bytes, int calls) {
+  KernelRecord k = kernel(gflops, {{"dram", bytes, kCompulsory}});
+  k.invocations = calls;
+  return k;
+}
+
+TEST(Roofline, CompulsoryBytesGoToTheLevelTheirWorkingSetFits) {
+  const CeilingsFile f = machine_with_caches();
+  KernelRecord small = compulsory(1, 10.0 * (48 << 10), 10);  // 48 KiB a call: the two L1s
+  settle_compulsory_bytes(small, f);
+  EXPECT_EQ(small.bytes.front().level, "l1");
+  EXPECT_NE(small.note.find("fit l1"), std::string::npos) << small.note;
+  KernelRecord mid = compulsory(1, 4.0 * (512 << 10), 4);  // 512 KiB: L2
+  settle_compulsory_bytes(mid, f);
+  EXPECT_EQ(mid.bytes.front().level, "l2");
+  // 4 MiB a call would fit L3, but the file has no l3 bandwidth ceiling: DRAM.
+  KernelRecord large = compulsory(1, 4.0 * (4 << 20), 1);
+  settle_compulsory_bytes(large, f);
+  EXPECT_EQ(large.bytes.front().level, "dram");
+  EXPECT_TRUE(large.note.empty());
+  // Bytes of any other kind stay where they were counted.
+  KernelRecord counted = kernel(1, {{"dram", 100.0}});
+  settle_compulsory_bytes(counted, f);
+  EXPECT_EQ(counted.bytes.front().level, "dram");
+}
+
+TEST(Roofline, AnOperatorFarBelowItsRoofGetsOneLineWithTheRoofAndTheRate) {
+  const CeilingsFile f = machine_with_caches();
+  // Memory-bound at DRAM: AI 0.1, roof 5 GFLOP/s; 1 achieved is 0.2 of it, 10 GB/s of 50.
+  KernelRecord gemv = compulsory(1, 10e9, 1);
+  gemv.name = "aten::mv (2048x8192, 8192)";
+  apply(place(gemv, f), gemv);
+  EXPECT_EQ(below_roof_line(gemv, f),
+            "aten::mv (2048x8192, 8192): 10.00 GB/s of compulsory traffic, 0.200 of this "
+            "machine's dram (50.00 GB/s)");
+  // Compute-bound: AI 100, roof the FMA ceiling; 20 GFLOP/s is 0.2 of 100.
+  KernelRecord gemm = compulsory(20, 0.2e9, 1);
+  gemm.name = "aten::mm";
+  apply(place(gemm, f), gemm);
+  EXPECT_EQ(below_roof_line(gemm, f),
+            "aten::mm: 20.00 GFLOP/s fp64, 0.200 of this machine's fp64_fma (100.0 GFLOP/s)");
+  // At 0.3 of its roof or above, or without compulsory bytes: no line.
+  KernelRecord fine = compulsory(40, 0.2e9, 1);
+  apply(place(fine, f), fine);
+  EXPECT_EQ(below_roof_line(fine, f), "");
+  KernelRecord counted = kernel(1, {{"dram", 10e9}});
+  apply(place(counted, f), counted);
+  EXPECT_EQ(below_roof_line(counted, f), "");
+}
+
 }  // namespace
 }  // namespace rooftop::core

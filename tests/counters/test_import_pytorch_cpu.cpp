@@ -248,7 +248,41 @@ TEST(ImportPytorchCpu, AnOperatorWithoutShapesKeepsItsTimeAndHasUnknownFlops) {
   EXPECT_EQ(addmm->flops(), 0.0);
   EXPECT_GT(addmm->time_s, 0.0);
   for (const core::KernelRecord& k : bare.kernels) EXPECT_EQ(k.flops(), 0.0) << k.name;
-  EXPECT_TRUE(has_note(bare, "FLOPs need shapes (record_shapes=True)")) << bare.notes.size();
+  EXPECT_TRUE(has_note(bare, "FLOPs need shapes")) << bare.notes.size();
+}
+
+TEST(ImportPytorchCpu, ALegacyTraceListImportsWithTimesAndNamesAndSaysFlopsNeedProfileTorch) {
+  // PyTorch's legacy layout (fixtures/README.md): a JSON list, "pid": "CPU functions", no
+  // "cat", no shapes. Every operator is a record with its self time; none has FLOPs.
+  const std::string text = inflated(import_fixture("pytorch-legacy-vgg16-cpu-train.json.gz"));
+  const json doc = json::parse(text);
+  ASSERT_TRUE(doc.is_array());
+  double conv = 0.0;  // the summed durations of conv2d, each holding its nested calls
+  int conv_calls = 0;
+  for (const json& e : doc)
+    if (e.value("name", "") == "conv2d") {
+      conv += e["dur"].get<double>();
+      ++conv_calls;
+    }
+  ASSERT_EQ(conv_calls, 130);
+
+  const ImportResult r = parse_report(text, "vgg16.json");
+  EXPECT_EQ(r.format, "pytorch-trace");
+  const core::KernelRecord* c = starting(r, "conv2d");
+  ASSERT_NE(c, nullptr);
+  EXPECT_EQ(c->name, "conv2d");
+  EXPECT_EQ(c->invocations, 130);
+  // Self time: the durations less those of the operators nested in them.
+  EXPECT_GT(c->time_s, 0.0);
+  EXPECT_LT(c->time_s, conv * 1e-6);
+  const core::KernelRecord* mkldnn = starting(r, "mkldnn_convolution");
+  ASSERT_NE(mkldnn, nullptr);
+  EXPECT_EQ(mkldnn->invocations, 130);
+  for (const core::KernelRecord& k : r.kernels) {
+    EXPECT_EQ(k.flops(), 0.0) << k.name;
+    EXPECT_TRUE(k.bytes.empty()) << k.name;
+  }
+  EXPECT_TRUE(has_note(r, "`rooftop profile --torch`")) << r.notes.size();
 }
 
 }  // namespace

@@ -54,6 +54,22 @@ using nlohmann::json;
 // '[', as nvprof's copies do, so that no kernel name of a report is taken for it.
 constexpr const char* kOperatorPrefix = "[operator] ";
 
+// The "pid" of every operator of PyTorch's legacy trace layout (a JSON list of events
+// without "cat", written where PyTorch has no kineto, as Debian's 1.13 build).
+constexpr const char* kLegacyOperators = "CPU functions";
+
+// The legacy layout: a JSON list whose events name kLegacyOperators near its start.
+bool looks_like_legacy_trace(std::string_view text) {
+  const std::size_t first = text.find_first_not_of(" \t\r\n");
+  if (first == std::string_view::npos || text[first] != '[') return false;
+  return text.substr(0, std::size_t{1} << 20).find("\"pid\": \"CPU functions\"") !=
+         std::string_view::npos;
+}
+
+bool looks_like_pytorch_trace(std::string_view text) {
+  return looks_like_trace(text) || looks_like_legacy_trace(text);
+}
+
 struct Op {
   std::string name, precision;
   double ts = 0, end = 0, flops = 0;
@@ -70,16 +86,34 @@ struct Counted {
   std::map<std::pair<std::string, std::string>, int> refused;  // (operator, why) -> calls
   std::map<std::string, int> nested;  // operator -> calls left to nested ones
   bool shapes = false;                // some operator has "Input Dims" (record_shapes=True)
+  int given = 0;                      // calls carrying the trace's own "flops"
 };
 
-// Each operator's FLOPs from its "Input Dims"; then a composite (aten::linear, aten::matmul)
-// with a counted operator nested in it keeps none of its own.
+// Each operator's FLOPs from its "Input Dims", where neither it nor an operator nested in it
+// or enclosing it carries the trace's own "flops" (PyTorch's count, which rooftop's
+// launcher writes where PyTorch's trace layout has no shapes); then a composite
+// (aten::linear, aten::matmul) with a counted operator nested in it keeps none of its own.
 Counted count_from_shapes(std::vector<Op>& ops) {
   Counted c;
   std::vector<bool> counted(ops.size(), false), composite(ops.size(), false);
   for (const Op& op : ops) c.shapes = c.shapes || op.args->contains("Input Dims");
+  // The operators covered by the trace's own "flops": those carrying them, and the
+  // operators they nest in or that nest in them.
+  std::vector<bool> given(ops.size(), false);
+  for (std::size_t i = 0; i < ops.size(); ++i) {
+    if (ops[i].flops <= 0.0) continue;
+    ++c.given;
+    given[i] = true;
+    for (int p = ops[i].parent, hops = 0; p >= 0 && hops < 1000; p = ops[p].parent, ++hops)
+      given[p] = true;
+  }
+  for (std::size_t i = 0; i < ops.size(); ++i)
+    for (int p = ops[i].parent, hops = 0; p >= 0 && !given[i] && hops < 1000;
+         p = ops[p].parent, ++hops)
+      given[i] = ops[p].flops > 0.0;
   if (!c.shapes) return c;
   for (std::size_t i = 0; i < ops.size(); ++i) {
+    if (given[i]) continue;
     const ShapeFlops f = shape_flops(ops[i].name, *ops[i].args);
     if (!f.listed) continue;
     if (!f.flops) {
@@ -149,7 +183,8 @@ Events collect(const json& events, const std::string& file) {
     } else if (cat == "cuda_runtime" || cat == "runtime") {
       const auto c = id_of(args, "correlation"), x = id_of(args, "External id");
       if (c && x) out.external_by_correlation[*c] = *x;
-    } else if (cat == "cpu_op" || cat == "operator") {
+    } else if (cat == "cpu_op" || cat == "operator" ||
+               (cat.empty() && string_of(e, "pid") == kLegacyOperators)) {
       const auto ts = number(e, "ts"), dur = number(e, "dur");
       if (!ts || !dur) continue;
       Op op{string_of(e, "name"),
@@ -481,7 +516,9 @@ bool build_cpu(const Events& ev, Timing& timing) {
     e.flops[op.precision] += op.flops;
     const double bytes = in.bytes + op.outputs * element_bytes(first_type(*op.args));
     if (bytes <= 0.0) continue;
-    if (e.bytes.empty()) e.bytes.emplace_back("dram", 0.0);
+    // The level is the one its working set fits: core::settle_compulsory_bytes decides,
+    // against the ceilings file's caches.
+    if (e.bytes.empty()) e.bytes.emplace_back("dram", 0.0, core::kCompulsory);
     e.bytes.front().bytes += bytes;
   }
   return untyped;
@@ -496,18 +533,29 @@ std::string cpu_note(const std::string& file, const Counted& counted) {
          "its shape follows from them (GEMMs, convolutions, elementwise operators), a lower "
          "bound: nothing read or written twice" +
          (counted.shapes ? std::string()
-                         : std::string("; no operator has \"Input Dims\": FLOPs need shapes "
-                                       "(record_shapes=True), so operators have times and "
-                                       "names only"));
+                         : std::string("; no operator has \"Input Dims\": FLOPs need shapes, so "
+                                       "operators have times and names only (record_shapes="
+                                       "True; PyTorch's legacy layout, a JSON list, writes "
+                                       "none even then: `rooftop profile --torch` runs the "
+                                       "program and writes them)"));
+}
+
+// Where the FLOPs came from where operators carry the trace's own "flops".
+std::string given_note(const std::string& file, const Counted& counted) {
+  int ours = 0;
+  for (const auto& [name, n] : counted.calls) ours += n;
+  return file + ": FLOPs of " + std::to_string(counted.given) +
+         " operator call(s) are the trace's own \"flops\" (PyTorch's with_flops count)" +
+         (ours > 0 ? "; of " + std::to_string(ours) +
+                         " more, which PyTorch counts none for, from their Input Dims"
+                   : std::string());
 }
 
 Timing times(const Input& file) {
   const json doc = parse_trace(file);
   Events ev = collect(trace_events(doc, file.name), file.name);
   nest(ev.ops);
-  bool given = false;  // the trace's own "flops"
-  for (const Op& op : ev.ops) given = given || op.flops > 0.0;
-  const Counted counted = given ? Counted{} : count_from_shapes(ev.ops);
+  const Counted counted = count_from_shapes(ev.ops);
   attribute(ev);
 
   Timing timing;
@@ -517,7 +565,7 @@ Timing times(const Input& file) {
     Attributed a;
     a.untyped = build_cpu(ev, timing);
     timing.notes.push_back(cpu_note(file.name, counted));
-    if (given) timing.notes.push_back(file.name + ": FLOPs are the trace's own \"flops\"");
+    if (counted.given > 0) timing.notes.push_back(given_note(file.name, counted));
     add_notes(counted, a, file.name, timing);
     return timing;
   }
@@ -525,7 +573,9 @@ Timing times(const Input& file) {
   const Attributed a = build(ev, timing);
   bool any_flops = false;
   for (const Op& op : ev.ops) any_flops = any_flops || op.flops > 0.0;
-  if (!given) timing.notes.push_back(flops_source_note(doc, file.name, counted, any_flops));
+  timing.notes.push_back(counted.given > 0
+                             ? given_note(file.name, counted)
+                             : flops_source_note(doc, file.name, counted, any_flops));
   add_notes(counted, a, file.name, timing);
   return timing;
 }
@@ -538,7 +588,7 @@ Reading read(const Input& file, const Timing* given) {
 }  // namespace
 
 Reader pytorch_trace_reader() {
-  return {kPytorchTraceFamily, looks_like_trace, read, times, true};
+  return {kPytorchTraceFamily, looks_like_pytorch_trace, read, times, true};
 }
 
 }  // namespace rooftop::counters::importing

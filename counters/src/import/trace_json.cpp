@@ -72,6 +72,9 @@ json parse_trace(const Input& file) {
 }
 
 const json& trace_events(const json& doc, const std::string& file) {
+  if (doc.is_array()) return doc;  // PyTorch's legacy layout: the events alone
+  if (!doc.is_object())
+    throw Error(file + ": JSON that is neither an object nor a list: not a PyTorch profiler trace");
   const auto events = doc.find("traceEvents");
   if (events == doc.end() || !events->is_array())
     throw Error(file + ": no \"traceEvents\" array: not a PyTorch profiler trace");

@@ -187,6 +187,11 @@ struct LevelBytes {
   // bound. Empty: all of it.
   std::string counted;
 };
+// LevelBytes::counted of an operator's compulsory traffic (its inputs and its output, each
+// moved once: the least it can move; a CPU PyTorch trace's operators), laid at "dram"
+// until core::settle_compulsory_bytes moves it to the level its working set fits. The
+// file keeps 8 characters of `counted`.
+inline constexpr const char* kCompulsory = "minimum";
 
 // Operations a kernel ran on one matrix unit (schema 1.7): `figure` names the /matrix
 // figure they are placed against ("tc_fp16", a row of core::kTensorPaths); `ops` as the

@@ -52,4 +52,16 @@ Placement place(const KernelRecord& kernel, const CeilingsFile& file, double tol
 // the placement's note to the kernel's.
 void apply(const Placement& placement, KernelRecord& kernel);
 
+// Moves a kernel's compulsory bytes (kCompulsory) to the level its working set fits: the
+// innermost cache whose capacity for the file's threads (one instance per `shared_by`
+// threads) holds one call's bytes, else dram; only levels with a bandwidth ceiling in the
+// file. The note says which.
+void settle_compulsory_bytes(KernelRecord& kernel, const CeilingsFile& file);
+
+// For a placed kernel with compulsory bytes below `threshold` of its roof, one line with
+// the roof and the rate ("aten::mm (1x2048, 2048x8192): 7.1 GB/s of compulsory traffic,
+// 0.24 of this machine's dram (29.1 GB/s)"); empty otherwise. What was measured, no cause.
+std::string below_roof_line(const KernelRecord& kernel, const CeilingsFile& file,
+                            double threshold = 0.3);
+
 }  // namespace rooftop::core
