@@ -83,6 +83,7 @@ struct ProfileOptions {
   std::string kernel_regex;          // the launches the injection library counts
   std::int64_t launch_skip = 0, launch_count = 0;
   std::string trace;                 // a torch.profiler trace naming the operators
+  bool torch = false;                // a PyTorch program run under torch.profiler
   std::vector<std::string> command;  // the program and its arguments
   std::string out, plot;
   OutputFormat format = OutputFormat::table;

@@ -216,7 +216,8 @@ Command add_import(CLI::App& app) {
 Command add_profile(CLI::App& app) {
   auto o = std::make_shared<rooftop::app::ProfileOptions>();
   CLI::App* pr = app.add_subcommand(
-      "profile", "run an unmodified Kokkos or CUDA program and place its kernels on the ceilings");
+      "profile",
+      "run an unmodified Kokkos, CUDA or PyTorch program and place its kernels on the ceilings");
   pr->add_option("--ceilings", o->ceilings, "ceilings file (HDF5)")->required()
       ->check(kFilePath);
   pr->add_option("--connector", o->connector,
@@ -230,6 +231,11 @@ Command add_profile(CLI::App& app) {
   pr->add_flag("--cuda", o->cuda,
                "see every CUDA kernel through the CUDA injection library (CUDA_INJECTION64_PATH)")
       ->excludes(kokkos);
+  pr->add_flag("--torch", o->torch,
+               "a PyTorch program (python3 SCRIPT ARGS), run unmodified under torch.profiler "
+               "with shapes and FLOPs: its CPU operators placed; on a GPU its kernels counted "
+               "in one run and named by the operators of a traced second run")
+      ->excludes(kokkos);
   pr->add_option("--kernel-regex", o->kernel_regex,
                  "count only launches of kernels whose demangled name matches (as ncu's "
                  "--kernel-name regex:)");
@@ -240,7 +246,7 @@ Command add_profile(CLI::App& app) {
   pr->add_option("--trace", o->trace,
                  "torch.profiler trace of the program (export_chrome_trace, .json or .json.gz; "
                  "written by this run or an earlier one): names the operators that launched "
-                 "each kernel")
+                 "each kernel; with --torch, where the run's trace is kept")
       ->check(kFilePath);
   pr->add_option("--out", o->out, "file to write: the ceilings with the kernels (HDF5)")
       ->check(kFilePath);

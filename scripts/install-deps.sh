@@ -10,7 +10,11 @@
 # job installs no more. --tests adds what the test suites and CI use: GoogleTest, h5dump,
 # Python with h5py, likwid (benchmarks), Open MPI (the fleet mode, so that its tests run),
 # clang with its sanitizer and libFuzzer runtimes (scripts/fuzz.sh), headless Chromium
-# and its WebDriver (the HTML report's browser tests), dpkg-dev (scripts/fetch-nvdisasm.sh).
+# and its WebDriver (the HTML report's browser tests), dpkg-dev (scripts/fetch-nvdisasm.sh),
+# and Debian's PyTorch with OpenBLAS behind its BLAS (`profile --torch`'s tests;
+# python3-torch is 1.13, CPU only, and runs as /usr/bin/python3, whatever python3 comes
+# first on PATH; libopenblas0-pthread takes the libblas.so.3 alternative from the
+# reference BLAS, which runs a GEMM tens of times slower).
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 
@@ -23,7 +27,8 @@ if [[ "${1:-}" == --tests ]]; then
   shift
   apt_options=()
   packages+=(libgtest-dev hdf5-tools python3 python3-h5py likwid dpkg-dev xz-utils
-             libopenmpi-dev openmpi-bin clang libclang-rt-14-dev chromium chromium-driver)
+             libopenmpi-dev openmpi-bin clang libclang-rt-14-dev chromium chromium-driver
+             python3-torch libopenblas0-pthread)
 fi
 missing=()
 for p in "${packages[@]}"; do

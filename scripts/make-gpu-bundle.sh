@@ -65,7 +65,9 @@ done
 for script in run-gpu.sh bench-gpp-ladder.py; do
   [[ -f "$root/scripts/$script" ]] || die "$root/scripts/$script is missing"
 done
-[[ -f "$root/scripts/torch_model.py" ]] || die "$root/scripts/torch_model.py is missing"
+for f in scripts/torch_model.py examples/train.py analyze/torch/rooftop_torch.py; do
+  [[ -f "$root/$f" ]] || die "$root/$f is missing"
+done
 [[ -f "$reference" ]] || die "$reference is missing"
 output_dir="$(dirname "$output")"
 mkdir -p "$output_dir" 2>/dev/null || die "cannot create $output_dir"
@@ -156,7 +158,9 @@ fi
 cp "$build/$connector" "$dir/lib/"
 [[ -n "$injection" ]] && cp "$build/$injection" "$dir/lib/"
 cp "$root/scripts/run-gpu.sh" "$root/scripts/bench-gpp-ladder.py" "$dir/"
-cp "$root/scripts/torch_model.py" "$dir/share/"
+cp "$root/scripts/torch_model.py" "$root/examples/train.py" "$dir/share/"
+# profile --torch's launcher, where rooftop looks for it in an install (lib/).
+cp "$root/analyze/torch/rooftop_torch.py" "$dir/lib/"
 # Its torch.profiler trace and Nsight Compute log from an H200: the trace names the
 # operators of profile-cuda's kernels, the log's counts are compared with its counts.
 cp "$root/tests/fixtures/import/pytorch-h200-torch-model.json.gz" "$dir/share/torch-trace.json.gz"

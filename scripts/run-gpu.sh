@@ -69,7 +69,7 @@ summary="$out/summary.txt"
 # show under python3: 0.25 s on a host). The tests and profile took 2-4 s there. The first run
 # through (the machine checks, then the probes and each step to its limit, with the 5 s
 # of every kill) is 520 s plus the checks: inside the 540 s budget, 60 s under 10
-# minutes; profile-cuda and ncu-torch (130 s more), the peers (85 s on the H200 with
+# minutes; profile-cuda, ncu-torch and torch-launcher (190 s more), the peers (85 s on the H200 with
 # gpu-stream stopped at 25 s, about 140 s with its wrapper's 80 s; 245 s at their limits)
 # and the repeats run in the time the others leave, in that order.
 declare -A limit=(
@@ -92,6 +92,7 @@ declare -A limit=(
   [profile-cuda]=60     # ncu took 14 s for the PyTorch program's 40 launches
   [ncu-torch]=60         # 14 s on an H200
   [counts-torch]=10
+  [torch-launcher]=60    # two runs of a small PyTorch program (not yet run on a GPU)
   [show]=10
   [counts-peer-l2]=45
 )
@@ -613,6 +614,16 @@ if [[ -n "$ceilings" ]]; then
     # 2%, as compare-counts' verdicts say.
     [[ -f "$out/profile-torch.h5" ]] &&
       counts_step counts-torch "$out/profile-torch.h5" "$reference_log"
+    # A PyTorch program unmodified under profile --torch: run twice, counted by the
+    # injection library, then traced by torch.profiler through rooftop's launcher (CUPTI
+    # takes one subscriber a process), the two joined by kernel names.
+    if [[ -f "$here/lib/rooftop_torch.py" && -f "$here/share/train.py" ]]; then
+      step torch-launcher "$rooftop" profile --torch --launch-count 200 --ceilings "$ceilings" \
+           --trace "$out/torch-launcher-trace.json" --out "$out/torch-launcher.h5" \
+           --plot "$out/torch-launcher.svg" --json -- python3 "$here/share/train.py" --device cuda
+    else
+      skipped torch-launcher "${limit[torch-launcher]}" "this bundle has no PyTorch launcher"
+    fi
   else
     step profile-cuda "$rooftop" profile --cuda --ceilings "$ceilings" \
          --out "$out/profile-cuda.h5" --json -- "$here/bin/connector_app"

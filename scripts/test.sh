@@ -11,7 +11,8 @@ if ! grep -q "define ROOFTOP_HAS_MPI 1" "$root/build/generated/rooftop/config.hp
        "tests would not run" >&2
   exit 1
 fi
-# install-deps.sh installed Chromium: the browser tests must run here, not skip. On every
-# core: the suites that load the machine (e2e, mpi) run alone (RUN_SERIAL).
-ROOFTOP_REQUIRE_BROWSER=1 ctest --test-dir "$root/build" --output-on-failure \
+# install-deps.sh installed Chromium and Debian's PyTorch: the browser tests and those of
+# profile --torch must run here, not skip. On every core: the suites that load the
+# machine (e2e, mpi) run alone (RUN_SERIAL).
+ROOFTOP_REQUIRE_BROWSER=1 ROOFTOP_REQUIRE_TORCH=1 ctest --test-dir "$root/build" --output-on-failure \
   --parallel "$(nproc)" "$@"

@@ -17,14 +17,15 @@
 #include <string>
 #include <vector>
 
+#include "child_process.hpp"
+#include "torch_program.hpp"
 #include "rooftop/connector/profile_file.hpp"
 #include "rooftop/core/error.hpp"
 #include "rooftop/core/format.hpp"
 #include "rooftop/core/input_file.hpp"
+#include "rooftop/core/output_file.hpp"
 #include "rooftop/counters/import.hpp"
 #include "rooftop/inject/selection.hpp"
-
-extern char** environ;
 
 namespace rooftop::analyze {
 namespace {
@@ -34,27 +35,10 @@ namespace fs = std::filesystem;
 constexpr const char* kConnectorName = "librooftop_kokkos_connector.so";
 constexpr const char* kInjectionName = "librooftop_cuda_injection.so";
 
-// `given`, else `file` in `folder` of the build tree or lib/ of an install, beside this
-// program; empty when none is there.
-std::string find_library(const std::string& given, const char* folder, const char* file,
-                         const char* what) {
-  if (!given.empty()) {
-    if (!fs::exists(given)) throw Error(given + ": no such " + what + " library");
-    return fs::absolute(given).string();
-  }
-  std::error_code ec;
-  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-  if (ec) return "";
-  for (const fs::path& candidate : {exe.parent_path().parent_path() / folder / file,
-                                    exe.parent_path().parent_path() / "lib" / file})
-    if (fs::exists(candidate)) return candidate.string();
-  return "";
-}
-
 }  // namespace
 
 std::string find_connector(const std::string& given) {
-  std::string found = find_library(given, "connector", kConnectorName, "connector");
+  std::string found = find_beside_program(given, "connector", kConnectorName, "connector library");
   if (found.empty())
     throw Error(std::string("cannot find ") + kConnectorName +
                 " beside the rooftop program; name it with --connector");
@@ -62,7 +46,7 @@ std::string find_connector(const std::string& given) {
 }
 
 std::string find_injection(const std::string& given) {
-  std::string found = find_library(given, "inject", kInjectionName, "injection");
+  std::string found = find_beside_program(given, "inject", kInjectionName, "injection library");
   if (found.empty())
     throw Error(std::string("cannot find ") + kInjectionName +
                 " beside the rooftop program (only the CUDA build with CUPTI has it); name it "
@@ -71,45 +55,6 @@ std::string find_injection(const std::string& given) {
 }
 
 namespace {
-
-// A fresh, empty path for the connector's output; removed when done.
-class ScratchFile {
- public:
-  ScratchFile() {
-    std::string pattern = (fs::temp_directory_path() / "rooftop-profile-XXXXXX").string();
-    const int fd = mkstemp(pattern.data());
-    if (fd < 0) throw Error(std::string("cannot create a temporary file: ") + std::strerror(errno));
-    close(fd);
-    fs::remove(pattern);  // the connector writes it atomically; absent means "nothing written"
-    path_ = pattern;
-  }
-  ~ScratchFile() {
-    std::error_code ec;
-    fs::remove(path_, ec);
-  }
-  ScratchFile(const ScratchFile&) = delete;
-  ScratchFile& operator=(const ScratchFile&) = delete;
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
-};
-
-// The file a command name runs: as given when it holds a '/', else the first executable
-// of that name on PATH (what posix_spawnp runs); empty when there is none.
-std::string resolve_program(const std::string& name) {
-  if (name.find('/') != std::string::npos) return name;
-  const char* path = std::getenv("PATH");
-  std::string dirs = path ? path : "/usr/bin:/bin";
-  for (std::size_t start = 0; start <= dirs.size();) {
-    const std::size_t end = std::min(dirs.find(':', start), dirs.size());
-    const std::string dir = end > start ? dirs.substr(start, end - start) : ".";
-    const std::string candidate = dir + "/" + name;
-    if (access(candidate.c_str(), X_OK) == 0) return candidate;
-    start = end + 1;
-  }
-  return "";
-}
 
 bool file_contains(const std::string& path, const std::string& needle) {
   std::ifstream in(path, std::ios::binary);
@@ -160,19 +105,6 @@ std::vector<std::string> tool_variables(const std::string& program) {
   return {"KOKKOS_TOOLS_LIBS", "KOKKOS_PROFILE_LIBRARY"};
 }
 
-// The environment of this process without the variables of `drop`, then `set`.
-std::vector<std::string> child_environment(const std::vector<std::string>& drop,
-                                           const std::vector<std::string>& set) {
-  std::vector<std::string> env;
-  for (char** e = environ; *e; ++e) {
-    const std::string entry = *e;
-    const std::string key = entry.substr(0, entry.find('='));
-    if (std::find(drop.begin(), drop.end(), key) == drop.end()) env.push_back(entry);
-  }
-  env.insert(env.end(), set.begin(), set.end());
-  return env;
-}
-
 // The connector's variables set (replacing any tool library the user had set: one tool
 // at a time is what Kokkos 3 loads).
 std::vector<std::string> connector_environment(const std::string& program,
@@ -202,75 +134,6 @@ std::vector<std::string> injection_environment(const std::string& injection,
   return child_environment({"CUDA_INJECTION64_PATH", n.profile_out, n.kernel_regex,
                             n.launch_skip, n.launch_count},
                            set);
-}
-
-// The program being profiled, and the stop signal rooftop got while it ran: the program
-// is stopped with the same signal rather than left running on its own.
-volatile sig_atomic_t g_child = 0;
-volatile sig_atomic_t g_stop_signal = 0;
-constexpr int kStopSignals[] = {SIGINT, SIGTERM, SIGHUP};
-
-extern "C" void forward_stop(int sig) {
-  g_stop_signal = sig;
-  if (g_child > 0) kill(static_cast<pid_t>(g_child), sig);
-}
-
-// Forwards stop signals to the program while it runs; the previous handlers come back after.
-class ForwardStops {
- public:
-  ForwardStops() {
-    struct sigaction action {};
-    action.sa_handler = forward_stop;
-    sigemptyset(&action.sa_mask);
-    for (std::size_t i = 0; i < std::size(kStopSignals); ++i)
-      sigaction(kStopSignals[i], &action, &previous_[i]);
-  }
-  ~ForwardStops() {
-    g_child = 0;
-    for (std::size_t i = 0; i < std::size(kStopSignals); ++i)
-      sigaction(kStopSignals[i], &previous_[i], nullptr);
-  }
-  void started(pid_t pid) {
-    g_child = pid;
-    if (g_stop_signal) kill(pid, g_stop_signal);  // it came before the pid was known
-  }
-  ForwardStops(const ForwardStops&) = delete;
-  ForwardStops& operator=(const ForwardStops&) = delete;
-
- private:
-  struct sigaction previous_[std::size(kStopSignals)]{};
-};
-
-// Runs the program to completion; returns its exit status (128 + signal when killed).
-// Its stdout goes to our stderr.
-int run_program(const std::vector<std::string>& command, std::vector<std::string> env) {
-  std::vector<std::string> args = command;
-  std::vector<char*> argv, envp;
-  for (std::string& a : args) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  for (std::string& e : env) envp.push_back(e.data());
-  envp.push_back(nullptr);
-  // The program's own output goes to stderr: stdout is rooftop's (the table or JSON).
-  posix_spawn_file_actions_t files;
-  posix_spawn_file_actions_init(&files);
-  posix_spawn_file_actions_adddup2(&files, STDERR_FILENO, STDOUT_FILENO);
-  pid_t pid = -1;
-  ForwardStops forward;
-  const int rc = posix_spawnp(&pid, argv[0], &files, nullptr, argv.data(), envp.data());
-  posix_spawn_file_actions_destroy(&files);
-  if (rc != 0) throw Error(command[0] + ": cannot run (" + std::strerror(rc) + ")");
-  forward.started(pid);
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0) {
-    if (errno != EINTR) throw Error(std::string("waitpid: ") + std::strerror(errno));
-  }
-  if (g_stop_signal == SIGINT) throw Interrupted();
-  if (g_stop_signal)
-    throw Error(std::string("stopped by SIG") + sigabbrev_np(g_stop_signal) + "; " + command[0] +
-                " was stopped with it; nothing written");
-  if (WIFEXITED(status)) return WEXITSTATUS(status);
-  if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
-  return 1;
 }
 
 }  // namespace
@@ -323,13 +186,53 @@ void name_operators(std::vector<core::KernelRecord>& kernels, const std::string&
   counters::name_operators(kernels, {text, trace}, notes);
 }
 
+// A run's end where it did not end well: Ctrl-C, or a status that is not 0.
+void stop_unless_done(const std::string& program, int status) {
+  if (status == 130 || status == 128 + SIGINT) throw Interrupted();
+  if (status != 0)
+    throw Error(program + " exited with status " + std::to_string(status) + "; nothing written");
+}
+
+// The operators of `trace` named on kernels counted in the same run or another one.
+void name_operators_after_run(std::vector<core::KernelRecord>& kernels, const std::string& trace,
+                              std::vector<std::string>& notes) {
+  // The counts are in hand: a trace that cannot be read costs the names, not the profile.
+  try {
+    if (!fs::exists(trace)) throw Error(trace + ": no such file after the run");
+    name_operators(kernels, trace, notes);
+  } catch (const Error& e) {
+    notes.push_back(std::string(e.what()) + ": kernels keep their names only");
+  }
+}
+
 }  // namespace
 
 ProfileBackend::ProfileBackend(ProfileRun run)
     : command_(std::move(run.command)),
       selection_(std::move(run.selection)),
-      trace_(std::move(run.trace)) {
+      trace_(std::move(run.trace)),
+      torch_(run.torch) {
   if (command_.empty()) throw Error("profile needs a program to run after --");
+  if (torch_) {
+    const PythonCommand python = python_command(command_);
+    python_ = python.interpreter;
+    target_ = python.target;
+    if (resolve_program(python_.front()).empty())
+      throw Error(python_.front() + ": program not found");
+    launcher_ = find_launcher();
+    // The GPU's two runs where the injection library is here and a GPU is seen (or --cuda
+    // asks for them); on a CPU one run, its operators from the trace.
+    if (run.tool == ProfileTool::cuda || selects(run.selection) || !run.injection.empty()) {
+      injection_ = find_injection(run.injection);
+      inject::LaunchSelector check(selection_);
+    } else if (fs::exists("/dev/nvidiactl")) {
+      try {
+        injection_ = find_injection("");
+      } catch (const Error&) {  // a build without it: the CPU's operators
+      }
+    }
+    return;
+  }
   // A trace already there is checked before the run: one the run writes is read after it.
   if (!trace_.empty() && fs::exists(trace_)) {
     std::vector<core::KernelRecord> none;
@@ -351,16 +254,14 @@ ProfileBackend::ProfileBackend(std::vector<std::string> command, std::string con
     : ProfileBackend(ProfileRun{std::move(command), ProfileTool::kokkos, std::move(connector),
                                 "", {}, ""}) {}
 
-std::vector<core::KernelRecord> ProfileBackend::collect(std::vector<std::string>& notes) {
-  ScratchFile profile;
-  const int status = run_program(
-      command_, injected() ? injection_environment(injection_, selection_, profile.path())
-                           : connector_environment(command_[0], connector_, profile.path()));
-  if (status == 130 || status == 128 + SIGINT) throw Interrupted();
-  if (status != 0)
-    throw Error(command_[0] + " exited with status " + std::to_string(status) +
-                "; nothing written");
-  if (!fs::exists(profile.path())) {
+std::vector<std::string> ProfileBackend::counting_environment(const std::string& out) const {
+  return injected() ? injection_environment(injection_, selection_, out)
+                    : connector_environment(command_[0], connector_, out);
+}
+
+std::vector<core::KernelRecord> ProfileBackend::read_counts(const std::string& profile,
+                                                            std::vector<std::string>& notes) const {
+  if (!fs::exists(profile)) {
     if (!injected())
       throw Error(command_[0] +
                   " wrote no profile: it is not a Kokkos program, or it never called "
@@ -371,7 +272,7 @@ std::vector<core::KernelRecord> ProfileBackend::collect(std::vector<std::string>
     throw Error(command_[0] + ": no kernel counted: it never initialized CUDA, or the CUDA "
                               "driver did not load the injection library");
   }
-  connector::Profile p = connector::read_profile(profile.path());
+  connector::Profile p = connector::read_profile(profile);
   if (injected() && std::none_of(p.kernels.begin(), p.kernels.end(), [](const auto& k) {
         return k.source == "cupti";
       }))
@@ -381,16 +282,82 @@ std::vector<core::KernelRecord> ProfileBackend::collect(std::vector<std::string>
   if (p.source != "cupti")
     notes.push_back("no counters (" + p.source +
                     "): kernels have times only and cannot be placed by intensity");
-  // The counts are in hand: a trace that cannot be read costs the names, not the profile.
-  if (!trace_.empty()) {
-    try {
-      if (!fs::exists(trace_)) throw Error(trace_ + ": no such file after the run");
-      name_operators(p.kernels, trace_, notes);
-    } catch (const Error& e) {
-      notes.push_back(std::string(e.what()) + ": kernels keep their names only");
-    }
-  }
   return std::move(p.kernels);
+}
+
+std::vector<core::KernelRecord> ProfileBackend::collect(std::vector<std::string>& notes) {
+  if (torch_) return collect_torch(notes);
+  ScratchFile profile;
+  stop_unless_done(command_[0], run_program(command_, counting_environment(profile.path())));
+  std::vector<core::KernelRecord> kernels = read_counts(profile.path(), notes);
+  if (!trace_.empty()) name_operators_after_run(kernels, trace_, notes);
+  return kernels;
+}
+
+int ProfileBackend::run_launcher(int mode, const std::string& trace,
+                                 std::vector<std::string> env) {
+  ScratchFile status;
+  const std::vector<std::string> command =
+      launcher_command({python_, target_}, launcher_, static_cast<LauncherMode>(mode), trace,
+                       status.path());
+  const int exit = run_program(command, std::move(env));
+  const LauncherStatus s = read_launcher_status(status.path());
+  if (!s.error.empty()) throw Error(s.error);
+  if (exit == 130 || exit == 128 + SIGINT) throw Interrupted();
+  if (!s.torch.empty()) torch_version_ = s.torch;
+  return s.exit.value_or(exit);
+}
+
+std::vector<core::KernelRecord> ProfileBackend::collect_torch(std::vector<std::string>& notes) {
+  const std::string& program = python_.front();
+  ScratchFile trace;
+  std::vector<core::KernelRecord> kernels;
+  if (injected()) {
+    // Counting first, then tracing: CUPTI takes one subscriber a process, and kineto is one.
+    ScratchFile profile;
+    program_status_ = run_launcher(static_cast<int>(LauncherMode::plain), "",
+                                   counting_environment(profile.path()));
+    kernels = read_counts(profile.path(), notes);
+    if (program_status_ == 0) {
+      program_status_ = run_launcher(
+          static_cast<int>(LauncherMode::cuda), trace.path(),
+          child_environment({"CUDA_INJECTION64_PATH", "KOKKOS_TOOLS_LIBS", "KOKKOS_PROFILE_LIBRARY"},
+                            {}));
+      name_operators_after_run(kernels, trace.path(), notes);
+      notes.push_back("2 runs of " + program +
+                      ": the first counted by the CUDA injection library, the second traced "
+                      "by torch.profiler (kineto is a CUPTI subscriber, and CUPTI takes one a "
+                      "process), joined by kernel names");
+    } else {
+      notes.push_back("1 run of " + program + ", counted: it exited with status " +
+                      std::to_string(program_status_) + ", so no second run traced it");
+    }
+  } else {
+    program_status_ = run_launcher(static_cast<int>(LauncherMode::cpu), trace.path(),
+                                   child_environment({}, {}));
+    if (!fs::exists(trace.path()))
+      throw Error(program + " wrote no trace: it ended without Python's own exit (os._exit, "
+                            "or killed; status " + std::to_string(program_status_) + ")");
+    // Read under the name the user knows it by: no temporary path in the notes.
+    const std::string name = trace_.empty() ? "the trace" : trace_;
+    counters::ImportResult r = counters::parse_report(
+        core::read_input_file(trace.path(), kMaxTraceBytes, "PyTorch trace"), name);
+    if (r.kernels.empty()) throw Error(program + ": its trace holds no operator");
+    notes.insert(notes.end(), r.notes.begin(), r.notes.end());
+    kernels = std::move(r.kernels);
+    notes.push_back("1 run of " + program + " under torch.profiler" +
+                    (torch_version_.empty() ? "" : " (PyTorch " + torch_version_ + ")") +
+                    ", its CPU operators placed on the ceilings");
+  }
+  if (!trace_.empty() && fs::exists(trace.path())) {
+    core::write_text_file(trace_, core::read_input_file(trace.path(), kMaxTraceBytes,
+                                                        "PyTorch trace"));
+    notes.push_back("the trace is kept in " + trace_);
+  }
+  if (program_status_ != 0)
+    notes.push_back(program + " exited with status " + std::to_string(program_status_) +
+                    ": what it ran until then is placed, and rooftop exits with its status");
+  return kernels;
 }
 
 }  // namespace rooftop::analyze

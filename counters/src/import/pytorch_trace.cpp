@@ -104,6 +104,7 @@ Counted count_from_shapes(std::vector<Op>& ops) {
     if (ops[i].flops <= 0.0) continue;
     ++c.given;
     given[i] = true;
+    ops[i].outputs = shape_flops(ops[i].name, *ops[i].args).outputs.value_or(0.0);
     for (int p = ops[i].parent, hops = 0; p >= 0 && hops < 1000; p = ops[p].parent, ++hops)
       given[p] = true;
   }

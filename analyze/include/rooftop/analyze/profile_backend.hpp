@@ -39,8 +39,14 @@ struct ProfileRun {
   std::string injection;             // as find_injection takes it
   inject::Selection selection;       // the launches the injection library counts
   // A torch.profiler trace of the program (written by this run or an earlier one): each
-  // kernel's description names the operators that launched it. Empty: none.
+  // kernel's description names the operators that launched it. Empty: none. With `torch`,
+  // where the trace the run writes is kept.
   std::string trace;
+  // A PyTorch program (`python3 SCRIPT ARGS`) run through rooftop's launcher under
+  // torch.profiler: on a CPU one run, its operators placed from the trace; with the
+  // injection library and a GPU two, the first counted, the second traced (kineto is a
+  // CUPTI subscriber, and CUPTI takes one a process), joined by kernel names.
+  bool torch = false;
 };
 
 class ProfileBackend final : public Backend {
@@ -57,13 +63,29 @@ class ProfileBackend final : public Backend {
   // launched no labelled kernel, or (injection) counted none; rooftop::Interrupted on
   // Ctrl-C.
   std::vector<core::KernelRecord> collect(std::vector<std::string>& notes) override;
+  // The program's exit status (--torch keeps it: its operators until then are placed);
+  // 0 before collect().
+  int program_status() const { return program_status_; }
 
  private:
+  std::vector<std::string> counting_environment(const std::string& out) const;
+  std::vector<core::KernelRecord> read_counts(const std::string& profile,
+                                              std::vector<std::string>& notes) const;
+  std::vector<core::KernelRecord> collect_torch(std::vector<std::string>& notes);
+  // The launcher's run; its exit status. Throws where the launcher could not run the
+  // program (torch not importable), or on Ctrl-C.
+  int run_launcher(int mode, const std::string& trace, std::vector<std::string> env);
+
   std::vector<std::string> command_;
   std::string connector_;  // one of the two is set
   std::string injection_;
   inject::Selection selection_;
   std::string trace_;
+  bool torch_ = false;
+  std::vector<std::string> python_, target_;  // --torch: the interpreter, what it runs
+  std::string launcher_;
+  std::string torch_version_;
+  int program_status_ = 0;
 };
 
 }  // namespace rooftop::analyze
