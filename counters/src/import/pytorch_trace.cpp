@@ -490,7 +490,8 @@ std::vector<int> holders(const std::vector<Op>& ops) {
   return holder;
 }
 
-// The records of a CPU run; whether any operator had no floating type for its FLOPs.
+// The records of a CPU run, the longest self time first; whether any operator had no
+// floating type for its FLOPs.
 bool build_cpu(const Events& ev, Timing& timing) {
   const std::vector<Op>& ops = ev.ops;
   std::vector<double> self(ops.size());
@@ -522,6 +523,12 @@ bool build_cpu(const Events& ev, Timing& timing) {
     if (e.bytes.empty()) e.bytes.emplace_back("dram", 0.0, core::kCompulsory);
     e.bytes.front().bytes += bytes;
   }
+  // The longest first: a program's few heavy operators head the table, above the many
+  // light ones it calls once.
+  std::stable_sort(timing.entries.begin(), timing.entries.end(),
+                   [](const TimingEntry& x, const TimingEntry& y) { return x.total > y.total; });
+  timing.by_name.clear();
+  for (std::size_t i = 0; i < timing.entries.size(); ++i) timing.by_name[timing.entries[i].name] = i;
   return untyped;
 }
 
