@@ -196,5 +196,57 @@ TEST(CliProfileTorch, ACommandThatIsNoPythonProgramWithTorchFailsInOneLine) {
   EXPECT_EQ(r.err.find("the program says"), std::string::npos) << "the program did not run";
 }
 
+TEST(CliProfileTorch, TheElementwiseOperatorsPyTorchCountsNoneForHaveOnePerElement) {
+  REQUIRE_TORCH();
+  TorchRun s;
+  const RunResult r = s.profile(
+      {kPython, s.script("import torch\n"
+                         "a, b = torch.randn(64, 512), torch.rand(64, 512) + 1\n"
+                         "c = a - b\n"
+                         "d = a / b\n"
+                         "d.mul_(2.0)\n")},
+      {"--json"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const json doc = json::parse(r.out);
+  for (const char* name : {"aten::sub (64x512, 64x512", "aten::div (64x512, 64x512",
+                           "aten::mul_ (64x512"}) {
+    const json* k = kernel_starting(doc, name);
+    ASSERT_NE(k, nullptr) << name;
+    EXPECT_EQ((*k)["flops_by_precision"]["fp32"].get<double>(), 64.0 * 512) << name;
+  }
+}
+
+TEST(CliProfileTorch, PyTorchsOwnExportOfTheProgramImportsWithTimesAndNames) {
+  // The trace a user's own torch.profiler run exports: with Debian's 1.13 (no kineto) the
+  // legacy layout, no shapes: operators with times and names, a note naming --torch.
+  REQUIRE_TORCH();
+  TorchRun s;
+  const std::string trace = s.files.file("own.json");
+  const std::string own =
+      "import sys, torch\n"
+      "from torch.profiler import profile, ProfilerActivity\n"
+      "with profile(activities=[ProfilerActivity.CPU], record_shapes=True) as p:\n"
+      "    torch.nn.Linear(512, 256)(torch.randn(64, 512))\n"
+      "p.export_chrome_trace(sys.argv[1])\n";
+  ASSERT_EQ(std::system((std::string(kPython) + " " + s.script(own, "own.py") + " " + trace +
+                         " >/dev/null 2>&1")
+                            .c_str()),
+            0);
+  const RunResult r = run_rooftop({"import", trace, "--ceilings", s.ceilings, "--json"}, s.logs);
+  ASSERT_EQ(r.status, 0) << r.err;
+  const json doc = json::parse(r.out);
+  const json* addmm = kernel_starting(doc, "aten::addmm");
+  ASSERT_NE(addmm, nullptr);
+  EXPECT_GT((*addmm)["time_s"].get<double>(), 0.0);
+  const std::string text = read_bytes(trace);
+  const std::size_t first = text.find_first_not_of(" \n");
+  if (first != std::string::npos && text[first] == '[') {
+    EXPECT_EQ((*addmm)["name"], "aten::addmm");  // no shapes in the legacy layout
+    EXPECT_NE(r.out.find("profile --torch"), std::string::npos);
+  } else {
+    EXPECT_EQ((*addmm)["flops_by_precision"]["fp32"].get<double>(), 2.0 * 64 * 256 * 512);
+  }
+}
+
 }  // namespace
 }  // namespace rooftop::testing

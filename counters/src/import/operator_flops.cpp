@@ -15,8 +15,8 @@
 //     counted here the same way, 2·M·N·K with matmul's batch dimensions broadcast, as
 //     composites: the reader drops their count where an operator nested in them has one.
 //
-//   Operators neither counts (relu, the in-place add_, softmax, layer and batch norm): a
-//     fixed count per output element, kPerElement below.
+//   Operators neither counts (relu, the in-place arithmetic, softmax, layer, RMS and batch
+//     norm): a fixed count per output element, kPerElement below; sub and div as add.
 //
 // Shapes are the trace's "Input Dims" (one list per input, [] for a non-tensor); a
 // convolution's stride, padding, dilation and groups its "Concrete Inputs" strings
@@ -294,17 +294,22 @@ struct Formula {
 // FLOPs per output element of operators that neither computeFlops() nor flop_counter.py
 // counts (PyTorch itself counts none for them), the output of input 1's shape:
 //   aten::relu, aten::relu_        1  a compare-and-select
-//   aten::add_                     1  the add (PyTorch counts only the out-of-place add)
+//   aten::add_, sub_, mul_, div_   1  the operation (PyTorch counts only the out-of-place
+//                                      add and mul)
 //   aten::softmax, aten::_softmax  5  max, subtract, exp, sum, divide
 //   aten::layer_norm,              8  mean (add), variance (subtract, square, add),
 //     aten::native_layer_norm          normalize (subtract, times 1/sigma), scale and shift
+//   aten::rms_norm,                4  square, mean (add), times 1/rms, scale
+//     aten::_fused_rms_norm
 //   aten::batch_norm,              2  in inference, the running statistics folded into one
 //     aten::_batch_norm_impl_index,    multiply and one add; in training ("Concrete Inputs"
 //     aten::native_batch_norm          argument 6 "True") 8, its statistics computed as a
 //                                      layer norm's; a call without the flag as inference
-// aten::softmax, aten::layer_norm, aten::batch_norm and aten::_batch_norm_impl_index are
-// composites, the work done by aten::_softmax, aten::native_layer_norm and
-// aten::native_batch_norm (or a backend's) nested in them. An input of no floating type
+// aten::softmax, aten::layer_norm, aten::rms_norm, aten::batch_norm and
+// aten::_batch_norm_impl_index are composites, the work done by aten::_softmax,
+// aten::native_layer_norm, aten::_fused_rms_norm and aten::native_batch_norm (or a
+// backend's) nested in them; an rms_norm PyTorch decomposes keeps the counts of the
+// add and mul nested in it (its pow, mean and rsqrt none). An input of no floating type
 // ("Input type", as a batch norm's step counter is added to) has no FLOPs.
 struct PerElement {
   std::string_view op;
@@ -316,10 +321,15 @@ constexpr PerElement kPerElement[] = {
     {"aten::relu", 1},
     {"aten::relu_", 1},
     {"aten::add_", 1},
+    {"aten::sub_", 1},
+    {"aten::mul_", 1},
+    {"aten::div_", 1},
     {"aten::softmax", 5, 0, true},
     {"aten::_softmax", 5},
     {"aten::layer_norm", 8, 0, true},
     {"aten::native_layer_norm", 8},
+    {"aten::rms_norm", 4, 0, true},
+    {"aten::_fused_rms_norm", 4},
     {"aten::batch_norm", 2, 8, true},
     {"aten::_batch_norm_impl_index", 2, 8, true},
     {"aten::native_batch_norm", 2, 8},
@@ -347,9 +357,13 @@ constexpr Formula kFormulas[] = {
     {"aten::conv3d", [](const Call& c) { return conv(c, 3); }},
     {"aten::add", elementwise},
     {"aten::mul", elementwise},
+    {"aten::sub", elementwise},  // PyTorch counts none: one per element, as its add
+    {"aten::div", elementwise},
     {"aten::_scaled_dot_product_flash_attention", attention},
+    {"aten::_scaled_dot_product_flash_attention_for_cpu", attention},
     {"aten::_scaled_dot_product_efficient_attention", attention},
     {"aten::_scaled_dot_product_cudnn_attention", attention},
+    {"aten::scaled_dot_product_attention", attention, true},
     {"aten::linear", linear, true},
     {"aten::matmul", matmul, true},
 };
