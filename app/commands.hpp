@@ -90,6 +90,18 @@ struct ProfileOptions {
 };
 int run_profile(const ProfileOptions& options, const std::string& command_line);
 
+struct LlmOptions {
+  std::string config;                 // a Hugging Face config.json
+  std::vector<std::string> ceilings;  // one machine each
+  long long batch = 1, prompt = 128, generate = 128;
+  std::string dtype = "bf16", kv_dtype;  // kv_dtype empty: the weights' (bf16 for int8, int4)
+  std::string launch_overhead = "measured";
+  bool unfused = false, fallback = false;
+  std::string plot;
+  OutputFormat format = OutputFormat::table;
+};
+int run_llm(const LlmOptions& options);
+
 struct PlotOptions {
   std::vector<std::string> files;
   std::string out;

@@ -257,6 +257,44 @@ Command add_profile(CLI::App& app) {
   return {pr, [o](const std::string& line) { return rooftop::app::run_profile(*o, line); }};
 }
 
+Command add_llm(CLI::App& app) {
+  auto o = std::make_shared<rooftop::app::LlmOptions>();
+  CLI::App* l = app.add_subcommand(
+      "llm", "a language model from its config.json on measured ceilings: each operator of "
+             "prefill and decode bound by its roof, time to first token and per output token, "
+             "machines side by side");
+  l->add_option("--config", o->config, "the model's Hugging Face config.json")->required()
+      ->check(kFilePath);
+  l->add_option("--ceilings", o->ceilings, "ceilings files (HDF5), one machine each")
+      ->required()
+      ->check(kFilePath);
+  l->add_option("--batch", o->batch, "sequences at once (default 1)")
+      ->check(CLI::Range(1LL, 1LL << 20));
+  l->add_option("--prompt", o->prompt, "tokens of each prompt (default 128)")
+      ->check(CLI::Range(1LL, 1LL << 24));
+  l->add_option("--generate", o->generate, "tokens generated after it (default 128)")
+      ->check(CLI::Range(0LL, 1LL << 20));
+  l->add_option("--dtype", o->dtype,
+                "weights: fp32, bf16 (default), fp16, fp8, or int8 and int4 (weight-only, "
+                "GEMMs in bf16)")
+      ->check(CLI::IsMember({"fp32", "bf16", "fp16", "fp8", "int8", "int4"}));
+  l->add_option("--kv-dtype", o->kv_dtype, "the KV cache's (default: the weights')")
+      ->check(CLI::IsMember({"fp32", "bf16", "fp16", "fp8", "int8"}));
+  l->add_option("--launch-overhead", o->launch_overhead,
+                "measured (default): each kernel adds the file's launch interval; none: as "
+                "with CUDA graphs")
+      ->check(CLI::IsMember({"measured", "none"}));
+  l->add_flag("--unfused", o->unfused, "attention as its separate operators, not one flash kernel");
+  l->add_flag("--fallback-roof", o->fallback,
+              "a precision whose roof the file lacks placed on its fp32 FMA ceiling");
+  l->add_option("--plot", o->plot,
+                "SVG chart of both phases' operators on each machine's roofline (several "
+                "machines: -1, -2, ... before the extension)")
+      ->check(kFilePath);
+  add_format_flags(l, o->format);
+  return {l, [o](const std::string&) { return rooftop::app::run_llm(*o); }};
+}
+
 Command add_plot(CLI::App& app) {
   auto o = std::make_shared<rooftop::app::PlotOptions>();
   CLI::App* p = app.add_subcommand("plot", "draw a chart of one or more rooftop files");
@@ -322,7 +360,8 @@ int main(int argc, char** argv) {
   const std::vector<Command> commands = {
       add_measure(app), add_show(app),    add_compare(app),        add_export(app),
       add_import_ceilings(app),           add_analyze(app),        add_import(app),
-      add_profile(app), add_plot(app),    add_compare_counts(app), add_report(app)};
+      add_profile(app), add_plot(app),    add_compare_counts(app), add_report(app),
+      add_llm(app)};
 
   try {
     app.parse(argc, argv);

@@ -120,6 +120,10 @@ core::Machine describe_host(const std::string& sysfs_root) {
   m.execution_space = Kokkos::DefaultHostExecutionSpace::name();
   m.threads = Kokkos::DefaultHostExecutionSpace().concurrency();
   m.hardware_threads = static_cast<int>(sysconf(_SC_NPROCESSORS_ONLN));
+  // The host's memory, as a GPU's is recorded: what a model's weights must fit in.
+  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+  if (pages > 0 && page > 0)
+    m.memory_bytes = static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page);
   // Threads are spread over cores first (OMP_PROC_BIND=spread).
   m.cores = std::min(std::max(1, physical_cores(sysfs_root)), m.threads);
   m.caches = read_caches(sysfs_root);

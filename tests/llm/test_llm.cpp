@@ -1,0 +1,208 @@
+// rooftop_llm: real Hugging Face configs (tests/fixtures/llm, sources in fixtures/README.md)
+// read, their operators' counts against closed forms (Llama 3.1 8B's decode token,
+// grouped-query attention's KV cache, Mixtral's two experts of eight, GPT-2's full
+// attention and tied embeddings), bad configs refused in one line, and the estimate on the
+// H200's and a Zen 4's measured ceilings (data/).
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "rooftop/ceilings/io.hpp"
+#include "rooftop/core/error.hpp"
+#include "rooftop/llm/config.hpp"
+#include "rooftop/llm/estimate.hpp"
+#include "rooftop/llm/operators.hpp"
+#include "support.hpp"
+
+namespace rooftop::llm {
+namespace {
+
+using rooftop::testing::kFixtures;
+using rooftop::testing::read_bytes;
+
+ModelConfig config(const std::string& name) {
+  return parse_config(read_bytes(kFixtures + "/llm/" + name), name);
+}
+
+const Operator& named(const std::vector<Operator>& ops, const std::string& name) {
+  for (const Operator& op : ops)
+    if (op.name == name) return op;
+  throw std::runtime_error("no operator " + name);
+}
+
+double total(const std::vector<Operator>& ops, double Operator::*field) {
+  double sum = 0;
+  for (const Operator& op : ops) sum += op.*field;
+  return sum;
+}
+
+TEST(LlmConfig, Llama31_8BIsReadWithItsGroupedQueryHeads) {
+  const ModelConfig m = config("llama-3-8b.json");
+  EXPECT_EQ(m.model_type, "llama");
+  EXPECT_EQ(m.hidden, 4096);
+  EXPECT_EQ(m.layers, 32);
+  EXPECT_EQ(m.heads, 32);
+  EXPECT_EQ(m.kv_heads, 8);
+  EXPECT_EQ(m.head_dim, 128);
+  EXPECT_EQ(m.intermediate, 14336);
+  EXPECT_EQ(m.vocab, 128256);
+  EXPECT_FALSE(m.tied);
+  EXPECT_EQ(m.mlp, Mlp::gated);
+}
+
+TEST(LlmOperators, ADecodeTokenOfLlama31_8BIsTwiceItsWeightsInFlopsPlusAttention) {
+  const ModelConfig m = config("llama-3-8b.json");
+  Workload w;
+  const std::vector<Operator> ops = step_operators(m, w, 1, 127);
+  // The weights a token multiplies: per layer Q, K, V, O and the gated MLP; then the LM head.
+  const double h = 4096, qd = 4096, kvd = 1024, I = 14336, V = 128256;
+  const double matrices = 32 * (h * qd + 2 * h * kvd + qd * h + 3 * h * I) + h * V;
+  EXPECT_NEAR(matrices, 7.50e9, 0.01e9);
+  double gemms = 0;
+  for (const char* name : {"q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj",
+                           "down_proj", "lm_head"})
+    gemms += named(ops, name).flops;
+  EXPECT_DOUBLE_EQ(gemms, 2 * matrices);
+  // Attention over the 128 keys of position 128: QK^T and PV, 2 x 128 each a key and a
+  // query head, and softmax's 5, in 32 layers.
+  EXPECT_DOUBLE_EQ(named(ops, "attention").flops, 32.0 * 32 * 128 * (4 * 128 + 5));
+  // The weights stream once: 2 bytes each (bf16), the embedding a row.
+  EXPECT_DOUBLE_EQ(named(ops, "down_proj").weight_bytes, 32 * I * h * 2);
+  EXPECT_DOUBLE_EQ(named(ops, "embedding").weight_bytes, h * 2);
+}
+
+TEST(LlmOperators, GroupedQueryAttentionReadsAndWritesTheKvHeadsCache) {
+  const ModelConfig m = config("llama-3-8b.json");
+  Workload w;
+  // K and V of 8 KV heads of 128, 2 bytes: 4096 bytes a layer and token.
+  EXPECT_DOUBLE_EQ(kv_cache_bytes(m, w, 1) / 32, 2.0 * 8 * 128 * 2);
+  // A decode step after 127 tokens reads the 128 tokens' K and V and writes the new one's.
+  const std::vector<Operator> fused = step_operators(m, w, 1, 127);
+  const Operator& a = named(fused, "attention");
+  EXPECT_DOUBLE_EQ(a.kv_bytes, 32 * (128 + 1) * 4096.0);
+  // Unfused, the same bytes of cache are read by the two GEMMs, and the scores move.
+  w.unfused = true;
+  const std::vector<Operator> ops = step_operators(m, w, 1, 127);
+  EXPECT_DOUBLE_EQ(named(ops, "qk_scores").kv_bytes + named(ops, "pv").kv_bytes +
+                       named(ops, "kv_write").kv_bytes,
+                   a.kv_bytes);
+  EXPECT_GT(named(ops, "softmax").activation_bytes, 0.0);
+}
+
+TEST(LlmOperators, MixtralReadsTwoExpertsOfEightAtBatchOneAndNearlyAllAtSixtyFour) {
+  const ModelConfig m = config("mixtral-8x7b.json");
+  EXPECT_EQ(m.experts, 8);
+  EXPECT_EQ(m.experts_per_token, 2);
+  Workload w;
+  const double expert = 4096.0 * 14336 * 2 * 32;  // one expert's matrix in every layer
+  std::vector<Operator> ops = step_operators(m, w, 1, 127);
+  EXPECT_DOUBLE_EQ(named(ops, "expert_down_proj").weight_bytes, 2 * expert);
+  EXPECT_DOUBLE_EQ(named(ops, "expert_down_proj").flops, 2.0 * 2 * 14336 * 4096 * 32);
+  w.batch = 64;
+  ops = step_operators(m, w, 1, 127);
+  const double distinct = 8 * (1 - std::pow(0.75, 64));
+  EXPECT_NEAR(named(ops, "expert_down_proj").weight_bytes, distinct * expert, 1.0);
+  EXPECT_GT(distinct, 7.99);
+}
+
+TEST(LlmOperators, Gpt2HasFullAttentionTiedEmbeddingsAndAPlainMlp) {
+  const ModelConfig m = config("gpt2.json");
+  EXPECT_EQ(m.model_type, "gpt2");
+  EXPECT_EQ(m.kv_heads, m.heads);
+  EXPECT_EQ(m.head_dim, 64);
+  EXPECT_EQ(m.intermediate, 4 * 768);
+  EXPECT_TRUE(m.tied);
+  EXPECT_EQ(m.position, Position::learned);
+  Workload w;
+  w.dtype = find_dtype("fp32");
+  w.kv_bytes = 4;
+  // 124M parameters: the embedding once (tied), the positions, 12 layers.
+  const double h = 768;
+  const double params = 50257 * h + 1024 * h + 12 * (4 * h * h + 2 * h * 4 * h + 2 * h) + h;
+  EXPECT_DOUBLE_EQ(weight_bytes(m, w), 4 * params);
+  EXPECT_NEAR(params, 124e6, 1e6);
+  const std::vector<Operator> ops = step_operators(m, w, 1, 10);
+  for (const Operator& op : ops) EXPECT_NE(op.name, "gate_proj");
+  EXPECT_DOUBLE_EQ(named(ops, "k_proj").flops, 2.0 * h * h * 12);  // all 12 heads
+  EXPECT_DOUBLE_EQ(named(ops, "lm_head").flops, 2.0 * h * 50257);
+}
+
+TEST(LlmConfig, BadConfigsAreOneLineNamingWhatIsWrong) {
+  const auto refused = [](const std::string& text) {
+    try {
+      parse_config(text, "c.json");
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  const std::string llama = read_bytes(kFixtures + "/llm/llama-3-8b.json");
+  EXPECT_EQ(refused("[1, 2]"), "c.json: not a JSON object: not a model's config.json");
+  EXPECT_NE(refused("{\"model_type\": \"bert\"}").find("\"bert\" is not supported (llama, mistral"),
+            std::string::npos);
+  nlohmann::json doc = nlohmann::json::parse(llama);
+  doc.erase("intermediate_size");
+  EXPECT_EQ(refused(doc.dump()), "c.json: no \"intermediate_size\"");
+  doc = nlohmann::json::parse(llama);
+  doc["num_attention_heads"] = 0;
+  EXPECT_NE(refused(doc.dump()).find("\"num_attention_heads\" is 0"), std::string::npos);
+  doc["num_attention_heads"] = 30;
+  EXPECT_EQ(refused(doc.dump()),
+            "c.json: hidden size 4096 is not divisible by its 30 attention heads");
+  doc["num_attention_heads"] = 32;
+  doc["num_key_value_heads"] = 5;
+  EXPECT_EQ(refused(doc.dump()),
+            "c.json: 32 attention heads are not divisible by its 5 key-value heads");
+  doc["num_key_value_heads"] = "eight";
+  EXPECT_EQ(refused(doc.dump()), "c.json: \"num_key_value_heads\" is not an integer");
+}
+
+TEST(LlmEstimate, OnTheH200DecodeStreamsTheWeightsFromHbmAndTurnsComputeBoundAtTheRidge) {
+  const core::CeilingsFile f =
+      ceilings::read_file(std::string(ROOFTOP_DATA_DIR) + "/h200-2026-11-27-ceilings-1.h5");
+  const ModelConfig m = config("llama-3-8b.json");
+  Workload w;
+  const MachineEstimate e = estimate(m, w, f, "h200.h5", Options{});
+  // Every weight GEMM of decode on HBM (the ceiling named dram), no faster than the
+  // weights' bytes over its bandwidth.
+  for (const PlacedOperator& p : e.decode.operators)
+    if (p.op.kind == "mlp" && p.op.flops > 1e9) EXPECT_EQ(p.limiter, "dram") << p.op.name;
+  const double hbm = f.find("dram")->value * 1e9;
+  EXPECT_GE(e.decode.bound_s / 128, weight_bytes(m, w) * 0.9 / hbm);
+  EXPECT_GT(e.decode.launch_s, 0.0);  // the file's launch interval, a kernel each
+  ASSERT_TRUE(e.fits.has_value());
+  EXPECT_TRUE(*e.fits);
+  // The ridge of tc_bf16 over HBM: a batch near peak FLOP/s over bandwidth per weight byte.
+  const double ridge = f.matrix.find("tc_bf16")->value * 1e9 / hbm * 2 / 2;
+  EXPECT_GT(e.compute_bound_batch, 0.8 * ridge);
+  EXPECT_LT(e.compute_bound_batch, 1.5 * ridge);
+  // Without launch costs, decode is its bound alone.
+  const MachineEstimate graphs = estimate(m, w, f, "h200.h5", Options{false, false});
+  EXPECT_EQ(graphs.decode.launch_s, 0.0);
+  EXPECT_LT(graphs.decode_s_per_token, e.decode_s_per_token);
+}
+
+TEST(LlmEstimate, AFileWithoutTheRoofADtypeNeedsSaysWhichUnlessTheFallbackIsAsked) {
+  const core::CeilingsFile f =
+      ceilings::read_file(std::string(ROOFTOP_DATA_DIR) + "/epyc-zen4-2026-11-29-ceilings.h5");
+  const ModelConfig m = config("gpt2.json");
+  Workload w;
+  w.dtype = find_dtype("fp8");
+  w.kv_bytes = 1;
+  try {
+    estimate(m, w, f, "zen4.h5", Options{});
+    FAIL() << "fp8 placed without an fp8 roof";
+  } catch (const Error& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("zen4.h5: no roof for the fp8 FLOPs"), std::string::npos) << what;
+    EXPECT_NE(what.find("--fallback-roof"), std::string::npos) << what;
+  }
+  const MachineEstimate e = estimate(m, w, f, "zen4.h5", Options{true, true});
+  EXPECT_GT(e.tokens_per_s, 0.0);
+}
+
+}  // namespace
+}  // namespace rooftop::llm
