@@ -68,23 +68,24 @@ void attention(const ModelConfig& m, const Workload& w, const Step& s,
     ops.push_back(op);
     return;
   }
-  // The full rectangle of scores each query row holds (C + T keys), as an unmasked
-  // batched GEMM writes it.
-  const double scores = s.rows() * H * (s.context + s.tokens) * ab;
+  // Unfused, the batched GEMMs compute the full rectangle of scores (each query row
+  // against all C + T keys) and a mask hides the future: their FLOPs are the rectangle's.
+  const double rectangle = s.rows() * H * (s.context + s.tokens);
+  const double scores = rectangle * ab;
   Operator write{"kv_write", "attention", "fp32"};
   write.kv_bytes = written * L;
   write.launches = 2 * L;
   Operator qk{"qk_scores", "attention", p};
-  qk.flops = 2 * d * keys * L;
+  qk.flops = 2 * d * rectangle * L;
   qk.kv_bytes = cache * L;
   qk.activation_bytes = (q + scores) * L;
   qk.launches = L;
   Operator softmax{"softmax", "attention", "fp32"};
-  softmax.flops = 5 * keys * L;
+  softmax.flops = 5 * rectangle * L;
   softmax.activation_bytes = 2 * scores * L;
   softmax.launches = L;
   Operator pv{"pv", "attention", p};
-  pv.flops = 2 * d * keys * L;
+  pv.flops = 2 * d * rectangle * L;
   pv.kv_bytes = cache * L;
   pv.activation_bytes = (scores + q) * L;
   pv.launches = L;
