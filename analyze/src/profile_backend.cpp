@@ -294,12 +294,11 @@ std::vector<core::KernelRecord> ProfileBackend::collect(std::vector<std::string>
   return kernels;
 }
 
-int ProfileBackend::run_launcher(int mode, const std::string& trace,
+int ProfileBackend::run_launcher(LauncherMode mode, const std::string& trace,
                                  std::vector<std::string> env) {
   ScratchFile status;
   const std::vector<std::string> command =
-      launcher_command({python_, target_}, launcher_, static_cast<LauncherMode>(mode), trace,
-                       status.path());
+      launcher_command({python_, target_}, launcher_, mode, trace, status.path());
   const int exit = run_program(command, std::move(env));
   const LauncherStatus s = read_launcher_status(status.path());
   if (!s.error.empty()) throw Error(s.error);
@@ -315,12 +314,12 @@ std::vector<core::KernelRecord> ProfileBackend::collect_torch(std::vector<std::s
   if (injected()) {
     // Counting first, then tracing: CUPTI takes one subscriber a process, and kineto is one.
     ScratchFile profile;
-    program_status_ = run_launcher(static_cast<int>(LauncherMode::plain), "",
+    program_status_ = run_launcher(LauncherMode::plain, "",
                                    counting_environment(profile.path()));
     kernels = read_counts(profile.path(), notes);
     if (program_status_ == 0) {
       program_status_ = run_launcher(
-          static_cast<int>(LauncherMode::cuda), trace.path(),
+          LauncherMode::cuda, trace.path(),
           child_environment({"CUDA_INJECTION64_PATH", "KOKKOS_TOOLS_LIBS", "KOKKOS_PROFILE_LIBRARY"},
                             {}));
       name_operators_after_run(kernels, trace.path(), notes);
@@ -333,7 +332,7 @@ std::vector<core::KernelRecord> ProfileBackend::collect_torch(std::vector<std::s
                       std::to_string(program_status_) + ", so no second run traced it");
     }
   } else {
-    program_status_ = run_launcher(static_cast<int>(LauncherMode::cpu), trace.path(),
+    program_status_ = run_launcher(LauncherMode::cpu, trace.path(),
                                    child_environment({}, {}));
     if (!fs::exists(trace.path()))
       throw Error(program + " wrote no trace: it ended without Python's own exit (os._exit, "

@@ -26,7 +26,7 @@ std::string find_launcher(const std::string& given = "");
 
 // How the launcher runs the program: under torch.profiler tracing CPU operators, CPU
 // operators and CUDA kernels, or with no profiler (a counting run).
-enum class LauncherMode { cpu, cuda, plain };
+enum class LauncherMode : int { cpu, cuda, plain };
 
 std::vector<std::string> launcher_command(const PythonCommand& python,
                                           const std::string& launcher, LauncherMode mode,

@@ -32,6 +32,9 @@ std::string find_injection(const std::string& given);
 // the injection library otherwise, and whenever a launch selection is given.
 enum class ProfileTool { automatic, kokkos, cuda };
 
+// How rooftop's PyTorch launcher runs a program (src/torch_program.hpp).
+enum class LauncherMode : int;
+
 struct ProfileRun {
   std::vector<std::string> command;  // the program and its arguments
   ProfileTool tool = ProfileTool::automatic;
@@ -74,7 +77,7 @@ class ProfileBackend final : public Backend {
   std::vector<core::KernelRecord> collect_torch(std::vector<std::string>& notes);
   // The launcher's run; its exit status. Throws where the launcher could not run the
   // program (torch not importable), or on Ctrl-C.
-  int run_launcher(int mode, const std::string& trace, std::vector<std::string> env);
+  int run_launcher(LauncherMode mode, const std::string& trace, std::vector<std::string> env);
 
   std::vector<std::string> command_;
   std::string connector_;  // one of the two is set
