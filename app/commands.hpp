@@ -98,6 +98,7 @@ struct LlmOptions {
   std::string launch_overhead = "measured";
   bool unfused = false, fallback = false;
   std::string plot;
+  std::string trace;  // a real run on the first machine: a PyTorch trace or a kernels file
   OutputFormat format = OutputFormat::table;
 };
 int run_llm(const LlmOptions& options);

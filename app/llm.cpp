@@ -4,8 +4,11 @@
 // fits, side by side.
 
 #include <algorithm>
+#include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
+#include <optional>
 #include <nlohmann/json.hpp>
 #include <set>
 
@@ -15,7 +18,9 @@
 #include "rooftop/core/format.hpp"
 #include "rooftop/core/input_file.hpp"
 #include "rooftop/core/output_file.hpp"
+#include "rooftop/analyze/import_backend.hpp"
 #include "rooftop/llm/estimate.hpp"
+#include "rooftop/llm/measured.hpp"
 #include "rooftop/report/chart.hpp"
 
 namespace rooftop::app {
@@ -170,6 +175,53 @@ nlohmann::json to_json(const llm::ModelConfig& m, const llm::Workload& w,
   return out;
 }
 
+// Faster than its bound by more than this is a bug in the model or the ceilings (the
+// tolerance core::place flags a point above a roof by).
+constexpr double kAboveBound = 1.02;
+
+// The records of a real run: a kernels file (HDF5), or any report import reads.
+std::vector<core::KernelRecord> measured_records(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  char magic[8] = {};
+  in.read(magic, sizeof magic);
+  if (std::string(magic, 8) == std::string("\x89HDF\r\n\x1a\n", 8))
+    return ceilings::read_file(path).kernels;
+  std::vector<std::string> notes;
+  analyze::ImportBackend reader(path);
+  return reader.collect(notes);
+}
+
+void print_measured(std::ostream& out, const llm::Measured& m, const std::string& trace,
+                    const llm::MachineEstimate& e) {
+  out << "\nmeasured: " << trace << ", beside the bounds on " << e.name << "\n";
+  out << "  operators                   phase     measured GFLOP  predicted GFLOP   measured  "
+         "     bound  attained\n";
+  for (const llm::MeasuredClass& c : m.classes) {
+    std::string name = c.name, phase = c.phase;
+    name.resize(std::max<std::size_t>(name.size(), 26), ' ');
+    phase.resize(std::max<std::size_t>(phase.size(), 8), ' ');
+    char line[256];
+    std::snprintf(line, sizeof line, "%16s %16s %10s %10s %9s", figure(c.measured_flops / 1e9).c_str(),
+                  figure(c.predicted_flops / 1e9).c_str(), seconds(c.measured_s).c_str(),
+                  seconds(c.bound_s).c_str(), ratio(c.attained()).c_str());
+    out << "  " << name << "  " << phase << line
+        << (c.attained() > kAboveBound ? "  FASTER THAN ITS BOUND" : "") << "\n";
+  }
+  out << "  other (" << m.other_records << " records: norms, rotary, copies, ...) "
+      << seconds(m.other_s) << "\n";
+}
+
+nlohmann::json measured_json(const llm::Measured& m, const std::string& trace) {
+  nlohmann::json classes = nlohmann::json::array();
+  for (const llm::MeasuredClass& c : m.classes)
+    classes.push_back({{"name", c.name}, {"phase", c.phase},
+                       {"measured_flops", c.measured_flops}, {"predicted_flops", c.predicted_flops},
+                       {"measured_s", c.measured_s}, {"bound_s", c.bound_s},
+                       {"attained", c.attained()}, {"faster_than_bound", c.attained() > kAboveBound}});
+  return {{"file", trace}, {"classes", classes}, {"other_s", m.other_s},
+          {"other_records", m.other_records}};
+}
+
 // The chart of machine `i` of `n`: the path given, or with "-i" before its extension.
 std::string chart_path(const std::string& plot, std::size_t i, std::size_t n) {
   if (n == 1) return plot;
@@ -200,6 +252,7 @@ int run_llm(const LlmOptions& o) {
   const llm::Options options{o.launch_overhead == "measured", o.fallback};
   std::vector<std::string> inputs = o.ceilings;
   inputs.push_back(o.config);
+  if (!o.trace.empty()) inputs.push_back(o.trace);
   std::vector<std::string> charts;
   for (std::size_t i = 0; i < o.ceilings.size() && !o.plot.empty(); ++i) {
     charts.push_back(chart_path(o.plot, i, o.ceilings.size()));
@@ -219,10 +272,22 @@ int run_llm(const LlmOptions& o) {
     core::write_text_file(charts[i], report::kernels_svg(chart, model.model_type + " on " +
                                                                     machines[i].name));
   }
-  if (o.format == OutputFormat::json)
-    std::cout << to_json(model, w, machines).dump(2) << "\n";
-  else
+  std::optional<llm::Measured> measured;
+  if (!o.trace.empty())
+    measured = llm::join_measured(measured_records(o.trace), model, w, machines.front());
+  if (o.format == OutputFormat::json) {
+    nlohmann::json doc = to_json(model, w, machines);
+    if (measured) doc["machines"][0]["measured"] = measured_json(*measured, o.trace);
+    std::cout << doc.dump(2) << "\n";
+  } else {
     print_table(std::cout, model, w, machines);
+    if (measured) print_measured(std::cout, *measured, o.trace, machines.front());
+  }
+  if (measured)
+    for (const llm::MeasuredClass& c : measured->classes)
+      if (c.attained() > kAboveBound)
+        std::cerr << "rooftop: warning: " << c.name << " (" << c.phase
+                  << ") ran faster than its bound: the model or the ceilings are wrong\n";
   if (!charts.empty()) std::cerr << "rooftop: wrote " << core::join(charts, ", ") << "\n";
   return 0;
 }

@@ -291,6 +291,11 @@ Command add_llm(CLI::App& app) {
                 "SVG chart of both phases' operators on each machine's roofline (several "
                 "machines: -1, -2, ... before the extension)")
       ->check(kFilePath);
+  l->add_option("--trace", o->trace,
+                "a real run of the model on the first machine: its PyTorch trace, or the "
+                "kernels file of profile --torch; each operator's measured time beside its "
+                "bound")
+      ->check(kFilePath);
   add_format_flags(l, o->format);
   return {l, [o](const std::string&) { return rooftop::app::run_llm(*o); }};
 }

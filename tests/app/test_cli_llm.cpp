@@ -75,6 +75,10 @@ TEST(CliLlm, EachBadInputIsOneLineWithItsStatus) {
   expect_one_line_failure(r);
   EXPECT_EQ(r.status, 1);
   EXPECT_NE(r.err.find("no \"num_hidden_layers\""), std::string::npos) << r.err;
+  // A trace that is no trace.
+  r = run_rooftop({"llm", "--config", kLlama, "--ceilings", kH200, "--trace", kLlama}, d);
+  expect_one_line_failure(r);
+  EXPECT_EQ(r.status, 1);
   // A ceilings file that is no ceilings file.
   r = run_rooftop({"llm", "--config", kLlama, "--ceilings", kLlama}, d);
   expect_one_line_failure(r);
