@@ -1,21 +1,27 @@
 #!/usr/bin/env python3
-"""rooftop llm's bounds beside a real run of the same model on this machine.
+"""rooftop llm's bounds beside real runs of the same model on this machine.
 
 A Llama-architecture decoder written in plain PyTorch (random weights; the dimensions of a
 real config.json, fewer layers allowed; RMS norms, rotary embeddings, grouped-query
 attention as batched matrix products with a causal mask, a SiLU-gated MLP, the LM head on
-the last token) runs a prefill of --prompt tokens and --generate decode steps under
-`rooftop profile --torch`. `rooftop llm --unfused --trace` bounds the same model and
-workload on the same ceilings file and joins the run's operators to its own. Per operator
-class and phase, the script prints PyTorch's own FLOPs beside the predicted, the measured self time beside the bound, and the attained
-fraction (bound / measured). Exit status 1 where a GEMM's FLOPs differ from PyTorch's own
-count (attention's too where its softmax is not counted by PyTorch: it is shown, not
-checked), 3 where an operator ran faster than its bound (a bug in the model or the
-ceilings).
+the last token) runs a prefill of each --prompts length and --generate decode steps. Two
+comparisons, each with `rooftop llm --unfused` on the same ceilings file:
+
+  operators (on a CPU; --no-operators skips it): the program run by `rooftop profile
+    --torch`, its operators joined to the predicted ones by `llm --trace` (launch costs
+    left out: PyTorch's self times hold none). Per class and phase: PyTorch's own FLOPs
+    beside the predicted, the measured self time beside the bound, the attained fraction.
+  phases: the program run alone, timed (a warm-up first; on a GPU, synchronized): the time
+    to first token and per output token beside llm's (with the file's launch costs), and
+    on a GPU the targets (decode within 15%, prefill within 25%).
+
+Exit status 1 where a GEMM's FLOPs differ from PyTorch's own count, 3 where an operator
+ran faster than its bound (a bug in the model or the ceilings).
 
     scripts/bench-llm.py --rooftop build/app/rooftop --ceilings C.h5 \\
-        --config tests/fixtures/llm/llama-3-8b.json [--layers 2] [--prompt 128] \\
-        [--generate 16] [--python /usr/bin/python3]
+        --config tests/fixtures/llm/llama-3-8b.json [--layers 2] [--prompts 128[,2048]] \\
+        [--generate 16] [--device cpu|cuda] [--dtype fp32|bf16] [--no-operators] \\
+        [--python /usr/bin/python3]
 
 Threads: OMP_NUM_THREADS as set. Not a timed test: a benchmark, its figures in
 BENCHMARKS.md.
@@ -28,28 +34,34 @@ import subprocess
 import sys
 import tempfile
 
-# The decoder: plain PyTorch, run by `rooftop profile --torch` as an unmodified program.
+# The decoder: plain PyTorch, an unmodified program to `rooftop profile --torch`.
+#   decoder.py CONFIG LAYERS PROMPT GENERATE DEVICE DTYPE [TIMES.json]
+# With TIMES.json: a warm-up prefill and two decode steps first, then the timed run, its
+# prefill and decode seconds written there.
 DECODER = r'''
-import json, sys, torch
+import json, sys, time, torch
 import torch.nn.functional as F
 cfg = json.load(open(sys.argv[1]))
 layers, P, G = int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+device, dtype = sys.argv[5], {"fp32": torch.float32, "bf16": torch.bfloat16}[sys.argv[6]]
+times = sys.argv[7] if len(sys.argv) > 7 else ""
 h, H = cfg["hidden_size"], cfg["num_attention_heads"]
 KV = cfg.get("num_key_value_heads") or H
 d = cfg.get("head_dim") or h // H
 I, V = cfg["intermediate_size"], cfg["vocab_size"]
 eps, theta = cfg.get("rms_norm_eps", 1e-5), cfg.get("rope_theta", 10000.0)
 torch.manual_seed(0)
-def w(*shape): return torch.randn(*shape) * 0.02
-embed, head, final = w(V, h), w(V, h), torch.ones(h)
-L = [dict(n1=torch.ones(h), q=w(H * d, h), k=w(KV * d, h), v=w(KV * d, h), o=w(h, H * d),
-          n2=torch.ones(h), g=w(I, h), u=w(I, h), dn=w(h, I)) for _ in range(layers)]
+def w(*shape): return torch.randn(*shape, device=device, dtype=dtype) * 0.02
+def ones(n): return torch.ones(n, device=device, dtype=dtype)
+embed, head, final = w(V, h), w(V, h), ones(h)
+L = [dict(n1=ones(h), q=w(H * d, h), k=w(KV * d, h), v=w(KV * d, h), o=w(h, H * d),
+          n2=ones(h), g=w(I, h), u=w(I, h), dn=w(h, I)) for _ in range(layers)]
 T = P + G
-angles = torch.outer(torch.arange(T).float(),
-                     1.0 / theta ** (torch.arange(0, d, 2).float() / d))
-cos, sin = angles.cos(), angles.sin()
-kc = [torch.zeros(1, KV, T, d) for _ in range(layers)]
-vc = [torch.zeros(1, KV, T, d) for _ in range(layers)]
+angles = torch.outer(torch.arange(T, device=device).float(),
+                     1.0 / theta ** (torch.arange(0, d, 2, device=device).float() / d))
+cos, sin = angles.cos().to(dtype), angles.sin().to(dtype)
+kc = [torch.zeros(1, KV, T, d, device=device, dtype=dtype) for _ in range(layers)]
+vc = [torch.zeros(1, KV, T, d, device=device, dtype=dtype) for _ in range(layers)]
 def rms(x, g): return x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + eps) * g
 def rope(x, pos):
     a, b = x[..., : d // 2], x[..., d // 2:]
@@ -58,8 +70,8 @@ def rope(x, pos):
 def step(ids, start):
     n = ids.shape[1]
     x = F.embedding(ids, embed)
-    pos = torch.arange(start, start + n)
-    mask = torch.full((n, start + n), float("-inf")).triu(start + 1)
+    pos = torch.arange(start, start + n, device=device)
+    mask = torch.full((n, start + n), float("-inf"), device=device, dtype=dtype).triu(start + 1)
     for i, l in enumerate(L):
         y = rms(x, l["n1"])
         q = F.linear(y, l["q"]).view(1, n, H, d).transpose(1, 2)
@@ -76,49 +88,56 @@ def step(ids, start):
         y = rms(x, l["n2"])
         x = x + F.linear(F.silu(F.linear(y, l["g"])) * F.linear(y, l["u"]), l["dn"])
     return F.linear(rms(x[:, -1:], final), head)
+def sync():
+    if device == "cuda": torch.cuda.synchronize()
+def run(prompt, steps):
+    token = step(torch.randint(0, V, (1, prompt), device=device), 0).argmax(-1)
+    for t in range(steps):
+        token = step(token, prompt + t).argmax(-1)
 with torch.no_grad():
-    token = step(torch.randint(0, V, (1, P)), 0).argmax(-1)
-    for t in range(G):
-        token = step(token, P + t).argmax(-1)
+    if times:
+        run(min(P, 16), 2)
+        sync()
+        t0 = time.perf_counter()
+        token = step(torch.randint(0, V, (1, P), device=device), 0).argmax(-1)
+        sync()
+        t1 = time.perf_counter()
+        for t in range(G):
+            token = step(token, P + t).argmax(-1)
+        sync()
+        t2 = time.perf_counter()
+        json.dump({"prefill_s": t1 - t0, "decode_s_per_token": (t2 - t1) / max(G, 1)},
+                  open(times, "w"))
+    else:
+        run(P, G)
 print("decoded", G, "tokens after a prompt of", P)
 '''
 
+# The targets on a GPU: measured within this fraction of the prediction.
+TARGETS = {"prefill_s": 0.25, "decode_s_per_token": 0.15}
 
-def main():
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--rooftop", required=True)
-    p.add_argument("--ceilings", required=True)
-    p.add_argument("--config", required=True)
-    p.add_argument("--layers", type=int, default=2)
-    p.add_argument("--prompt", type=int, default=128)
-    p.add_argument("--generate", type=int, default=16)
-    p.add_argument("--python", default="/usr/bin/python3")
-    a = p.parse_args()
-    cfg = json.load(open(a.config))
-    with tempfile.TemporaryDirectory() as tmp:
-        decoder = os.path.join(tmp, "decoder.py")
-        with open(decoder, "w") as f:
-            f.write(DECODER)
-        short = dict(cfg, num_hidden_layers=a.layers)
-        config = os.path.join(tmp, "config.json")
-        with open(config, "w") as f:
-            json.dump(short, f)
-        kernels = os.path.join(tmp, "kernels.h5")
-        run = subprocess.run([a.rooftop, "profile", "--ceilings", a.ceilings, "--torch",
-                              "--out", kernels, "--", a.python, decoder, config, str(a.layers),
-                              str(a.prompt), str(a.generate)], capture_output=True, text=True)
-        if run.returncode != 0:
-            sys.exit("bench-llm: profile failed: " + run.stderr.strip().splitlines()[-1])
-        # rooftop llm joins the run's operators to its predicted ones (--trace).
-        llm = subprocess.run([a.rooftop, "llm", "--config", config, "--ceilings", a.ceilings,
-                              "--dtype", "fp32", "--unfused", "--prompt", str(a.prompt),
-                              "--generate", str(a.generate), "--launch-overhead", "none",
-                              "--trace", kernels, "--json"], capture_output=True, text=True)
-        if llm.returncode != 0:
-            sys.exit("bench-llm: llm failed: " + llm.stderr.strip())
-        predicted = json.loads(llm.stdout)["machines"][0]
 
+def rooftop_llm(a, config, prompt, extra):
+    llm = subprocess.run([a.rooftop, "llm", "--config", config, "--ceilings", a.ceilings,
+                          "--dtype", a.dtype, "--unfused", "--prompt", str(prompt),
+                          "--generate", str(a.generate), "--json", *extra],
+                         capture_output=True, text=True)
+    if llm.returncode != 0:
+        sys.exit("bench-llm: llm failed: " + llm.stderr.strip())
+    return json.loads(llm.stdout)["machines"][0]
+
+
+def operators(a, tmp, decoder, config, prompt):
+    """The run under profile --torch joined by llm --trace; its exit status."""
+    kernels = os.path.join(tmp, "kernels-%d.h5" % prompt)
+    run = subprocess.run([a.rooftop, "profile", "--ceilings", a.ceilings, "--torch", "--out",
+                          kernels, "--", a.python, decoder, config, str(a.layers), str(prompt),
+                          str(a.generate), a.device, a.dtype], capture_output=True, text=True)
+    if run.returncode != 0:
+        sys.exit("bench-llm: profile failed: " + (run.stderr.strip().splitlines() or ["?"])[-1])
+    predicted = rooftop_llm(a, config, prompt, ["--launch-overhead", "none", "--trace", kernels])
     measured = predicted["measured"]
+    print("operators, prompt %d (profile --torch beside llm --trace):" % prompt)
     print("%-18s %-8s %14s %14s %11s %11s %9s" % ("operators", "phase", "PyTorch FLOPs",
                                                   "predicted", "measured s", "bound s",
                                                   "attained"))
@@ -132,8 +151,6 @@ def main():
               if c["faster_than_bound"]]
     differ = ["%s (%s)" % (c["name"], c["phase"]) for c in measured["classes"]
               if c["measured_flops"] != c["predicted_flops"] and c["name"] != "attention"]
-    print("machine: %s (%s); %d layers, prompt %d, %d generated, fp32" % (
-        predicted["name"], a.ceilings, a.layers, a.prompt, a.generate))
     if differ:
         print("FLOPS DIFFER from PyTorch's own count: " + ", ".join(differ))
         return 1
@@ -143,6 +160,62 @@ def main():
         return 3
     print("no operator ran faster than its bound")
     return 0
+
+
+def phases(a, tmp, decoder, config, prompt):
+    """The program alone, timed, beside llm's prediction with launch costs."""
+    times = os.path.join(tmp, "times-%d.json" % prompt)
+    run = subprocess.run([a.python, decoder, config, str(a.layers), str(prompt),
+                          str(a.generate), a.device, a.dtype, times], capture_output=True,
+                         text=True)
+    if run.returncode != 0:
+        sys.exit("bench-llm: the decoder failed: " +
+                 (run.stderr.strip().splitlines() or ["?"])[-1])
+    measured = json.load(open(times))
+    predicted = rooftop_llm(a, config, prompt, [])
+    print("phases, prompt %d (the program alone, timed, beside llm with launch costs):" % prompt)
+    for key, label in (("prefill_s", "time to first token"),
+                       ("decode_s_per_token", "time per output token")):
+        ratio = measured[key] / predicted[key] if predicted[key] > 0 else float("nan")
+        verdict = ""
+        if a.device == "cuda":
+            verdict = ("  within %d%%: %s" % (round(TARGETS[key] * 100),
+                                              "yes" if abs(ratio - 1) <= TARGETS[key] else "NO"))
+        print("  %-22s measured %10.4g s  predicted %10.4g s  measured/predicted %6.3g%s" % (
+            label, measured[key], predicted[key], ratio, verdict))
+    return 0
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--rooftop", required=True)
+    p.add_argument("--ceilings", required=True)
+    p.add_argument("--config", required=True)
+    p.add_argument("--layers", type=int, default=2)
+    p.add_argument("--prompts", default="128", help="prefill lengths, comma-separated")
+    p.add_argument("--generate", type=int, default=16)
+    p.add_argument("--device", default="cpu", choices=("cpu", "cuda"))
+    p.add_argument("--dtype", default="fp32", choices=("fp32", "bf16"))
+    p.add_argument("--no-operators", action="store_true",
+                   help="only the phases' times (a GPU's profile names kernels, not operators)")
+    p.add_argument("--python", default="/usr/bin/python3")
+    a = p.parse_args()
+    cfg = json.load(open(a.config))
+    status = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        decoder = os.path.join(tmp, "decoder.py")
+        with open(decoder, "w") as f:
+            f.write(DECODER)
+        config = os.path.join(tmp, "config.json")
+        with open(config, "w") as f:
+            json.dump(dict(cfg, num_hidden_layers=a.layers), f)
+        for prompt in [int(v) for v in a.prompts.split(",")]:
+            if not a.no_operators:
+                status = max(status, operators(a, tmp, decoder, config, prompt))
+            phases(a, tmp, decoder, config, prompt)
+    print("machine: %s; %s, %d layers, %d generated, %s on %s" % (
+        a.ceilings, os.path.basename(a.config), a.layers, a.generate, a.dtype, a.device))
+    return status
 
 
 if __name__ == "__main__":

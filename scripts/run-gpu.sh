@@ -69,7 +69,7 @@ summary="$out/summary.txt"
 # show under python3: 0.25 s on a host). The tests and profile took 2-4 s there. The first run
 # through (the machine checks, then the probes and each step to its limit, with the 5 s
 # of every kill) is 520 s plus the checks: inside the 540 s budget, 60 s under 10
-# minutes; profile-cuda, ncu-torch and torch-launcher (190 s more), the peers (85 s on the H200 with
+# minutes; profile-cuda, ncu-torch, torch-launcher and llm-bench (280 s more), the peers (85 s on the H200 with
 # gpu-stream stopped at 25 s, about 140 s with its wrapper's 80 s; 245 s at their limits)
 # and the repeats run in the time the others leave, in that order.
 declare -A limit=(
@@ -93,6 +93,7 @@ declare -A limit=(
   [ncu-torch]=60         # 14 s on an H200
   [counts-torch]=10
   [torch-launcher]=60    # two runs of a small PyTorch program (not yet run on a GPU)
+  [llm-bench]=90         # a 16 GB bf16 decoder, two prefills and 256 decode steps (not yet run)
   [show]=10
   [counts-peer-l2]=45
 )
@@ -623,6 +624,22 @@ if [[ -n "$ceilings" ]]; then
            --plot "$out/torch-launcher.svg" --json -- python3 "$here/share/train.py" --device cuda
     else
       skipped torch-launcher "${limit[torch-launcher]}" "this bundle has no PyTorch launcher"
+    fi
+    # rooftop llm against a real run: a decoder of Llama 3 8B's shape in plain PyTorch, bf16,
+    # random weights, a prefill of 128 and of 2,048 tokens and 128 decode steps, timed,
+    # beside llm's prediction on this call's ceilings; its lines under the step's.
+    if [[ -f "$here/bench-llm.py" && -f "$here/share/llama-3-8b.json" ]]; then
+      if step llm-bench python3 "$here/bench-llm.py" --rooftop "$rooftop" \
+           --ceilings "$ceilings" --config "$here/share/llama-3-8b.json" --layers 32 \
+           --prompts 128,2048 --generate 128 --device cuda --dtype bf16 --no-operators \
+           --python python3 ||
+         [[ -s "$out/llm-bench.log" ]]; then
+        while IFS= read -r line; do
+          [[ -z "$line" ]] || indented "$line"
+        done < <(grep -E "phases|measured|machine" "$out/llm-bench.log" 2>/dev/null)
+      fi
+    else
+      skipped llm-bench "${limit[llm-bench]}" "this bundle has no bench-llm.py"
     fi
   else
     step profile-cuda "$rooftop" profile --cuda --ceilings "$ceilings" \

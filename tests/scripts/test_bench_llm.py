@@ -44,7 +44,7 @@ class BenchLlm(unittest.TestCase):
             with open(path, "w") as f:
                 json.dump(config, f)
             run = subprocess.run([sys.executable, str(SCRIPT), "--rooftop", EXE, "--ceilings",
-                                  str(CEILINGS), "--config", path, "--layers", "1", "--prompt",
+                                  str(CEILINGS), "--config", path, "--layers", "1", "--prompts",
                                   "32", "--generate", "4", "--python", PYTHON],
                                  capture_output=True, text=True, timeout=300,
                                  env=dict(os.environ, OMP_NUM_THREADS="1"))
