@@ -27,18 +27,18 @@ std::vector<std::string> with_verdicts(const std::vector<std::string>& notes,
                                        const core::CeilingsFile& file) {
   double total = 0.0;
   for (const core::KernelRecord& r : records) total += r.time_s;
-  std::vector<const core::KernelRecord*> slow;
-  for (const core::KernelRecord& r : records)
-    if (r.time_s >= kTimeShare * total &&
-        !core::below_roof_line(r, file, kFarBelow).empty())
-      slow.push_back(&r);
-  std::stable_sort(slow.begin(), slow.end(), [](const auto* a, const auto* b) {
-    return a->time_s > b->time_s;
-  });
+  std::vector<std::pair<double, std::string>> slow;  // time, line
+  for (const core::KernelRecord& r : records) {
+    if (r.time_s < kTimeShare * total) continue;
+    std::string line = core::below_roof_line(r, file, kFarBelow);
+    if (!line.empty()) slow.emplace_back(r.time_s, std::move(line));
+  }
+  std::stable_sort(slow.begin(), slow.end(),
+                   [](const auto& a, const auto& b) { return a.first > b.first; });
   std::vector<std::string> out = notes;
   for (std::size_t i = 0; i < slow.size() && i < kVerdicts; ++i)
     out.push_back("below " + core::significant(kFarBelow, 1) + " of its roof: " +
-                  core::below_roof_line(*slow[i], file, kFarBelow));
+                  slow[i].second);
   if (slow.size() > kVerdicts)
     out.push_back("below " + core::significant(kFarBelow, 1) + " of their roofs: " +
                   std::to_string(slow.size() - kVerdicts) + " more operators");

@@ -6,7 +6,6 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <optional>
 #include <nlohmann/json.hpp>
@@ -18,7 +17,7 @@
 #include "rooftop/core/format.hpp"
 #include "rooftop/core/input_file.hpp"
 #include "rooftop/core/output_file.hpp"
-#include "rooftop/analyze/import_backend.hpp"
+#include "rooftop/analyze/count_comparison.hpp"
 #include "rooftop/llm/estimate.hpp"
 #include "rooftop/llm/measured.hpp"
 #include "rooftop/report/chart.hpp"
@@ -179,18 +178,6 @@ nlohmann::json to_json(const llm::ModelConfig& m, const llm::Workload& w,
 // tolerance core::place flags a point above a roof by).
 constexpr double kAboveBound = 1.02;
 
-// The records of a real run: a kernels file (HDF5), or any report import reads.
-std::vector<core::KernelRecord> measured_records(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  char magic[8] = {};
-  in.read(magic, sizeof magic);
-  if (std::string(magic, 8) == std::string("\x89HDF\r\n\x1a\n", 8))
-    return ceilings::read_file(path).kernels;
-  std::vector<std::string> notes;
-  analyze::ImportBackend reader(path);
-  return reader.collect(notes);
-}
-
 void print_measured(std::ostream& out, const llm::Measured& m, const std::string& trace,
                     const llm::MachineEstimate& e) {
   out << "\nmeasured: " << trace << ", beside the bounds on " << e.name << "\n";
@@ -274,7 +261,8 @@ int run_llm(const LlmOptions& o) {
   }
   std::optional<llm::Measured> measured;
   if (!o.trace.empty())
-    measured = llm::join_measured(measured_records(o.trace), model, w, machines.front());
+    measured = llm::join_measured(analyze::read_kernel_counts(o.trace).kernels, model, w,
+                                   machines.front());
   if (o.format == OutputFormat::json) {
     nlohmann::json doc = to_json(model, w, machines);
     if (measured) doc["machines"][0]["measured"] = measured_json(*measured, o.trace);

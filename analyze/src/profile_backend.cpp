@@ -310,6 +310,7 @@ int ProfileBackend::run_launcher(LauncherMode mode, const std::string& trace,
 std::vector<core::KernelRecord> ProfileBackend::collect_torch(std::vector<std::string>& notes) {
   const std::string& program = python_.front();
   ScratchFile trace;
+  std::string text;  // the trace, where read
   std::vector<core::KernelRecord> kernels;
   if (injected()) {
     // Counting first, then tracing: CUPTI takes one subscriber a process, and kineto is one.
@@ -338,9 +339,9 @@ std::vector<core::KernelRecord> ProfileBackend::collect_torch(std::vector<std::s
       throw Error(program + " wrote no trace: it ended without Python's own exit (os._exit, "
                             "or killed; status " + std::to_string(program_status_) + ")");
     // Read under the name the user knows it by: no temporary path in the notes.
-    const std::string name = trace_.empty() ? "the trace" : trace_;
-    counters::ImportResult r = counters::parse_report(
-        core::read_input_file(trace.path(), kMaxTraceBytes, "PyTorch trace"), name);
+    text = core::read_input_file(trace.path(), kMaxTraceBytes, "PyTorch trace");
+    counters::ImportResult r =
+        counters::parse_report(text, trace_.empty() ? "the trace" : trace_);
     if (r.kernels.empty()) throw Error(program + ": its trace holds no operator");
     notes.insert(notes.end(), r.notes.begin(), r.notes.end());
     kernels = std::move(r.kernels);
@@ -349,8 +350,8 @@ std::vector<core::KernelRecord> ProfileBackend::collect_torch(std::vector<std::s
                     ", its CPU operators placed on the ceilings");
   }
   if (!trace_.empty() && fs::exists(trace.path())) {
-    core::write_text_file(trace_, core::read_input_file(trace.path(), kMaxTraceBytes,
-                                                        "PyTorch trace"));
+    if (text.empty()) text = core::read_input_file(trace.path(), kMaxTraceBytes, "PyTorch trace");
+    core::write_text_file(trace_, text);
     notes.push_back("the trace is kept in " + trace_);
   }
   if (program_status_ != 0)

@@ -158,22 +158,25 @@ void apply(const Placement& placement, KernelRecord& kernel) {
     kernel.note += (kernel.note.empty() ? "" : "; ") + placement.note;
 }
 
+std::string level_holding(const CeilingsFile& file, double bytes, const std::string& first) {
+  bool reached = first.empty();
+  for (const CacheLevel& c : file.machine.caches) {
+    reached = reached || c.name == first;
+    const Ceiling* bw = file.find(c.name);
+    if (!reached || !bw || bw->kind != "bandwidth" || c.bytes == 0) continue;
+    const int threads = std::max(1, file.machine.threads);
+    const double capacity =
+        static_cast<double>(c.bytes) * std::max(1, threads / std::max(1, c.shared_by));
+    if (bytes <= capacity) return c.name;
+  }
+  return "dram";
+}
+
 void settle_compulsory_bytes(KernelRecord& kernel, const CeilingsFile& file) {
   for (LevelBytes& b : kernel.bytes) {
     if (b.counted != kCompulsory) continue;
     const double per_call = b.bytes / std::max(1, kernel.invocations);
-    std::string level = "dram";
-    for (const CacheLevel& c : file.machine.caches) {
-      const Ceiling* bw = file.find(c.name);
-      if (!bw || bw->kind != "bandwidth" || c.bytes == 0) continue;
-      const int threads = std::max(1, file.machine.threads);
-      const double capacity =
-          static_cast<double>(c.bytes) * std::max(1, threads / std::max(1, c.shared_by));
-      if (per_call <= capacity) {
-        level = c.name;
-        break;
-      }
-    }
+    const std::string level = level_holding(file, per_call);
     if (level == b.level) return;
     const std::string why = "its compulsory bytes (" +
                             significant(per_call / 1048576.0, kFigureDigits) +

@@ -11,19 +11,10 @@
 namespace rooftop::llm {
 namespace {
 
-// Where bytes of `size` live: the smallest cache of the file, other than the L1 (a
-// kernel's own: nothing stays there from one operator to the next), whose capacity for
-// the file's threads holds them and that has a bandwidth ceiling; else DRAM (a GPU's HBM).
+// Where bytes of `size` live between operators: from the L2 on (the L1 is a kernel's own:
+// nothing stays there from one operator to the next), else DRAM (a GPU's HBM).
 std::string level_for(const core::CeilingsFile& f, double size) {
-  for (const core::CacheLevel& c : f.machine.caches) {
-    const core::Ceiling* bw = f.find(c.name);
-    if (c.name == "l1" || !bw || bw->kind != "bandwidth" || c.bytes == 0) continue;
-    const int threads = std::max(1, f.machine.threads);
-    const double capacity =
-        static_cast<double>(c.bytes) * std::max(1, threads / std::max(1, c.shared_by));
-    if (size <= capacity) return c.name;
-  }
-  return "dram";
+  return core::level_holding(f, size, "l2");
 }
 
 // Where the weights and the KV cache live on this machine.

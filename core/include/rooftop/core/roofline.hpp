@@ -52,6 +52,11 @@ Placement place(const KernelRecord& kernel, const CeilingsFile& file, double tol
 // the placement's note to the kernel's.
 void apply(const Placement& placement, KernelRecord& kernel);
 
+// The innermost cache level from `first` on (by name; empty: from the innermost) whose
+// capacity for the file's threads (one instance per `shared_by` threads) holds `bytes` and
+// that has a bandwidth ceiling in the file; "dram" where none does.
+std::string level_holding(const CeilingsFile& file, double bytes, const std::string& first = "");
+
 // Moves a kernel's compulsory bytes (kCompulsory) to the level its working set fits: the
 // innermost cache whose capacity for the file's threads (one instance per `shared_by`
 // threads) holds one call's bytes, else dram; only levels with a bandwidth ceiling in the
