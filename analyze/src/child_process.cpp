@@ -1,5 +1,6 @@
 #include "child_process.hpp"
 
+#include <fcntl.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -75,9 +76,9 @@ std::string find_beside_program(const std::string& given, const char* folder, co
   return "";
 }
 
-ScratchFile::ScratchFile() {
-  std::string pattern = (fs::temp_directory_path() / "rooftop-profile-XXXXXX").string();
-  const int fd = mkstemp(pattern.data());
+ScratchFile::ScratchFile(const std::string& suffix) {
+  std::string pattern = (fs::temp_directory_path() / "rooftop-profile-XXXXXX").string() + suffix;
+  const int fd = mkstemps(pattern.data(), static_cast<int>(suffix.size()));
   if (fd < 0) throw Error(std::string("cannot create a temporary file: ") + std::strerror(errno));
   close(fd);
   fs::remove(pattern);  // the child writes it atomically; absent means "nothing written"
@@ -115,17 +116,25 @@ std::vector<std::string> child_environment(const std::vector<std::string>& drop,
   return env;
 }
 
-int run_program(const std::vector<std::string>& command, std::vector<std::string> env) {
+int run_program(const std::vector<std::string>& command, std::vector<std::string> env,
+                const ProgramOutput& output) {
   std::vector<std::string> args = command;
   std::vector<char*> argv, envp;
   for (std::string& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);
   for (std::string& e : env) envp.push_back(e.data());
   envp.push_back(nullptr);
-  // The program's own output goes to stderr: stdout is rooftop's (the table or JSON).
   posix_spawn_file_actions_t files;
   posix_spawn_file_actions_init(&files);
-  posix_spawn_file_actions_adddup2(&files, STDERR_FILENO, STDOUT_FILENO);
+  constexpr int kWrite = O_WRONLY | O_CREAT | O_TRUNC;
+  if (!output.stdout_path.empty())
+    posix_spawn_file_actions_addopen(&files, STDOUT_FILENO, output.stdout_path.c_str(), kWrite,
+                                     0600);
+  else  // stdout is rooftop's (the table or JSON)
+    posix_spawn_file_actions_adddup2(&files, STDERR_FILENO, STDOUT_FILENO);
+  if (!output.stderr_path.empty())
+    posix_spawn_file_actions_addopen(&files, STDERR_FILENO, output.stderr_path.c_str(), kWrite,
+                                     0600);
   pid_t pid = -1;
   ForwardStops forward;
   const int rc = posix_spawnp(&pid, argv[0], &files, nullptr, argv.data(), envp.data());

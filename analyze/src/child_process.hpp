@@ -13,10 +13,11 @@ namespace rooftop::analyze {
 std::string find_beside_program(const std::string& given, const char* folder, const char* file,
                                 const char* what);
 
-// A fresh, empty path (nothing there) for a child's output; removed when done.
+// A fresh, empty path (nothing there) for a child's output, ending in `suffix` (a tool
+// that adds its own extension otherwise: nsys's ".sqlite"); removed when done.
 class ScratchFile {
  public:
-  ScratchFile();
+  explicit ScratchFile(const std::string& suffix = "");
   ~ScratchFile();
   ScratchFile(const ScratchFile&) = delete;
   ScratchFile& operator=(const ScratchFile&) = delete;
@@ -34,10 +35,17 @@ std::string resolve_program(const std::string& name);
 std::vector<std::string> child_environment(const std::vector<std::string>& drop,
                                            const std::vector<std::string>& set);
 
-// Runs the program to completion; returns its exit status (128 + signal when killed). Its
-// stdout goes to our stderr (stdout is rooftop's table or JSON). A stop signal rooftop gets
-// meanwhile is passed on to it; then Ctrl-C throws rooftop::Interrupted and any other stop
-// rooftop::Error.
-int run_program(const std::vector<std::string>& command, std::vector<std::string> env);
+// Where a program's output goes: files (created or truncated) where named, else its stdout
+// to our stderr and its stderr to ours (stdout is rooftop's table or JSON).
+struct ProgramOutput {
+  std::string stdout_path;
+  std::string stderr_path;
+};
+
+// Runs the program to completion; returns its exit status (128 + signal when killed). A
+// stop signal rooftop gets meanwhile is passed on to it; then Ctrl-C throws
+// rooftop::Interrupted and any other stop rooftop::Error.
+int run_program(const std::vector<std::string>& command, std::vector<std::string> env,
+                const ProgramOutput& output = {});
 
 }  // namespace rooftop::analyze

@@ -2,6 +2,7 @@
 
 #include <utility>
 
+#include "nsight_report.hpp"
 #include "rooftop/core/error.hpp"
 #include "rooftop/core/input_file.hpp"
 
@@ -12,8 +13,12 @@ namespace {
 // Profiler reports of large applications run to tens of megabytes; more is not a report.
 constexpr std::size_t kMaxReportBytes = std::size_t{256} << 20;
 
-std::string read_file(const std::string& path) {
-  return core::read_input_file(path, kMaxReportBytes, "profiler report");
+// The report at `path` as the import reads it: Nsight's own binary reports through the
+// tool that wrote them (nsight_report.hpp), any other file as it is.
+std::string read_file(const std::string& path, std::vector<std::string>& notes) {
+  std::string bytes = core::read_input_file(path, kMaxReportBytes, "profiler report");
+  const NsightReport kind = nsight_report_kind(bytes);
+  return kind == NsightReport::none ? bytes : export_nsight_report(path, bytes, kind, notes);
 }
 
 }  // namespace
@@ -28,9 +33,10 @@ std::string ImportBackend::name() const { return "import"; }
 
 std::vector<core::KernelRecord> ImportBackend::collect(std::vector<std::string>& notes) {
   std::vector<counters::ReportFile> files;
-  for (const std::string& path : report_paths_) files.push_back({read_file(path), path});
+  std::vector<std::string> exported;  // notes of the reports a tool exported
+  for (const std::string& path : report_paths_) files.push_back({read_file(path, exported), path});
   counters::ReportFile timing;
-  if (!timing_path_.empty()) timing = {read_file(timing_path_), timing_path_};
+  if (!timing_path_.empty()) timing = {read_file(timing_path_, exported), timing_path_};
   counters::ImportResult result =
       files.size() == 1
           ? counters::parse_report(files[0].text, files[0].name, timing.text, timing.name)
@@ -41,6 +47,7 @@ std::vector<core::KernelRecord> ImportBackend::collect(std::vector<std::string>&
   std::string names;
   for (const std::string& path : report_paths_) names += (names.empty() ? "" : ", ") + path;
   if (result.kernels.empty()) throw Error(names + ": no kernel found");
+  notes.insert(notes.end(), exported.begin(), exported.end());
   notes.insert(notes.end(), result.notes.begin(), result.notes.end());
   notes.push_back(names + ": read as " + result.family + " (" + result.format + ")");
   return std::move(result.kernels);

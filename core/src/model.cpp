@@ -1,5 +1,7 @@
 #include "rooftop/core/model.hpp"
 
+#include <algorithm>
+
 #include "rooftop/core/sampling.hpp"
 #include "rooftop/core/vocabulary.hpp"
 
@@ -45,6 +47,15 @@ double KernelRecord::precision_flops() const {
   double sum = 0.0;
   for (const Precision& p : kPrecisions) sum += this->*p.flops;
   return sum;
+}
+
+bool KernelRecord::flops_known() const {
+  if (flops() > 0.0) return true;
+  for (const Precision& p : kPrecisions)
+    if (p.counted_by_instructions() &&
+        std::find(flops_unknown.begin(), flops_unknown.end(), p.name) == flops_unknown.end())
+      return true;
+  return false;
 }
 
 double KernelRecord::tensor_flops() const {

@@ -10,7 +10,7 @@ namespace rooftop::core {
 
 std::optional<double> arithmetic_intensity(const KernelRecord& kernel, const std::string& level) {
   const LevelBytes* b = kernel.find_bytes(level);
-  if (!b || b->bytes <= 0.0) return std::nullopt;
+  if (!b || b->bytes <= 0.0 || !kernel.flops_known()) return std::nullopt;
   return kernel.flops() / b->bytes;
 }
 

@@ -1,5 +1,6 @@
 #include "rooftop/report/kernel_table.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <sstream>
 
@@ -27,7 +28,11 @@ std::vector<std::string> levels_of(const std::vector<KernelRecord>& kernels) {
 
 nlohmann::json flops_by_precision(const KernelRecord& k) {
   nlohmann::json j = nlohmann::json::object();
-  for (const core::Precision& p : core::kPrecisions) j[std::string(p.name)] = k.*p.flops;
+  for (const core::Precision& p : core::kPrecisions) {
+    const bool unknown =
+        std::find(k.flops_unknown.begin(), k.flops_unknown.end(), p.name) != k.flops_unknown.end();
+    j[std::string(p.name)] = unknown ? nlohmann::json(nullptr) : nlohmann::json(k.*p.flops);
+  }
   return j;
 }
 
@@ -87,13 +92,14 @@ nlohmann::json kernels_json(const core::CeilingsFile& file, const std::string& c
          {"samples", k.samples},
          {"invocations", k.invocations},
          {"time_source", k.time_source},
-         {"flops", k.flops()},
+         {"flops", k.flops_known() ? nlohmann::json(k.flops()) : nlohmann::json(nullptr)},
          {"flops_by_precision", flops_by_precision(k)},
          {"fma_fraction",
           k.fma_fraction >= 0.0 ? nlohmann::json(k.fma_fraction) : nlohmann::json(nullptr)},
          {"tensor_instructions", k.tensor_instructions},
          {"tensor_ops", tensor_ops_json(k)},
-         {"gflop_per_s", timed ? nlohmann::json(k.gflop_per_s()) : nlohmann::json(nullptr)},
+         {"gflop_per_s",
+          timed && k.flops_known() ? nlohmann::json(k.gflop_per_s()) : nlohmann::json(nullptr)},
          {"bytes", bytes},
          {"bytes_counted", counted},
          {"ai", ai},

@@ -431,7 +431,7 @@ TEST(ImportNcu, HoppersOneFp16MetricAndTheFirstOfAUnitsMetrics) {
   EXPECT_EQ(k.tensor_ops[1].figure, "tc_fp8_e4m3");
   EXPECT_DOUBLE_EQ(k.tensor_ops[1].ops, 100.0);
   EXPECT_DOUBLE_EQ(k.flops(), 4196.0);
-  EXPECT_EQ(notes_with(r, {"h.csv: no FLOP metric", "FLOPs recorded as 0 (the CUDA cores'; the "
+  EXPECT_EQ(notes_with(r, {"h.csv: no FLOP metric", "FLOPs unknown, not 0 (the CUDA cores'; the "
                                                     "tensor cores' ops"}).size(),
             1u)
       << all_notes(r);

@@ -19,6 +19,8 @@ call as everything else, the peers table, the PyTorch program under rooftop and 
 ncu, and the verdicts of compare-counts.
 """
 
+import atexit
+import functools
 import os
 import pathlib
 import re
@@ -108,9 +110,13 @@ def make_bundle(top, peers=True, ncu=False, torch=False):
     return bundle
 
 
-def path_without(folder, hidden):
-    """This PATH less the programs named in hidden: each of its folders that holds one is
-    replaced, in its place, by a folder (under folder) of links to everything else in it."""
+@functools.lru_cache(maxsize=None)
+def path_without(hidden):
+    """This PATH less the programs named in hidden (a tuple): each of its folders that holds
+    one is replaced, in its place, by a folder of links to everything else in it. Made once
+    per run of the tests (a /usr/bin holds thousands of programs), removed at exit."""
+    folder = pathlib.Path(tempfile.mkdtemp(prefix="run-gpu-path-"))
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
     places = []
     for i, place in enumerate(filter(None, os.environ.get("PATH", "").split(os.pathsep))):
         if any(os.path.lexists(os.path.join(place, name)) for name in hidden):
@@ -129,7 +135,7 @@ def run_gpu(bundle, *args, **more):
     PATH alone (ROOFTOP_NCU_PLACES empty) unless MORE says otherwise."""
     out = bundle.parent / "results"
     top = bundle.parent
-    path = f"{top / 'tools'}{os.pathsep}{path_without(top / 'path', ['ncu'])}"
+    path = f"{top / 'tools'}{os.pathsep}{path_without(('ncu',))}"
     env = dict(os.environ, OUT=str(out), CALLS=str(top / "calls.txt"), FIXTURES=str(FIXTURES),
                CUDA_HOME=str(top / "no-cuda"), PATH=path, ROOFTOP_NCU_PLACES="",
                PYTHONPATH=str(top / "python"))

@@ -6,6 +6,7 @@
 
 #include "gzip.hpp"
 #include "rooftop/core/error.hpp"
+#include "rooftop/core/vocabulary.hpp"
 #include "units.hpp"
 
 #define ROOFTOP_READERS(X) \
@@ -73,6 +74,13 @@ Timing read_timing(const OpenedFile& file) {
 Reading read_report(const OpenedFile& file, const Timing* timing) {
   Reading reading = file.reader->read(file.input(), timing);
   reading.family = file.reader->family;
+  // A file of times counts no FLOPs but its operators': a kernel without them has FLOPs
+  // unknown, not zero.
+  if (file.reader->times_only)
+    for (core::KernelRecord& k : reading.kernels)
+      if (k.flops() == 0.0)
+        for (const core::Precision& p : core::kPrecisions)
+          if (p.counted_by_instructions()) k.flops_unknown.emplace_back(p.name);
   return reading;
 }
 

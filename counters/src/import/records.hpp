@@ -17,8 +17,8 @@
 namespace rooftop::counters::importing {
 
 using core::KernelRecord;
-using core::Precision;
 using core::kPrecisions;
+using core::Precision;
 inline constexpr const char* kOps[] = {"add", "mul", "fma"};
 
 // Notes gathered per issue, so that one line names every kernel an issue concerns.
@@ -74,7 +74,7 @@ bool note_missing_flop_metrics(const std::string& file, const char* all_metrics,
     if (!in_file(p)) absent.push_back(&p);
   }
   if (absent.size() == counted) {
-    notes.push_back(file + ": no FLOP metric (" + all_metrics + "): FLOPs recorded as 0");
+    notes.push_back(file + ": no FLOP metric (" + all_metrics + "): FLOPs unknown, not 0");
     return true;
   }
   for (const Precision* p : absent)

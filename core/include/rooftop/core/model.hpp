@@ -221,6 +221,13 @@ struct KernelRecord {
   double flops_bf16 = 0.0, flops_fp8 = 0.0;  // schema 1.8
   // The CUDA-core FLOPs of every precision (core::kPrecisions).
   double precision_flops() const;
+  // Precisions whose FLOPs the source could not count (a report without their metrics):
+  // their flops_* are unknown, not zero. Kept in memory for the report; a kernels file
+  // stores the zeros.
+  std::vector<std::string> flops_unknown;
+  // Whether flops() holds a count: false where nothing was counted and every precision
+  // counted by instruction (kPrecisions' sass) is unknown. Such a kernel has no intensity.
+  bool flops_known() const;
   double fma_fraction = -1.0;       // share of the FLOPs issued as FMAs (< 0: unknown)
   double tensor_instructions = 0.0;  // counted, not converted to FLOPs
   std::vector<TensorOps> tensor_ops;  // per matrix unit, only the units with counts
