@@ -44,7 +44,7 @@ int run_compare(const CompareOptions& options);
 struct ExportOptions {
   std::string file;
   std::string format;
-  std::string out;  // empty: stdout
+  std::string out;  // empty: stdout; for ncu-sections the folder to write (required)
 };
 int run_export(const ExportOptions& options);
 

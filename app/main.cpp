@@ -137,12 +137,20 @@ Command add_export(CLI::App& app) {
   CLI::App* e = app.add_subcommand("export", "write a ceilings file in a format other tools read");
   e->add_option("file", o->file, "ceilings file (HDF5)")->required()
       ->check(kFilePath);
-  e->add_option("--format", o->format, "ert-json (ERT's roofline.json), csv or json")
+  e->add_option("--format", o->format,
+                "ert-json (ERT's roofline.json), csv, json, or ncu-sections (Nsight Compute "
+                "section files of the measured hierarchical rooflines, a GPU's file; a folder)")
       ->required()
       ->check(CLI::IsMember(std::vector<std::string>(std::begin(rooftop::ceilings::kExportFormats),
                                                      std::end(rooftop::ceilings::kExportFormats))));
-  e->add_option("--out", o->out, "file to write (default: stdout)")
+  e->add_option("--out", o->out,
+                "file to write (default: stdout); for ncu-sections a new folder (required)")
       ->check(kFilePath);
+  // A folder of files has no stdout to go to: a usage error, as a missing flag is.
+  e->parse_complete_callback([o] {
+    if (o->format == rooftop::ceilings::kNcuSectionsFormat && o->out.empty())
+      throw CLI::ValidationError("--out DIR", "required with --format ncu-sections");
+  });
   return {e, [o](const std::string&) { return rooftop::app::run_export(*o); }};
 }
 

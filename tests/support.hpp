@@ -46,9 +46,11 @@ class TempDir {
   std::string file(const std::string& name) const { return (path_ / name).string(); }
 
   // Names of the entries in the directory, sorted.
-  std::vector<std::string> entries() const {
+  std::vector<std::string> entries() const { return entries_of(path_); }
+  // And of any other directory.
+  static std::vector<std::string> entries_of(const std::filesystem::path& dir) {
     std::vector<std::string> out;
-    for (const auto& e : std::filesystem::directory_iterator(path_))
+    for (const auto& e : std::filesystem::directory_iterator(dir))
       out.push_back(e.path().filename().string());
     std::sort(out.begin(), out.end());
     return out;

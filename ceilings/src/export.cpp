@@ -94,6 +94,9 @@ std::string export_text(const core::CeilingsFile& f, const std::string& format,
   if (format == "csv") return to_csv(f);
   if (format == "json")
     return to_table_json(f).dump(2, ' ', false, json::error_handler_t::replace) + "\n";
+  if (format == kNcuSectionsFormat)
+    throw Error("export format " + format +
+                " is a folder of section files, not one text; write it with ncu_sections()");
   std::string known;
   for (const char* k : kExportFormats) known += (known.empty() ? "" : ", ") + std::string(k);
   throw Error("unknown export format '" + format + "' (known: " + known + ")");

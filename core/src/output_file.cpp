@@ -40,6 +40,10 @@ int claim_slot(const std::string& path) {
   return -1;
 }
 
+void release_slot(int slot) {
+  if (slot >= 0) g_slots[slot].state = kFree;
+}
+
 }  // namespace
 
 bool same_file(const std::string& a, const std::string& b) {
@@ -70,14 +74,80 @@ std::string resolved(const std::string& path) {
   throw Error(path + ": a chain of links that does not end; not written through");
 }
 
-mode_t file_mode() {
-  static const mode_t mode = [] {
-    const mode_t mask = umask(0);
-    umask(mask);
-    return static_cast<mode_t>(0666 & ~mask);
+// `mode` less the umask: what open() and mkdir() would have given (mkstemp and mkdtemp
+// give 0600 and 0700).
+mode_t permitted(mode_t mode) {
+  static const mode_t mask = [] {
+    const mode_t m = umask(0);
+    umask(m);
+    return m;
   }();
-  return mode;
+  return static_cast<mode_t>(mode & ~mask);
 }
+
+void write_all(int fd, const std::string& text, const std::string& path) {
+  for (std::size_t done = 0; done < text.size();) {
+    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) throw Error(path + ": write failed (" + std::strerror(errno) + ")");
+    done += static_cast<std::size_t>(n);
+  }
+}
+
+// A folder's name without the '/' it may end in.
+std::string folder_path(std::string path) {
+  while (path.size() > 1 && path.back() == '/') path.pop_back();
+  return path;
+}
+
+// A new folder beside `target`, removed with its files unless commit() renamed it onto
+// `target`; it and each file in it are listed for remove_temporary_files() until then.
+class TempFolder {
+ public:
+  explicit TempFolder(const std::string& target) : target_(target) {
+    std::string pattern = target + ".tmpXXXXXX";
+    if (!mkdtemp(pattern.data()))
+      throw Error(target + ": cannot create a folder here (" + std::strerror(errno) + ")");
+    path_ = pattern;
+    slots_.push_back(claim_slot(path_));
+  }
+  ~TempFolder() {
+    std::error_code ec;
+    if (!committed_) std::filesystem::remove_all(path_, ec);
+    for (int slot : slots_) release_slot(slot);
+  }
+  TempFolder(const TempFolder&) = delete;
+  TempFolder& operator=(const TempFolder&) = delete;
+
+  void add(const FolderFile& file) {
+    ROOFTOP_REQUIRE(!file.name.empty() && file.name.find('/') == std::string::npos &&
+                        file.name != "." && file.name != "..",
+                    "a folder's file needs a plain name, not '" + file.name + "'");
+    const std::string path = path_ + "/" + file.name, shown = target_ + "/" + file.name;
+    const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    if (fd < 0) throw Error(shown + ": cannot write (" + std::strerror(errno) + ")");
+    slots_.push_back(claim_slot(path));
+    try {
+      write_all(fd, file.text, shown);
+    } catch (...) {
+      ::close(fd);
+      throw;
+    }
+    if (::close(fd) != 0) throw Error(shown + ": write failed (" + std::strerror(errno) + ")");
+  }
+
+  void commit() {
+    if (chmod(path_.c_str(), permitted(0777)) != 0 ||
+        std::rename(path_.c_str(), target_.c_str()) != 0)
+      throw Error(target_ + ": cannot replace (" + std::strerror(errno) + ")");
+    committed_ = true;
+  }
+
+ private:
+  std::string target_, path_;
+  std::vector<int> slots_;
+  bool committed_ = false;
+};
 
 }  // namespace
 
@@ -105,6 +175,8 @@ void check_apart(const std::string& first, const std::string& second) {
 void remove_temporary_files() noexcept {
   for (Slot& s : g_slots)
     if (s.state.load() == kLive) ::unlink(s.path);
+  for (Slot& s : g_slots)  // then the folders, their files gone
+    if (s.state.load() == kLive) ::rmdir(s.path);
 }
 
 extern "C" void stop_after_removing_temporary_files(int sig) {
@@ -138,7 +210,7 @@ TempFile::~TempFile() {
 }
 
 void TempFile::forget() {
-  if (slot_ >= 0) g_slots[slot_].state = kFree;
+  release_slot(slot_);
   slot_ = -1;
 }
 
@@ -148,7 +220,8 @@ void TempFile::close_fd() {
 }
 
 void TempFile::commit() {
-  if (chmod(path_.c_str(), file_mode()) != 0 || std::rename(path_.c_str(), target_.c_str()) != 0)
+  if (chmod(path_.c_str(), permitted(0666)) != 0 ||
+      std::rename(path_.c_str(), target_.c_str()) != 0)
     throw Error(target_ + ": cannot replace (" + std::strerror(errno) + ")");
   committed_ = true;
   forget();  // renamed: a stop signal now must not remove it
@@ -157,14 +230,36 @@ void TempFile::commit() {
 void write_text_file(const std::string& path, const std::string& text) {
   check_writable(path);
   TempFile tmp(path);
-  for (std::size_t done = 0; done < text.size();) {
-    const ssize_t n = ::write(tmp.fd(), text.data() + done, text.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) throw Error(path + ": write failed (" + std::strerror(errno) + ")");
-    done += static_cast<std::size_t>(n);
-  }
+  write_all(tmp.fd(), text, path);
   tmp.close_fd();
   tmp.commit();
+}
+
+void check_folder_writable(const std::string& path) {
+  if (path.empty()) throw Error("output path is empty");
+  const std::string folder = folder_path(path);
+  struct stat st {};
+  if (lstat(folder.c_str(), &st) == 0) {
+    if (S_ISLNK(st.st_mode))
+      throw Error(path + ": is a symbolic link; give the name of a new folder");
+    if (!S_ISDIR(st.st_mode))
+      throw Error(path + ": is a file, not a folder; give the name of a new folder");
+    std::error_code ec;
+    const bool empty = std::filesystem::is_empty(folder, ec);
+    if (ec) throw Error(path + ": cannot read the folder (" + ec.message() + ")");
+    if (!empty)
+      throw Error(path +
+                  ": is a folder with files in it; nothing is written over them (give the name "
+                  "of a new folder)");
+  }
+  TempFolder probe(folder);  // its parent takes new folders
+}
+
+void write_text_folder(const std::string& path, const std::vector<FolderFile>& files) {
+  check_folder_writable(path);
+  TempFolder folder(folder_path(path));
+  for (const FolderFile& file : files) folder.add(file);
+  folder.commit();
 }
 
 }  // namespace rooftop::core

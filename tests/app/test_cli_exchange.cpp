@@ -4,7 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -239,6 +241,95 @@ TEST(CliImportCeilingsErrors, OutIsRequired) {
   TempDir logs;
   expect_one_line_failure(
       run_rooftop({"import-ceilings", fixture("ert-per-precision.json")}, logs));
+}
+
+// ---------------------------------------------------------------------------------------
+// export --format ncu-sections: a folder of Nsight Compute section files
+
+const std::string kH200Ceilings = std::string(ROOFTOP_DATA_DIR) + "/h200-2026-11-27-ceilings-2.h5";
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+RunResult export_sections(const std::string& input, const std::string& out, const TempDir& logs) {
+  return run_rooftop({"export", input, "--format", "ncu-sections", "--out", out}, logs);
+}
+
+TEST(CliExportSections, OneLinePerFileWrittenAndTheNotesOnStderr) {
+  TempDir logs, files;
+  const std::string out = files.file("sections");
+  const RunResult r = export_sections(kH200Ceilings, out, logs);
+  ASSERT_EQ(r.status, 0) << r.err;
+  const std::vector<std::string> written = lines_of(r.out);
+  EXPECT_EQ(written.size(), 8u) << r.out;
+  for (const std::string& path : written) {
+    EXPECT_EQ(path.rfind(out + "/Rooftop_HierarchicalRoofline_", 0), 0u) << path;
+    EXPECT_NE(read_bytes(path).find("Identifier: \"Rooftop_"), std::string::npos) << path;
+  }
+  EXPECT_EQ(TempDir::entries_of(out).size(), written.size());
+  EXPECT_EQ(files.entries(), std::vector<std::string>{"sections"}) << "nothing left beside it";
+  EXPECT_NE(r.err.find("rooftop: note: fp16: "), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("rooftop: note: tc_fp8_e5m2: "), std::string::npos) << r.err;
+}
+
+TEST(CliExportSections, AnEmptyFolderIsReplaced) {
+  TempDir logs, files;
+  const std::string out = files.file("sections");
+  std::filesystem::create_directory(out);
+  const RunResult r = export_sections(kH200Ceilings, out + "/", logs);
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(TempDir::entries_of(out).size(), 8u);
+  EXPECT_EQ(files.entries(), std::vector<std::string>{"sections"});
+}
+
+TEST(CliExportSectionsErrors, OutMustNameANewOrEmptyFolderThatCanBeMade) {
+  TempDir logs, files;
+  write_bytes(files.file("a-file"), "kept");
+  std::filesystem::create_directory(files.file("full"));
+  write_bytes(files.file("full/mine.txt"), "kept");
+  const std::pair<std::string, std::string> cases[] = {
+      {files.file("a-file"), "is a file, not a folder"},
+      {files.file("full"), "new folder"},
+      {files.file("a-file/out"), "cannot create a folder here"},  // even as root
+      {files.file("missing/out"), "cannot create a folder here"}};
+  for (const auto& [out, reason] : cases) {
+    SCOPED_TRACE(out);
+    const RunResult r = export_sections(kH200Ceilings, out, logs);
+    expect_one_line_failure(r);
+    EXPECT_EQ(r.status, 1);
+    EXPECT_NE(r.err.find(out), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find(reason), std::string::npos) << r.err;
+    EXPECT_TRUE(r.out.empty()) << r.out;
+    EXPECT_EQ(files.entries(), (std::vector<std::string>{"a-file", "full"}));
+    EXPECT_EQ(TempDir::entries_of(files.file("full")), std::vector<std::string>{"mine.txt"});
+    EXPECT_EQ(read_bytes(files.file("a-file")), "kept");
+  }
+}
+
+TEST(CliExportSectionsErrors, OutIsRequiredAsAFlagIs) {
+  TempDir logs;
+  const RunResult r = run_rooftop({"export", kH200Ceilings, "--format", "ncu-sections"}, logs);
+  expect_one_line_failure(r);
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("--out DIR: required with --format ncu-sections"), std::string::npos)
+      << r.err;
+}
+
+TEST(CliExportSectionsErrors, AHostsFileHasNoSectionsAndNothingIsWritten) {
+  TempDir logs, files;
+  const RunResult r =
+      export_sections(std::string(ROOFTOP_DATA_DIR) + "/epyc-zen4-2026-11-29-ceilings.h5",
+                      files.file("sections"), logs);
+  expect_one_line_failure(r);
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("is a host's ceilings file; Nsight Compute sections need a GPU's"),
+            std::string::npos)
+      << r.err;
+  EXPECT_TRUE(files.entries().empty());
 }
 
 }  // namespace

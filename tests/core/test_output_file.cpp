@@ -1,7 +1,8 @@
 // Where outputs go and what they leave: a link at the destination written through (to a
 // file that exists or not; a chain of links that loops refused), an output that is one of
 // the command's inputs or another of its outputs refused before anything is written, and
-// the temporary file of a write under way removed when a stop signal ends the process.
+// the temporary file of a write under way removed when a stop signal ends the process; a
+// folder of files written whole or not at all, never over one that has entries.
 
 #include <gtest/gtest.h>
 #include <signal.h>
@@ -111,6 +112,35 @@ TEST(OutputFile, AStopSignalLeavesNoTemporaryFile) {
     EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == sig) << status;
     EXPECT_TRUE(dir.entries().empty()) << sig << ": " << dir.entries().front();
   }
+}
+
+TEST(OutputFolder, WrittenWholeOrNotAtAll) {
+  TempDir dir;
+  write_text_folder(dir.file("out/"), {{"a.section", "one"}, {"b.section", "two"}});
+  EXPECT_EQ(TempDir::entries_of(dir.file("out")),
+            (std::vector<std::string>{"a.section", "b.section"}));
+  EXPECT_EQ(read_bytes(dir.file("out/b.section")), "two");
+  // A file that cannot be written: the ones before it go too.
+  EXPECT_THROW(write_text_folder(dir.file("next"), {{"a.section", "one"}, {"x/y", "two"}}), Error);
+  EXPECT_EQ(dir.entries(), std::vector<std::string>{"out"});
+  fs::create_directory(dir.file("empty"));
+  write_text_folder(dir.file("empty"), {{"a.section", "new"}});
+  EXPECT_EQ(read_bytes(dir.file("empty/a.section")), "new");
+}
+
+TEST(OutputFolder, NeverOverAFileALinkOrAFolderWithEntries) {
+  TempDir dir;
+  write_bytes(dir.file("file"), "kept");
+  fs::create_symlink("file", dir.file("link"));
+  EXPECT_NE(error_of([&] { check_folder_writable(dir.file("file")); }).find("is a file"),
+            std::string::npos);
+  EXPECT_NE(error_of([&] { check_folder_writable(dir.file("link")); }).find("symbolic link"),
+            std::string::npos);
+  EXPECT_NE(error_of([&] { check_folder_writable(dir.path().string()); }).find("files in it"),
+            std::string::npos);
+  EXPECT_NE(error_of([&] { check_folder_writable(dir.file("file/out")); }).find("cannot create"),
+            std::string::npos);
+  EXPECT_EQ(dir.entries(), (std::vector<std::string>{"file", "link"}));
 }
 
 }  // namespace

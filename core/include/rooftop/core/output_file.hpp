@@ -63,4 +63,20 @@ class TempFile {
 // failed write.
 void write_text_file(const std::string& path, const std::string& text);
 
+// One file of a folder written by write_text_folder: a plain name, no '/'.
+struct FolderFile {
+  std::string name;
+  std::string text;
+};
+
+// Throws one line unless `path` can become a new folder: nothing there, or an empty
+// folder (replaced); never a file, a link or a folder with entries (nothing is written
+// over or merged into), and its parent takes new entries.
+void check_folder_writable(const std::string& path);
+
+// Writes `files` as the folder `path`, all or nothing: into a new folder beside it
+// (mkdtemp), renamed onto `path` once every file is written. A failure or a stop signal
+// leaves nothing behind, and `path` as it was.
+void write_text_folder(const std::string& path, const std::vector<FolderFile>& files);
+
 }  // namespace rooftop::core
