@@ -118,6 +118,12 @@ std::string ncu_on_path() {
   return "";
 }
 
+// `ncu ARGS` as a shell command with HOME in `home`: ncu deploys its stock sections under
+// $HOME/Documents on first use, which a test must not leave behind.
+std::string ncu_command(const std::string& ncu, const std::string& home, const std::string& args) {
+  return "HOME='" + home + "' '" + ncu + "' " + args;
+}
+
 std::string output_of(const std::string& command) {
   FILE* pipe = popen((command + " 2>&1").c_str(), "r");
   if (!pipe) throw std::runtime_error("cannot run " + command);
@@ -148,8 +154,9 @@ std::set<std::string> listed_identifiers(const std::string& listing) {
 std::set<std::string> stock_identifiers() {
   std::set<std::string> stock = kStockRooflines;
   if (const std::string ncu = ncu_on_path(); !ncu.empty()) {
+    TempDir home;
     const std::set<std::string> listed =
-        listed_identifiers(output_of("'" + ncu + "' --list-sections"));
+        listed_identifiers(output_of(ncu_command(ncu, home.path().string(), "--list-sections")));
     stock.insert(listed.begin(), listed.end());
   }
   return stock;
@@ -362,8 +369,8 @@ TEST(NcuSections, NotOneTextForExportText) {
 TEST(NcuListSections, ListsEveryExportedSectionWithoutErrors) {
   const std::string ncu = ncu_on_path();
   if (ncu.empty()) {
-    if (std::getenv("ROOFTOP_REQUIRE_NCU"))
-      FAIL() << "ROOFTOP_REQUIRE_NCU is set and ncu is not on PATH";
+    if (std::getenv("ROOFTOP_REQUIRE_NSIGHT"))
+      FAIL() << "ROOFTOP_REQUIRE_NSIGHT is set and ncu is not on PATH";
     GTEST_SKIP() << "ncu is not on PATH: Nsight Compute's reading of the sections is not checked";
   }
   TempDir dir;
@@ -371,7 +378,7 @@ TEST(NcuListSections, ListsEveryExportedSectionWithoutErrors) {
   const std::vector<SectionFile> sections = ncu_sections(read_file(kH200), "h200.h5");
   core::write_text_folder(folder, sections);
   const std::string listing =
-      output_of("'" + ncu + "' --list-sections --section-folder '" + folder + "'");
+      output_of(ncu_command(ncu, dir.path().string(), "--list-sections --section-folder '" + folder + "'"));
   EXPECT_FALSE(std::regex_search(listing, std::regex("Filename +Error"))) << listing;
   EXPECT_FALSE(contains(listing, "Error:")) << listing;
   const std::set<std::string> listed = listed_identifiers(listing);

@@ -12,6 +12,7 @@ them): then they fail. The tests of a missing tool run on a PATH without it, wha
 this machine has.
 """
 
+import atexit
 import csv
 import io
 import json
@@ -33,8 +34,14 @@ NEWER_NCU = FIXTURES / "ncu-rep-2024.3-hyperspec.ncu-rep"
 NEWER_NSYS = FIXTURES / "nsys-rep-2026.1-jacc.nsys-rep"
 
 
+# ncu deploys its stock sections under $HOME/Documents on first use: the tests' tools run
+# with a HOME of their own.
+HOME = tempfile.mkdtemp(prefix="nsight-home-")
+atexit.register(shutil.rmtree, HOME, ignore_errors=True)
+
+
 def rooftop(*args, path=None):
-    env = dict(os.environ)
+    env = dict(os.environ, HOME=HOME)
     if path is not None:
         env["PATH"] = path
     return subprocess.run([os.environ["ROOFTOP_EXE"], *map(str, args)], capture_output=True,
@@ -54,7 +61,7 @@ def need(test, tool):
 
 def ncu_page(ncu, report, *page):
     done = subprocess.run([ncu, "--import", str(report), "--csv", *page], capture_output=True,
-                          text=True, timeout=300, check=True)
+                          text=True, timeout=300, check=True, env=dict(os.environ, HOME=HOME))
     return list(csv.DictReader(io.StringIO(done.stdout)))
 
 
