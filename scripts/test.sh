@@ -11,8 +11,10 @@ if ! grep -q "define ROOFTOP_HAS_MPI 1" "$root/build/generated/rooftop/config.hp
        "tests would not run" >&2
   exit 1
 fi
-# install-deps.sh installed Chromium and Debian's PyTorch: the browser tests and those of
-# profile --torch must run here, not skip. On every core: the suites that load the
-# machine (e2e, mpi) run alone (RUN_SERIAL).
-ROOFTOP_REQUIRE_BROWSER=1 ROOFTOP_REQUIRE_TORCH=1 ctest --test-dir "$root/build" --output-on-failure \
-  --parallel "$(nproc)" "$@"
+# install-deps.sh installed Chromium, Debian's PyTorch and NVIDIA's Nsight tools (ncu on
+# PATH, nsys unpacked into its folder, put on PATH here): the browser tests and those of
+# profile --torch and of Nsight's report files must run here, not skip. On every core: the
+# suites that load the machine (e2e, mpi) run alone (RUN_SERIAL).
+nsys_bin="${ROOFTOP_DEPS_DIR:-$HOME/.cache/rooftop}/nsight-systems/bin"
+PATH="$nsys_bin:$PATH" ROOFTOP_REQUIRE_BROWSER=1 ROOFTOP_REQUIRE_TORCH=1 ROOFTOP_REQUIRE_NSIGHT=1 \
+  ctest --test-dir "$root/build" --output-on-failure --parallel "$(nproc)" "$@"
