@@ -62,7 +62,7 @@ reference="$root/data/h200-2026-11-27-ceilings-1.h5"
 for tool in ldd tar gzip strip awk; do
   command -v "$tool" >/dev/null || die "'$tool' not found"
 done
-for script in run-gpu.sh bench-gpp-ladder.py bench-llm.py; do
+for script in run-gpu.sh bench-gpp-ladder.py bench-llm.py check-ncu-sections.py; do
   [[ -f "$root/scripts/$script" ]] || die "$root/scripts/$script is missing"
 done
 for f in scripts/torch_model.py examples/train.py analyze/torch/rooftop_torch.py \
@@ -158,7 +158,8 @@ if [[ -n "$peers" ]]; then
 fi
 cp "$build/$connector" "$dir/lib/"
 [[ -n "$injection" ]] && cp "$build/$injection" "$dir/lib/"
-cp "$root/scripts/run-gpu.sh" "$root/scripts/bench-gpp-ladder.py" "$root/scripts/bench-llm.py" "$dir/"
+cp "$root/scripts/run-gpu.sh" "$root/scripts/bench-gpp-ladder.py" "$root/scripts/bench-llm.py" \
+   "$root/scripts/check-ncu-sections.py" "$dir/"
 # The config bench-llm.py's decoder takes its shape from.
 cp "$root/tests/fixtures/llm/llama-3-8b.json" "$dir/share/"
 cp "$root/scripts/torch_model.py" "$root/examples/train.py" "$dir/share/"

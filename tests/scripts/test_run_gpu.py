@@ -85,7 +85,7 @@ def make_bundle(top, peers=True, ncu=False, torch=False):
     files."""
     bundle = top / "rooftop-gpu"
     (bundle / "share").mkdir(parents=True)
-    for script in ["run-gpu.sh", "peers-table.py", "bench-gpp-ladder.py"]:
+    for script in ["run-gpu.sh", "peers-table.py", "bench-gpp-ladder.py", "check-ncu-sections.py"]:
         shutil.copy(ROOT / "scripts" / script, bundle / script)
     (bundle / "VERSION").write_text("rooftop 0.1.0 stand-in\ncuda_toolkit 13.0.88\ncuda_arch 90\n")
     shutil.copy(FIXTURES / "h5" / "h200-ceilings.h5", bundle / "share" / "reference-ceilings.h5")
@@ -224,6 +224,27 @@ class RunGpu(unittest.TestCase):
         self.assertRegex(after_counts, r"\n +l2 bytes +within 2% in all 9 pairs")
         after_torch = summary[summary.index("\ncounts-torch "):summary.index("\npeer-")]
         self.assertRegex(after_torch, r"\n +fp64 FLOPs +equal in")
+
+    def test_the_sections_of_this_calls_ceilings_are_profiled_and_their_roofs_checked(self):
+        done, summary, out = run_gpu(make_bundle(self.top, ncu=True, peers=False))
+        self.assertEqual(done.returncode, 0, done.stderr)
+        order = list(steps(summary))
+        self.assertEqual(order[order.index("counts") + 1:order.index("counts") + 4],
+                         ["ncu-sections-export", "ncu-sections", "ncu-sections-check"], summary)
+        self.assertNotRegex(steps(summary)["ncu-sections-export"], "FAILED|TIMED OUT|SKIPPED")
+        calls = (self.top / "calls.txt").read_text()
+        self.assertIn(f"export {out}/gpu-1.h5 --format ncu-sections --out {out}/ncu-sections", calls)
+        sections = sorted(p.name for p in (out / "ncu-sections").iterdir())
+        self.assertIn("Rooftop_HierarchicalRoofline_FP64.section", sections)
+        under_ncu = next(c for c in calls.splitlines() if c.startswith("ncu ") and "--section-folder" in c)
+        for flag in [f"--section-folder {out}/ncu-sections", "--section regex:Rooftop_",
+                     "--print-units base", "--clock-control none", "--launch-count 1",
+                     f"--log-file {out}/ncu-sections.csv", "--kernels triad --size tiny"]:
+            self.assertIn(flag, under_ncu)
+        # The stand-in ncu writes the H200's raw page of the GPP run, which has no
+        # rooftop__ roof: the check says so under its step, and fails.
+        self.assertIn("FAILED", steps(summary)["ncu-sections-check"])
+        self.assertRegex(summary, r"\n +ncu's raw page names no rooftop__ roof .*were the sections collected\?")
 
     def test_without_ncu_the_pytorch_counts_are_set_beside_the_bundles_log(self):
         done, summary, out = run_gpu(make_bundle(self.top, torch=True))
