@@ -41,6 +41,7 @@ std::string describe(const llm::ModelConfig& m, const llm::Workload& w) {
   if (m.experts > 0)
     text += ", " + std::to_string(m.experts_per_token) + " of " + std::to_string(m.experts) +
             " experts a token";
+  if (m.window > 0) text += ", a sliding window of " + std::to_string(m.window) + " keys";
   return text + "\nbatch " + std::to_string(w.batch) + ", prompt " + std::to_string(w.prompt) +
          ", " + std::to_string(w.generate) + " tokens generated; weights " +
          std::string(w.dtype->name) + ", KV cache " + figure(w.kv_bytes) + " bytes an element" +

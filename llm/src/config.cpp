@@ -139,6 +139,8 @@ ModelConfig parse_config(const std::string& text, const std::string& name) {
            std::to_string(c.kv_heads) + " key-value heads");
   if (c.position == Position::learned) c.positions = r.integer("n_positions", 1024);
   c.tied = r.boolean("tie_word_embeddings", family->tied);
+  // sliding_window where the config uses it (Qwen2 gives one and use_sliding_window false).
+  if (r.boolean("use_sliding_window", true)) c.window = r.integer("sliding_window", 0, 1);
   // hidden_act (the Llama family's, Gemma's hidden_activation) or GPT-2's
   // activation_function: a GELU of any form counts as GELU, else SiLU.
   for (const char* field : {"hidden_act", "hidden_activation", "activation_function"}) {

@@ -1,5 +1,6 @@
 #include "rooftop/llm/operators.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 namespace rooftop::llm {
@@ -9,13 +10,23 @@ namespace {
 // 8 (mean, variance, normalize, scale and shift), as the PyTorch trace reader counts them.
 double norm_flops(const ModelConfig& m) { return m.norm == Norm::rms ? 4 : 8; }
 
-// The step's shape: B sequences of T new tokens after a context of C.
+// The step's shape: B sequences of T new tokens after a context of C, under a sliding
+// window of W keys (0: none).
 struct Step {
-  double batch, tokens, context;
+  double batch, tokens, context, window = 0;
   double rows() const { return batch * tokens; }  // N: the tokens the GEMMs see
   // Keys visited over the step's queries with a causal mask: each new token i (1..T) sees
-  // C + i keys.
-  double keys() const { return batch * (tokens * context + tokens * (tokens + 1) / 2); }
+  // C + i keys, at most W: the first k = W - C of them (0 to T) C + i, the rest W.
+  double keys() const {
+    if (window <= 0 || context + tokens <= window)
+      return batch * (tokens * context + tokens * (tokens + 1) / 2);
+    const double k = std::clamp(window - context, 0.0, tokens);
+    return batch * (k * context + k * (k + 1) / 2 + (tokens - k) * window);
+  }
+  // The keys the last query sees, the cache the attention reads: C + T, at most W.
+  double visible() const {
+    return window > 0 ? std::min(context + tokens, window) : context + tokens;
+  }
 };
 
 // A GEMM over every layer: N rows through a `in` x `out` weight.
@@ -54,7 +65,7 @@ void attention(const ModelConfig& m, const Workload& w, const Step& s,
   const double d = static_cast<double>(m.head_dim);
   const double ab = w.dtype->activation_bytes;
   const double q = s.rows() * static_cast<double>(m.q_dim()) * ab;  // Q, or the output
-  const double cache = s.batch * (s.context + s.tokens) * static_cast<double>(m.kv_dim()) *
+  const double cache = s.batch * s.visible() * static_cast<double>(m.kv_dim()) *
                        w.kv_bytes;  // K or V of one layer
   const double written = s.rows() * static_cast<double>(m.kv_dim()) * w.kv_bytes * 2;
   const double keys = s.keys() * H;
@@ -69,8 +80,9 @@ void attention(const ModelConfig& m, const Workload& w, const Step& s,
     return;
   }
   // Unfused, the batched GEMMs compute the full rectangle of scores (each query row
-  // against all C + T keys) and a mask hides the future: their FLOPs are the rectangle's.
-  const double rectangle = s.rows() * H * (s.context + s.tokens);
+  // against all the keys it may see, C + T or the window) and a mask hides the future:
+  // their FLOPs are the rectangle's.
+  const double rectangle = s.rows() * H * s.visible();
   const double scores = rectangle * ab;
   Operator write{"kv_write", "attention", "fp32"};
   write.kv_bytes = written * L;
@@ -140,7 +152,7 @@ double distinct_experts(long long experts, long long per_token, double tokens) {
 std::vector<Operator> step_operators(const ModelConfig& m, const Workload& w, long long tokens,
                                      long long context) {
   const Step s{static_cast<double>(w.batch), static_cast<double>(tokens),
-               static_cast<double>(context)};
+               static_cast<double>(context), static_cast<double>(m.window)};
   const double h = static_cast<double>(m.hidden), V = static_cast<double>(m.vocab);
   const double N = s.rows(), ab = w.dtype->activation_bytes;
   std::vector<Operator> ops;

@@ -1,7 +1,8 @@
 // rooftop_llm: real Hugging Face configs (tests/fixtures/llm, sources in fixtures/README.md)
 // read, their operators' counts against closed forms (Llama 3.1 8B's decode token,
 // grouped-query attention's KV cache, Mixtral's two experts of eight, GPT-2's full
-// attention and tied embeddings), bad configs refused in one line, and the estimate on the
+// attention and tied embeddings, Gemma's one KV head, Phi-3's full attention, Mistral's
+// sliding window), bad configs refused in one line, and the estimate on the
 // H200's and a Zen 4's measured ceilings (data/).
 
 #include <gtest/gtest.h>
@@ -122,6 +123,70 @@ TEST(LlmOperators, Gpt2HasFullAttentionTiedEmbeddingsAndAPlainMlp) {
   for (const Operator& op : ops) EXPECT_NE(op.name, "gate_proj");
   EXPECT_DOUBLE_EQ(named(ops, "k_proj").flops, 2.0 * h * h * 12);  // all 12 heads
   EXPECT_DOUBLE_EQ(named(ops, "lm_head").flops, 2.0 * h * 50257);
+}
+
+TEST(LlmOperators, Gemma2BHasOneKvHeadOf256TiedEmbeddingsAndAGeluGate) {
+  const ModelConfig m = config("gemma-2b-it.json");
+  EXPECT_EQ(m.model_type, "gemma");
+  EXPECT_EQ(m.heads, 8);
+  EXPECT_EQ(m.kv_heads, 1);    // multi-query attention
+  EXPECT_EQ(m.head_dim, 256);  // from the config: 2048 / 8 would be 256 too, q_dim 2048
+  EXPECT_TRUE(m.tied);         // no tie_word_embeddings: Gemma ties
+  EXPECT_EQ(m.activation_flops, 8);  // hidden_act gelu
+  EXPECT_EQ(m.window, 0);
+  Workload w;
+  // 2.51 billion parameters: the embedding once, 18 layers of Q (2048 x 2048), K and V
+  // (2048 x 256 each), O and the gated MLP (3 x 2048 x 16384), and the norms.
+  const double h = 2048, I = 16384;
+  const double matrices = 256000 * h + 18 * (h * 2048 + 2 * h * 256 + 2048 * h + 3 * h * I);
+  EXPECT_NEAR(weight_bytes(m, w) / 2, matrices, 0.001 * matrices);
+  EXPECT_NEAR(matrices, 2.506e9, 0.001e9);
+  EXPECT_DOUBLE_EQ(kv_cache_bytes(m, w, 1) / 18, 2.0 * 1 * 256 * 2);
+  // Each of the 8 query heads reads the one KV head: a decode step's attention FLOPs are
+  // the query heads', its cache bytes the one head's.
+  const Operator& a = named(step_operators(m, w, 1, 99), "attention");
+  EXPECT_DOUBLE_EQ(a.flops, 18.0 * 8 * 100 * (4 * 256 + 5));
+  EXPECT_DOUBLE_EQ(a.kv_bytes, 18 * (2 * 100 + 2) * 256 * 2.0);  // K and V read, the new pair written
+}
+
+TEST(LlmOperators, Phi3MiniHasFullMultiHeadAttentionAndItsOwnLmHead) {
+  const ModelConfig m = config("phi-3-mini-128k-instruct.json");
+  EXPECT_EQ(m.model_type, "phi3");
+  EXPECT_EQ(m.kv_heads, m.heads);  // 32 of each
+  EXPECT_EQ(m.head_dim, 96);
+  EXPECT_FALSE(m.tied);
+  EXPECT_EQ(m.window, 262144);  // longer than its 131072 positions: never binds
+  Workload w;
+  const double h = 3072, I = 8192, V = 32064;
+  const double matrices = 2 * V * h + 32 * (4 * h * h + 3 * h * I);
+  EXPECT_NEAR(matrices, 3.821e9, 0.001e9);  // "3.8B"
+  EXPECT_NEAR(weight_bytes(m, w) / 2, matrices, 0.001 * matrices);
+  EXPECT_DOUBLE_EQ(named(step_operators(m, w, 1, 10), "k_proj").flops, 2.0 * h * h * 32);
+}
+
+TEST(LlmOperators, MistralsSlidingWindowCapsTheKeysAQueryReads) {
+  const ModelConfig m = config("mistral-7b-v0.1.json");
+  EXPECT_EQ(m.window, 4096);
+  Workload w;
+  const double per_key = 32.0 * 32 * (4 * 128 + 5);  // layers x query heads x (QK, PV, softmax)
+  // Inside the window a decode step reads every key; past it, the latest 4096.
+  EXPECT_DOUBLE_EQ(named(step_operators(m, w, 1, 999), "attention").flops, per_key * 1000);
+  const Operator far = named(step_operators(m, w, 1, 9999), "attention");
+  EXPECT_DOUBLE_EQ(far.flops, per_key * 4096);
+  EXPECT_DOUBLE_EQ(far.flops, named(step_operators(m, w, 1, 5000), "attention").flops);
+  EXPECT_DOUBLE_EQ(far.kv_bytes, 32 * (2 * 4096 + 2) * 1024 * 2.0);
+  // A prefill of 6,000 tokens: token i sees i keys up to 4,096, then 4,096.
+  const double keys = 4096.0 * 4097 / 2 + (6000 - 4096) * 4096.0;
+  EXPECT_DOUBLE_EQ(named(step_operators(m, w, 6000, 0), "attention").flops, per_key * keys);
+  // Unfused, the score rectangle is as wide as the window.
+  w.unfused = true;
+  EXPECT_DOUBLE_EQ(named(step_operators(m, w, 1, 9999), "qk_scores").flops,
+                   2.0 * 128 * 32 * 4096 * 32);
+  // The cache still holds the whole context (as Hugging Face's does).
+  EXPECT_DOUBLE_EQ(kv_cache_bytes(m, w, 10000), 10000 * 32 * 1024 * 2.0 * 2);
+  // Qwen2.5 gives a window and does not use it.
+  const ModelConfig qwen = config("qwen2-7b.json");
+  EXPECT_EQ(qwen.window, 0);
 }
 
 TEST(LlmConfig, BadConfigsAreOneLineNamingWhatIsWrong) {

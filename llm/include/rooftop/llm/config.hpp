@@ -24,6 +24,10 @@ struct ModelConfig {
   long long experts = 0;       // mixture of experts: experts per layer (0: a dense MLP)
   long long experts_per_token = 0;
   bool tied = false;           // the LM head is the embedding matrix
+  // Sliding-window attention (Mistral 7B v0.1: 4096): a query sees at most this many of
+  // the latest keys; 0: every key. The cache still holds the whole context, as Hugging
+  // Face's does.
+  long long window = 0;
   double activation_flops = 4; // FLOPs of the MLP's activation per element: SiLU 4 (exp,
                                // add, divide, multiply), GELU 8 (its tanh form)
   Mlp mlp = Mlp::gated;
