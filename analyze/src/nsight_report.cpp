@@ -156,7 +156,8 @@ std::string export_nsight_report(const std::string& path, std::string_view bytes
                   t.program + " on PATH (" + installed +
                   "), which cannot read it: export it with " + t.product + " " + written +
                   " or later: " + shown_command(t, path));
-    const std::string why = first_error({out.path(), err.path()});
+    std::string why = first_error({out.path(), err.path()});
+    while (!why.empty() && (why.back() == '.' || why.back() == ' ')) why.pop_back();
     throw Error(path + ": " + t.program + " could not read this " + t.product + " report (" +
                 (why.empty() ? "exit status " + std::to_string(status) : why) +
                 "): truncated or damaged?");
@@ -164,8 +165,9 @@ std::string export_nsight_report(const std::string& path, std::string_view bytes
   std::string text = core::read_input_file(out.path(), kMaxExportBytes, "exported report");
   const std::string written = writer_version(t, bytes);
   notes.push_back(path + ": an " + t.product + " report" +
-                  (written.empty() ? "" : " written by " + written) + ", exported by " + program +
-                  " " + tool_version(program) + " (" + shown_command(t, path) + ")");
+                  (written.empty() ? "" : " written by " + std::string(t.product) + " " + written) +
+                  ", exported by " + program + " " + tool_version(program) + " (" +
+                  shown_command(t, path) + ")");
   return text;
 }
 

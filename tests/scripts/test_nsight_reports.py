@@ -116,7 +116,8 @@ class ComputeReports(Temporary):
                          ["set_halo_values_x_396_gpu", "set_halo_values_x_419_gpu",
                           "compute_tendencies_x_279_gpu", "compute_tendencies_x_309_gpu",
                           "semi_discrete_step_232_gpu"])
-        self.assertTrue(any("exported by" in n and "ncu" in n for n in result["notes"]), result["notes"])
+        self.assertTrue(any("an Nsight Compute report written by Nsight Compute 2022.2.0.0, exported by "
+                            f"{self.ncu} 20" in n for n in result["notes"]), result["notes"])
         raw = ncu_page(self.ncu, NCU_REP, "--page", "raw", "--print-units", "base")[1:]  # less units
         details = ncu_page(self.ncu, NCU_REP, "--page", "details")
         # ncu's own roofline verdict of each kernel: its share of the FP32 and FP64 peaks, as
