@@ -20,6 +20,7 @@ import os
 import pathlib
 import re
 import shutil
+import sqlite3
 import subprocess
 import tempfile
 import unittest
@@ -167,7 +168,20 @@ class ComputeReports(Temporary):
 class SystemsReports(Temporary):
     def setUp(self):
         super().setUp()
-        need(self, "nsys")
+        self.nsys = need(self, "nsys")
+
+    def test_the_launches_and_their_time_are_those_of_nsys_own_export(self):
+        kernels = imported(self, NSYS_REP)["kernels"]
+        database = self.top / "own.sqlite"
+        subprocess.run([self.nsys, "export", "--type", "sqlite", "--output", str(database),
+                        str(NSYS_REP)], capture_output=True, timeout=300, check=True,
+                       env=dict(os.environ, HOME=HOME))
+        with sqlite3.connect(database) as db:
+            launches, nanoseconds = db.execute(
+                "SELECT count(*), sum(end - start) FROM CUPTI_ACTIVITY_KIND_KERNEL").fetchone()
+        self.assertEqual(launches, 4162)
+        self.assertEqual(sum(k["invocations"] for k in kernels), launches)
+        self.assertAlmostEqual(sum(k["time_s"] for k in kernels) / (nanoseconds * 1e-9), 1.0, places=9)
 
     def test_both_containers_give_the_runs_kernels_and_nothing_beside_them(self):
         for fixture in [NSYS_REP, QDREP]:
