@@ -144,7 +144,7 @@ TEST(LlmOperators, Gemma2BHasOneKvHeadOf256TiedEmbeddingsAndAGeluGate) {
   EXPECT_DOUBLE_EQ(kv_cache_bytes(m, w, 1) / 18, 2.0 * 1 * 256 * 2);
   // Each of the 8 query heads reads the one KV head: a decode step's attention FLOPs are
   // the query heads', its cache bytes the one head's.
-  const Operator& a = named(step_operators(m, w, 1, 99), "attention");
+  const Operator a = named(step_operators(m, w, 1, 99), "attention");
   EXPECT_DOUBLE_EQ(a.flops, 18.0 * 8 * 100 * (4 * 256 + 5));
   EXPECT_DOUBLE_EQ(a.kv_bytes, 18 * (2 * 100 + 2) * 256 * 2.0);  // K and V read, the new pair written
 }
