@@ -10,10 +10,10 @@
 # then the device tests, `measure --space device`, `analyze` of the GPP ladder and the
 # reference kernels with CUPTI counts (the ladder then beside the V100's published times,
 # and the GPU targets judged: gpp-ladder.txt), the same kernels run once each under Nsight
-# Compute, imported and their counts set beside CUPTI's, one of them profiled with the
-# section files of `rooftop export --format ncu-sections` (the roofs ncu evaluated set
-# against the measured ceilings, within 0.1%), `profile` of a Kokkos program
-# through the connector, `profile` of any CUDA program through the injection library
+# Compute, imported and their counts set beside CUPTI's, `profile` of a Kokkos program
+# through the connector, the tiny triad profiled under ncu with the section files of
+# `rooftop export --format ncu-sections` (the roofs ncu evaluated set against the
+# measured ceilings, within 0.1%), `profile` of any CUDA program through the injection library
 # (the PyTorch program of the ncu log where torch is installed, else connector_app), the
 # same PyTorch launches under ncu and the two sets of counts side by side (each
 # compare-counts' verdicts under its step's line), the peers where the bundle has them
@@ -71,7 +71,7 @@ summary="$out/summary.txt"
 # show under python3: 0.25 s on a host). The tests and profile took 2-4 s there. The first run
 # through (the machine checks, then the probes and each step to its limit, with the 5 s
 # of every kill) is 520 s plus the checks: inside the 540 s budget, 60 s under 10
-# minutes; the ncu-sections steps (50 s more), profile-cuda, ncu-torch, torch-launcher and
+# minutes; the ncu-sections steps (30 s more), profile-cuda, ncu-torch, torch-launcher and
 # llm-bench (280 s more), the peers (85 s on the H200 with
 # gpu-stream stopped at 25 s, about 140 s with its wrapper's 80 s; 245 s at their limits)
 # and the repeats run in the time the others leave, in that order.
@@ -90,9 +90,10 @@ declare -A limit=(
   [gpp-ladder]=10
   [ncu]=90
   [ncu-import]=10
-  [ncu-sections-export]=10
-  [ncu-sections]=30      # one tiny triad under ncu with rooftop's sections (not yet run)
-  [ncu-sections-check]=10
+  [ncu-sections-export]=5    # writes 8 small files (under 0.1 s on a host)
+  [ncu-sections]=20      # one tiny triad under ncu with rooftop's sections, as the
+                         # ncu probe (12 s) with a few more passes (not yet run)
+  [ncu-sections-check]=5     # reads one CSV row and rooftop export's JSON
   [counts]=15
   [profile]=30
   [profile-cuda]=60     # ncu took 14 s for the PyTorch program's 40 launches
@@ -587,7 +588,10 @@ if [[ -n "$ceilings" ]]; then
   elif [[ -n "$ncu" ]] && (( once )); then
     skipped ncu-import "${limit[ncu-import]}" "ncu profiled no launch: nothing to import or compare"
   fi
-  # 4b. rooftop's roofs inside Nsight Compute: the section files of this call's ceilings
+  # 5. An unmodified Kokkos program through the connector.
+  step profile "$rooftop" profile --ceilings "$ceilings" --out "$out/profile.h5" \
+       --plot "$out/profile.svg" --json -- "$here/bin/connector_app"
+  # 5b. rooftop's roofs inside Nsight Compute: the section files of this call's ceilings
   #     (export --format ncu-sections), one reference kernel (the tiny triad) profiled
   #     with them alone, and the roofs ncu evaluated, from its raw page, against the
   #     ceilings (check-ncu-sections.py: within 0.1%), its verdict under the step's line.
@@ -610,9 +614,6 @@ if [[ -n "$ceilings" ]]; then
       done < <(head -20 "$out/ncu-sections-check.log" 2>/dev/null)
     fi
   fi
-  # 5. An unmodified Kokkos program through the connector.
-  step profile "$rooftop" profile --ceilings "$ceilings" --out "$out/profile.h5" \
-       --plot "$out/profile.svg" --json -- "$here/bin/connector_app"
   # 6. Any CUDA program through the CUDA injection library (CUDA_INJECTION64_PATH): the
   # PyTorch program of the ncu log in tests/fixtures/import where this python3 has torch
   # and sees the GPU (its first 40 launches, the ones ncu counted), else connector_app's

@@ -143,27 +143,29 @@ std::string export_nsight_report(const std::string& path, std::string_view bytes
                 t.program + ", and no " + t.program + " is on PATH: install " + t.product +
                 " (Debian: " + t.package + ", non-free), or export it where " + t.program +
                 " is: " + shown_command(t, path));
-  ScratchFile out(t.export_suffix), err;
+  // ncu writes its page (and its ==ERROR== lines) to stdout; nsys writes the export to
+  // `out` and its progress to stdout. Each stream has a file of its own: two descriptors
+  // on one file would write over each other.
+  ScratchFile out(t.export_suffix), log, err;
+  const std::string& stdout_path = kind == NsightReport::compute ? out.path() : log.path();
   const std::vector<std::string> command = export_command(t, program, path, out.path());
-  const ProgramOutput output = {kind == NsightReport::compute ? out.path() : err.path(),
-                                err.path()};
-  const int status = run_program(command, child_environment({}, {}), output);
+  const int status =
+      run_program(command, child_environment({}, {}), {stdout_path, err.path()});
+  const std::string written = writer_version(t, bytes);
   if (status != 0) {
-    const std::string written = writer_version(t, bytes);
     const std::string installed = tool_version(program);
     if (!written.empty() && !installed.empty() && later(written, installed))
       throw Error(path + ": written by " + t.product + " " + written + ", newer than the " +
                   t.program + " on PATH (" + installed +
                   "), which cannot read it: export it with " + t.product + " " + written +
                   " or later: " + shown_command(t, path));
-    std::string why = first_error({out.path(), err.path()});
+    std::string why = first_error({stdout_path, err.path()});
     while (!why.empty() && (why.back() == '.' || why.back() == ' ')) why.pop_back();
     throw Error(path + ": " + t.program + " could not read this " + t.product + " report (" +
                 (why.empty() ? "exit status " + std::to_string(status) : why) +
                 "): truncated or damaged?");
   }
   std::string text = core::read_input_file(out.path(), kMaxExportBytes, "exported report");
-  const std::string written = writer_version(t, bytes);
   notes.push_back(path + ": an " + t.product + " report" +
                   (written.empty() ? "" : " written by " + std::string(t.product) + " " + written) +
                   ", exported by " + program + " " + tool_version(program) + " (" +

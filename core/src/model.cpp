@@ -49,12 +49,14 @@ double KernelRecord::precision_flops() const {
   return sum;
 }
 
+bool KernelRecord::flops_unknown_in(std::string_view precision) const {
+  return std::find(flops_unknown.begin(), flops_unknown.end(), precision) != flops_unknown.end();
+}
+
 bool KernelRecord::flops_known() const {
   if (flops() > 0.0) return true;
   for (const Precision& p : kPrecisions)
-    if (p.counted_by_instructions() &&
-        std::find(flops_unknown.begin(), flops_unknown.end(), p.name) == flops_unknown.end())
-      return true;
+    if (p.counted_by_instructions() && !flops_unknown_in(p.name)) return true;
   return false;
 }
 

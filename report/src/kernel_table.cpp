@@ -1,6 +1,5 @@
 #include "rooftop/report/kernel_table.hpp"
 
-#include <algorithm>
 #include <cstdio>
 #include <sstream>
 
@@ -28,11 +27,9 @@ std::vector<std::string> levels_of(const std::vector<KernelRecord>& kernels) {
 
 nlohmann::json flops_by_precision(const KernelRecord& k) {
   nlohmann::json j = nlohmann::json::object();
-  for (const core::Precision& p : core::kPrecisions) {
-    const bool unknown =
-        std::find(k.flops_unknown.begin(), k.flops_unknown.end(), p.name) != k.flops_unknown.end();
-    j[std::string(p.name)] = unknown ? nlohmann::json(nullptr) : nlohmann::json(k.*p.flops);
-  }
+  for (const core::Precision& p : core::kPrecisions)
+    j[std::string(p.name)] =
+        k.flops_unknown_in(p.name) ? nlohmann::json(nullptr) : nlohmann::json(k.*p.flops);
   return j;
 }
 

@@ -229,7 +229,7 @@ class RunGpu(unittest.TestCase):
         done, summary, out = run_gpu(make_bundle(self.top, ncu=True, peers=False))
         self.assertEqual(done.returncode, 0, done.stderr)
         order = list(steps(summary))
-        self.assertEqual(order[order.index("counts") + 1:order.index("counts") + 4],
+        self.assertEqual(order[order.index("profile") + 1:order.index("profile") + 4],
                          ["ncu-sections-export", "ncu-sections", "ncu-sections-check"], summary)
         self.assertNotRegex(steps(summary)["ncu-sections-export"], "FAILED|TIMED OUT|SKIPPED")
         calls = (self.top / "calls.txt").read_text()

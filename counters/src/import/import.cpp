@@ -21,10 +21,6 @@ ImportResult result_of(importing::Reading reading, const std::string& name) {
   result.kernels = std::move(reading.kernels);
   result.notes = std::move(reading.notes);
   result.flops_short = std::move(reading.flops_short);
-  // A precision the report has no FLOP metric for is unknown in every kernel, never 0.
-  for (const auto& [precision, why] : result.flops_short)
-    if (why == "not counted")
-      for (core::KernelRecord& k : result.kernels) k.flops_unknown.push_back(precision);
   if (result.kernels.empty())
     result.notes.push_back(name + ": no kernels in the " + result.format + " report");
   return result;

@@ -74,13 +74,18 @@ Timing read_timing(const OpenedFile& file) {
 Reading read_report(const OpenedFile& file, const Timing* timing) {
   Reading reading = file.reader->read(file.input(), timing);
   reading.family = file.reader->family;
-  // A file of times counts no FLOPs but its operators': a kernel without them has FLOPs
-  // unknown, not zero.
-  if (file.reader->times_only)
-    for (core::KernelRecord& k : reading.kernels)
-      if (k.flops() == 0.0)
-        for (const core::Precision& p : core::kPrecisions)
-          if (p.counted_by_instructions()) k.flops_unknown.emplace_back(p.name);
+  // FLOPs a file does not count are unknown, never 0: a precision the report has no FLOP
+  // metric for, in every kernel; in a file of times (which counts only its operators'),
+  // every precision of a kernel without them.
+  for (core::KernelRecord& k : reading.kernels)
+    for (const core::Precision& p : core::kPrecisions) {
+      const auto shortfall = reading.flops_short.find(std::string(p.name));
+      const bool uncounted =
+          shortfall != reading.flops_short.end() && shortfall->second == "not counted";
+      const bool untimed_op = file.reader->times_only && k.flops() == 0.0 &&
+                              p.counted_by_instructions();
+      if (uncounted || untimed_op) k.flops_unknown.emplace_back(p.name);
+    }
   return reading;
 }
 

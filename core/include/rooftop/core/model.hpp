@@ -225,6 +225,7 @@ struct KernelRecord {
   // their flops_* are unknown, not zero. Kept in memory for the report; a kernels file
   // stores the zeros.
   std::vector<std::string> flops_unknown;
+  bool flops_unknown_in(std::string_view precision) const;
   // Whether flops() holds a count: false where nothing was counted and every precision
   // counted by instruction (kPrecisions' sass) is unknown. Such a kernel has no intensity.
   bool flops_known() const;
