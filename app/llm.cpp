@@ -17,7 +17,7 @@
 #include "rooftop/core/format.hpp"
 #include "rooftop/core/input_file.hpp"
 #include "rooftop/core/output_file.hpp"
-#include "rooftop/analyze/count_comparison.hpp"
+#include "rooftop/analyze/operator_calls.hpp"
 #include "rooftop/llm/estimate.hpp"
 #include "rooftop/llm/measured.hpp"
 #include "rooftop/report/chart.hpp"
@@ -197,6 +197,18 @@ void print_measured(std::ostream& out, const llm::Measured& m, const std::string
   }
   out << "  other (" << m.other_records << " records: norms, rotary, copies, ...) "
       << seconds(m.other_s) << "\n";
+  if (!m.layers.empty()) {
+    out << "\n  layer  phase     steps   measured       bound  attained  (every call in the "
+           "layer, beside one layer's operators)\n";
+    for (const llm::MeasuredLayer& l : m.layers) {
+      char line[160];
+      std::snprintf(line, sizeof line, "  %5d  %-8s %6d %10s %11s %9s", l.layer, l.phase.c_str(),
+                    l.steps, seconds(l.measured_s).c_str(), seconds(l.bound_s).c_str(),
+                    ratio(l.attained()).c_str());
+      out << line << (l.attained() > kAboveBound ? "  FASTER THAN ITS BOUND" : "") << "\n";
+    }
+  }
+  for (const std::string& note : m.notes) out << "  note: " << note << "\n";
 }
 
 nlohmann::json measured_json(const llm::Measured& m, const std::string& trace) {
@@ -206,8 +218,14 @@ nlohmann::json measured_json(const llm::Measured& m, const std::string& trace) {
                        {"measured_flops", c.measured_flops}, {"predicted_flops", c.predicted_flops},
                        {"measured_s", c.measured_s}, {"bound_s", c.bound_s},
                        {"attained", c.attained()}, {"faster_than_bound", c.attained() > kAboveBound}});
-  return {{"file", trace}, {"classes", classes}, {"other_s", m.other_s},
-          {"other_records", m.other_records}};
+  nlohmann::json layers = nlohmann::json::array();
+  for (const llm::MeasuredLayer& l : m.layers)
+    layers.push_back({{"layer", l.layer}, {"phase", l.phase}, {"steps", l.steps},
+                      {"measured_s", l.measured_s}, {"bound_s", l.bound_s},
+                      {"attained", l.attained()}, {"faster_than_bound", l.attained() > kAboveBound}});
+  return {{"file", trace},          {"classes", classes},
+          {"layers", layers},       {"other_s", m.other_s},
+          {"other_records", m.other_records}, {"notes", m.notes}};
 }
 
 // The chart of machine `i` of `n`: the path given, or with "-i" before its extension.
@@ -261,9 +279,11 @@ int run_llm(const LlmOptions& o) {
                                                                     machines[i].name));
   }
   std::optional<llm::Measured> measured;
-  if (!o.trace.empty())
-    measured = llm::join_measured(analyze::read_kernel_counts(o.trace).kernels, model, w,
-                                   machines.front());
+  if (!o.trace.empty()) {
+    const counters::OperatorCalls calls = analyze::read_operator_calls(o.trace);
+    measured = llm::join_measured(calls.calls, model, w, machines.front());
+    measured->notes.insert(measured->notes.begin(), calls.notes.begin(), calls.notes.end());
+  }
   if (o.format == OutputFormat::json) {
     nlohmann::json doc = to_json(model, w, machines);
     if (measured) doc["machines"][0]["measured"] = measured_json(*measured, o.trace);
@@ -272,11 +292,16 @@ int run_llm(const LlmOptions& o) {
     print_table(std::cout, model, w, machines);
     if (measured) print_measured(std::cout, *measured, o.trace, machines.front());
   }
-  if (measured)
+  if (measured) {
     for (const llm::MeasuredClass& c : measured->classes)
       if (c.attained() > kAboveBound)
         std::cerr << "rooftop: warning: " << c.name << " (" << c.phase
                   << ") ran faster than its bound: the model or the ceilings are wrong\n";
+    for (const llm::MeasuredLayer& l : measured->layers)
+      if (l.attained() > kAboveBound)
+        std::cerr << "rooftop: warning: layer " << l.layer << " (" << l.phase
+                  << ") ran faster than its bound: the model or the ceilings are wrong\n";
+  }
   if (!charts.empty()) std::cerr << "rooftop: wrote " << core::join(charts, ", ") << "\n";
   return 0;
 }

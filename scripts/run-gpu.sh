@@ -72,7 +72,7 @@ summary="$out/summary.txt"
 # through (the machine checks, then the probes and each step to its limit, with the 5 s
 # of every kill) is 520 s plus the checks: inside the 540 s budget, 60 s under 10
 # minutes; the ncu-sections steps (30 s more), profile-cuda, ncu-torch, torch-launcher and
-# llm-bench (280 s more), the peers (85 s on the H200 with
+# llm-bench (310 s more), the peers (85 s on the H200 with
 # gpu-stream stopped at 25 s, about 140 s with its wrapper's 80 s; 245 s at their limits)
 # and the repeats run in the time the others leave, in that order.
 declare -A limit=(
@@ -100,7 +100,8 @@ declare -A limit=(
   [ncu-torch]=60         # 14 s on an H200
   [counts-torch]=10
   [torch-launcher]=60    # two runs of a small PyTorch program (not yet run on a GPU)
-  [llm-bench]=90         # a 16 GB bf16 decoder, two prefills and 256 decode steps (not yet run)
+  [llm-bench]=120        # a 16 GB bf16 decoder, two prefills and 256 decode steps timed,
+                         # and two traced runs of 8 decode steps each (not yet run)
   [show]=10
   [counts-peer-l2]=45
 )
@@ -657,16 +658,19 @@ if [[ -n "$ceilings" ]]; then
     fi
     # rooftop llm against a real run: a decoder of Llama 3 8B's shape in plain PyTorch, bf16,
     # random weights, a prefill of 128 and of 2,048 tokens and 128 decode steps, timed,
-    # beside llm's prediction on this call's ceilings; its lines under the step's.
+    # beside llm's prediction on this call's ceilings; and traced (8 decode steps), its
+    # operators and layers timed by their kernels and joined to the prediction by llm
+    # --trace. Its summary lines under the step's.
     if [[ -f "$here/bench-llm.py" && -f "$here/share/llama-3-8b.json" ]]; then
       if step llm-bench python3 "$here/bench-llm.py" --rooftop "$rooftop" \
            --ceilings "$ceilings" --config "$here/share/llama-3-8b.json" --layers 32 \
-           --prompts 128,2048 --generate 128 --device cuda --dtype bf16 --no-operators \
-           --python python3 ||
+           --prompts 128,2048 --generate 128 --operator-generate 8 --device cuda \
+           --dtype bf16 --python python3 ||
          [[ -s "$out/llm-bench.log" ]]; then
         while IFS= read -r line; do
           [[ -z "$line" ]] || indented "$line"
-        done < <(grep -E "phases|measured|machine" "$out/llm-bench.log" 2>/dev/null)
+        done < <(grep -E "^(operators|phases|layers|every|no operator|FLOPS|FASTER|machine)|measured" \
+                   "$out/llm-bench.log" 2>/dev/null)
       fi
     else
       skipped llm-bench "${limit[llm-bench]}" "this bundle has no bench-llm.py"

@@ -1,5 +1,5 @@
 // The files compare-counts reads: a rooftop kernels file (HDF5) or a profiler report, and
-// the launches a record's counts cover.
+// the launches a record's counts cover; the operator calls llm --trace joins.
 
 #include <cstring>
 #include <fstream>
@@ -8,9 +8,11 @@
 #include "rooftop/analyze/count_comparison.hpp"
 #include "rooftop/analyze/cupti_backend.hpp"
 #include "rooftop/analyze/import_backend.hpp"
+#include "rooftop/analyze/operator_calls.hpp"
 #include "rooftop/ceilings/io.hpp"
 #include "rooftop/core/error.hpp"
 #include "rooftop/core/input_file.hpp"
+#include "torch_program.hpp"
 
 namespace rooftop::analyze {
 namespace {
@@ -48,6 +50,20 @@ KernelCounts read_kernel_counts(const std::string& path) {
   }
   counts.source.kernels = static_cast<int>(counts.kernels.size());
   return counts;
+}
+
+counters::OperatorCalls read_operator_calls(const std::string& path) {
+  core::require_regular_file(path);
+  if (!is_hdf5(path)) {
+    const std::string text = core::read_input_file(path, kMaxTraceBytes, "PyTorch trace");
+    return counters::read_operator_calls({text, path});
+  }
+  counters::OperatorCalls out;
+  for (const core::KernelRecord& k : read_kernel_counts(path).kernels)
+    out.calls.push_back(counters::operator_call_of(k));
+  out.notes.push_back(path + ": " + std::to_string(out.calls.size()) +
+                      " record(s), each the calls of one operator name and shapes, in no layer");
+  return out;
 }
 
 int launches_covered(const core::KernelRecord& kernel) {

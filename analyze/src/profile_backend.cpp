@@ -176,9 +176,6 @@ std::string why_nothing_counted(const std::string& program, const connector::Pro
   return program + ": no kernel counted" + (why.empty() ? "" : ": " + why);
 }
 
-// Traces of long PyTorch runs reach hundreds of megabytes; gzip keeps them smaller.
-constexpr std::size_t kMaxTraceBytes = std::size_t{1} << 30;
-
 // The operators of a torch.profiler trace named on `kernels` (counters::name_operators).
 void name_operators(std::vector<core::KernelRecord>& kernels, const std::string& trace,
                     std::vector<std::string>& notes) {

@@ -4,11 +4,15 @@
 // runs, the launcher's command line, and what the launcher reports of the run. Private to
 // rooftop_analyze.
 
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace rooftop::analyze {
+
+// Traces of long PyTorch runs reach hundreds of megabytes; gzip keeps them smaller.
+inline constexpr std::size_t kMaxTraceBytes = std::size_t{1} << 30;
 
 // `python3 [OPTIONS] (SCRIPT | -m MODULE | -c CODE) [ARGS...]`, or a script whose first
 // line names a python interpreter (`#!/usr/bin/env python3`).

@@ -2,37 +2,13 @@
 
 #include <map>
 #include <optional>
+#include <string_view>
 #include <utility>
 
 namespace rooftop::llm {
 namespace {
 
 using Shape = std::vector<long long>;
-
-// "aten::mm (128x4096, 4096x14336)": the operator and its inputs' shapes ("scalar" or a
-// non-tensor: an empty shape). Empty where the name has no shapes.
-std::optional<std::pair<std::string, std::vector<Shape>>> parse(const std::string& name) {
-  const std::size_t open = name.find(" (");
-  if (open == std::string::npos || name.back() != ')') return std::nullopt;
-  std::vector<Shape> shapes(1);
-  long long value = 0;
-  bool digits = false;
-  for (std::size_t i = open + 2; i + 1 < name.size(); ++i) {
-    const char c = name[i];
-    if (c >= '0' && c <= '9') {
-      value = value * 10 + (c - '0');
-      digits = true;
-      if (value > (1LL << 40)) return std::nullopt;
-      continue;
-    }
-    if (digits) shapes.back().push_back(value);
-    value = 0;
-    digits = false;
-    if (c == ',') shapes.emplace_back();
-  }
-  if (digits) shapes.back().push_back(value);
-  return std::make_pair(name.substr(0, open), shapes);
-}
 
 // A predicted GEMM's weight: in x out.
 struct Weight {
@@ -80,43 +56,107 @@ bool attention_op(const std::string& op) {
          op.find("_scaled_dot_product") != std::string::npos;
 }
 
+// The operators that run once a step, outside the layers.
+constexpr std::string_view kModelOperators[] = {"embedding", "final_norm", "lm_head"};
+
+bool per_layer(const Operator& op) {
+  for (std::string_view name : kModelOperators)
+    if (op.name == name) return false;
+  return true;
+}
+
+// The class and phase of a call: a GEMM by its weight, attention by its working operators;
+// empty where it is neither, or its rows fit no phase.
+std::pair<std::string, std::string> class_of(const core::OperatorCall& c, const ModelConfig& m,
+                                             const Workload& w) {
+  const long long prompt_rows = w.batch * w.prompt;
+  std::string name, phase;
+  if (const auto g = gemm_of(c.name, c.shapes)) {
+    name = gemm_class(m, g->second[0], g->second[1]);
+    if (name.find("lm_head") != std::string::npos)
+      phase = "both";
+    else if (g->first == prompt_rows && g->first != w.batch)
+      phase = "prefill";
+    else if (g->first == w.batch)
+      phase = "decode";
+  }
+  if (name.empty() && attention_op(c.name) && !c.shapes.empty() && c.shapes[0].size() >= 3) {
+    name = "attention";  // the query rows: the second last dimension of its first input
+    const long long rows = c.shapes[0][c.shapes[0].size() - 2];
+    phase = rows == w.prompt && w.prompt != 1 ? "prefill" : rows == 1 ? "decode" : "";
+  }
+  if (name.empty() || phase.empty()) return {};
+  return {name, phase};
+}
+
+// Each layer's calls of each phase beside one layer's bound over as many steps. A call of
+// a layer (a scope) takes the phase its GEMMs and attention show.
+void join_layers(const std::vector<core::OperatorCall>& calls, const ModelConfig& m, const Workload& w,
+                 const MachineEstimate& e, Measured& out) {
+  struct Step {
+    int layer = -1;
+    std::string phase;
+    double seconds = 0;
+  };
+  std::map<int, Step> steps;  // by scope
+  for (const core::OperatorCall& c : calls) {
+    if (c.scope < 0) continue;
+    Step& s = steps[c.scope];
+    s.layer = c.layer;
+    s.seconds += c.seconds;
+    const std::string phase = class_of(c, m, w).second;
+    if (phase == "prefill" || phase == "decode") s.phase = phase;
+  }
+  if (steps.empty()) return;
+  std::map<std::pair<bool, int>, MeasuredLayer> layers;  // (decode, layer): prefill first
+  int unphased = 0;
+  for (const auto& [scope, s] : steps) {
+    if (s.phase.empty()) {
+      ++unphased;
+      continue;
+    }
+    MeasuredLayer& l = layers[{s.phase == "decode", s.layer}];
+    l.layer = s.layer;
+    l.phase = s.phase;
+    l.measured_s += s.seconds;
+    ++l.steps;
+  }
+  // One layer's bound a step: the phase's per-layer operators over the layers and steps
+  // (decode's operators sum every step, at its own context).
+  for (auto& [key, l] : layers) {
+    const Phase& ph = l.phase == "prefill" ? e.prefill : e.decode;
+    const double phase_steps = l.phase == "prefill" ? 1.0 : static_cast<double>(w.generate);
+    double bound = 0;
+    for (const PlacedOperator& p : ph.operators)
+      if (per_layer(p.op)) bound += p.bound_s;
+    l.bound_s = phase_steps > 0 ? bound / static_cast<double>(m.layers) / phase_steps * l.steps
+                                : 0.0;
+    out.layers.push_back(l);
+  }
+  if (unphased > 0)
+    out.notes.push_back(std::to_string(unphased) +
+                        " call(s) of a layer with no GEMM or attention of either phase's rows: "
+                        "in no layer's time");
+}
+
 }  // namespace
 
-Measured join_measured(const std::vector<core::KernelRecord>& records, const ModelConfig& m,
+Measured join_measured(const std::vector<core::OperatorCall>& calls, const ModelConfig& m,
                        const Workload& w, const MachineEstimate& e) {
   std::map<std::pair<std::string, std::string>, MeasuredClass> classes;
   Measured out;
-  const long long prompt_rows = w.batch * w.prompt;
-  const auto phase_of = [&](long long rows) -> std::string {
-    if (rows == prompt_rows && rows != w.batch) return "prefill";
-    if (rows == w.batch) return "decode";
-    return "";
-  };
-  for (const core::KernelRecord& r : records) {
-    const auto parsed = parse(r.name);
-    std::string name, phase;
-    if (parsed) {
-      const auto& [op, shapes] = *parsed;
-      if (const auto g = gemm_of(op, shapes)) {
-        name = gemm_class(m, g->second[0], g->second[1]);
-        phase = name.find("lm_head") != std::string::npos ? "both" : phase_of(g->first);
-      }
-      if (name.empty() && attention_op(op) && !shapes.empty() && shapes[0].size() >= 3) {
-        name = "attention";  // the query rows: the second last dimension of its first input
-        const long long rows = shapes[0][shapes[0].size() - 2];
-        phase = rows == w.prompt && w.prompt != 1 ? "prefill" : rows == 1 ? "decode" : "";
-      }
-    }
-    if (name.empty() || phase.empty()) {
-      out.other_s += r.time_s;
+  for (const core::OperatorCall& call : calls) {
+    const auto [name, phase] = class_of(call, m, w);
+    if (name.empty()) {
+      out.other_s += call.seconds;
       ++out.other_records;
       continue;
     }
     MeasuredClass& c = classes[{name, phase}];
     c.name = name;
     c.phase = phase;
-    c.measured_flops += r.flops();
-    c.measured_s += r.time_s;
+    c.measured_flops += call.flops;
+    c.measured_s += call.seconds;
     ++c.records;
   }
   // The predicted operators of each class present, from the estimate's phases.
@@ -134,6 +174,12 @@ Measured join_measured(const std::vector<core::KernelRecord>& records, const Mod
       }
     }
   for (auto& [key, c] : classes) out.classes.push_back(c);
+  if (out.classes.empty() && !calls.empty())
+    out.notes.push_back(
+        "no call matched a predicted operator: the run's GEMMs and attention need their "
+        "shapes (record_shapes=True; PyTorch without kineto writes none, `rooftop profile "
+        "--torch --trace` does) and the rows of this workload (--batch, --prompt)");
+  join_layers(calls, m, w, e, out);
   return out;
 }
 

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -59,6 +60,50 @@ TEST(CliLlm, AModelThatDoesNotFitTheMachineIsSaidNotSilentlyTimed) {
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("does not fit"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("note: does not fit: the weights and KV cache need"), std::string::npos);
+}
+
+TEST(CliLlm, ARealGpuTraceIsJoinedByOperatorAndByLayer) {
+  // One prefill of 16 sequences of 559 tokens through Qwen1.5-0.5B-Chat on an H100 (torch
+  // 2.6, bf16, with_stack's modules naming each decoder layer), beside the H200's bounds:
+  // an H100 is no faster than those.
+  TempDir d;
+  const RunResult r = run_rooftop(
+      {"llm", "--config", kFixtures + "/llm/qwen1.5-0.5b-chat.json", "--ceilings", kH200,
+       "--batch", "16", "--prompt", "559", "--generate", "0", "--json", "--trace",
+       kFixtures + "/import/pytorch-h100-qwen1.5-0.5b-chat-prefill.json.gz"},
+      d);
+  ASSERT_EQ(r.status, 0) << r.err;
+  const json measured = json::parse(r.out)["machines"][0]["measured"];
+  std::map<std::string, json> classes;
+  for (const json& c : measured["classes"]) {
+    EXPECT_EQ(c["phase"], "prefill") << c.dump();
+    EXPECT_FALSE(c["faster_than_bound"].get<bool>()) << c.dump();
+    classes[c["name"].get<std::string>()] = c;
+  }
+  // Square attention (16 KV heads of 64): Q, K, V and O share a weight shape.
+  for (const char* name : {"q_proj+k_proj+v_proj+o_proj", "gate_proj+up_proj", "down_proj",
+                           "attention"})
+    ASSERT_TRUE(classes.count(name)) << name << "\n" << r.out;
+  for (const char* gemm : {"q_proj+k_proj+v_proj+o_proj", "gate_proj+up_proj", "down_proj"})
+    EXPECT_DOUBLE_EQ(classes[gemm]["measured_flops"].get<double>(),
+                     classes[gemm]["predicted_flops"].get<double>())
+        << gemm;
+  EXPECT_DOUBLE_EQ(classes["gate_proj+up_proj"]["measured_flops"].get<double>(),
+                   24 * 2 * (2.0 * 16 * 559 * 1024 * 2816));
+  ASSERT_EQ(measured["layers"].size(), 24u);
+  for (int i = 0; i < 24; ++i) {
+    const json& l = measured["layers"][i];
+    EXPECT_EQ(l["layer"], i);
+    EXPECT_EQ(l["phase"], "prefill");
+    EXPECT_EQ(l["steps"], 1);
+    EXPECT_GT(l["measured_s"].get<double>(), 0.0);
+    EXPECT_LT(l["attained"].get<double>(), 1.0);
+    EXPECT_DOUBLE_EQ(l["bound_s"].get<double>(), measured["layers"][0]["bound_s"].get<double>());
+  }
+  bool orphans = false;
+  for (const json& n : measured["notes"])
+    orphans = orphans || n.get<std::string>().find("436 kernel(s)") != std::string::npos;
+  EXPECT_TRUE(orphans) << measured["notes"].dump();
 }
 
 TEST(CliLlm, EachBadInputIsOneLineWithItsStatus) {

@@ -50,7 +50,7 @@ inline std::string gzip(const std::string& text) {
 inline std::string inflated(const std::string& gz) {
   z_stream z{};
   EXPECT_EQ(inflateInit2(&z, 16 + MAX_WBITS), Z_OK);
-  std::string out(std::size_t{8} << 20, '\0');
+  std::string out(std::size_t{16} << 20, '\0');
   z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(gz.data()));
   z.avail_in = static_cast<uInt>(gz.size());
   z.next_out = reinterpret_cast<Bytef*>(out.data());

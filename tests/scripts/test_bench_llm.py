@@ -3,7 +3,7 @@
 Llama-architecture decoder (the dimensions of a config written here, one layer) run under
 this build's `rooftop profile --torch`, its operators joined by `rooftop llm --trace` to
 the predicted ones on data/'s Zen 4 ceilings: every GEMM class of both phases present,
-its FLOPs equal to PyTorch's own count. Skipped where /usr/bin/python3 cannot import torch,
+its FLOPs equal to PyTorch's own count, and its layer joined in each phase. Skipped where /usr/bin/python3 cannot import torch,
 unless ROOFTOP_REQUIRE_TORCH is set.
 """
 
@@ -58,6 +58,10 @@ class BenchLlm(unittest.TestCase):
                          "attention"):
                 self.assertIn((name, phase), rows, run.stdout)
         self.assertIn(("lm_head", "both"), rows, run.stdout)
+        # The decoder's record_function range names its one layer in each phase: one
+        # prefill step and the four decode steps.
+        self.assertIn("layers measured, prefill: 1 layer(s), 1 step(s) each", run.stdout)
+        self.assertIn("layers measured, decode: 1 layer(s), 4 step(s) each", run.stdout)
 
 
 if __name__ == "__main__":

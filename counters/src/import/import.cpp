@@ -83,11 +83,7 @@ ImportResult parse_reports(const std::vector<ReportFile>& files, const ReportFil
 
 void name_operators(std::vector<core::KernelRecord>& kernels, const ReportFile& trace,
                     std::vector<std::string>& notes) {
-  const OpenedFile file = importing::open_file({trace.text, trace.name});
-  const std::string_view want = importing::kPytorchTraceFamily;
-  if (file.reader->family != want)
-    throw Error(trace.name + ": read as " + file.reader->family + ", not a " + std::string(want) +
-                " (torch.profiler's export_chrome_trace): it names no operators");
+  const OpenedFile file = open_pytorch_trace(trace, "it names no operators");
   importing::Timing timing = importing::read_timing(file);
   std::vector<std::string> names, unnamed;
   for (const core::KernelRecord& k : kernels) names.push_back(k.name);

@@ -38,6 +38,7 @@
 #include <nlohmann/json.hpp>
 
 #include "operator_flops.hpp"
+#include "pytorch_events.hpp"
 #include "reader.hpp"
 #include "rooftop/core/error.hpp"
 #include "rooftop/core/format.hpp"
@@ -54,9 +55,6 @@ using nlohmann::json;
 // '[', as nvprof's copies do, so that no kernel name of a report is taken for it.
 constexpr const char* kOperatorPrefix = "[operator] ";
 
-// The "pid" of every operator of PyTorch's legacy trace layout (a JSON list of events
-// without "cat", written where PyTorch has no kineto, as Debian's 1.13 build).
-constexpr const char* kLegacyOperators = "CPU functions";
 
 // The legacy layout: a JSON list whose events name kLegacyOperators near its start.
 bool looks_like_legacy_trace(std::string_view text) {
@@ -70,188 +68,6 @@ bool looks_like_pytorch_trace(std::string_view text) {
   return looks_like_trace(text) || looks_like_legacy_trace(text);
 }
 
-struct Op {
-  std::string name, precision;
-  double ts = 0, end = 0, flops = 0;
-  long long pid = 0, tid = 0;
-  int parent = -1;
-  int launches = 0;  // kernels launched under it, counted on the operator that has FLOPs
-  const json* args = nullptr;
-  double outputs = 0;  // its output's elements, where the FLOP table derives its shape
-};
-
-// What counting operators' FLOPs from their shapes came to, for the notes.
-struct Counted {
-  std::map<std::string, int> calls;                            // operator -> calls counted
-  std::map<std::pair<std::string, std::string>, int> refused;  // (operator, why) -> calls
-  std::map<std::string, int> nested;  // operator -> calls left to nested ones
-  bool shapes = false;                // some operator has "Input Dims" (record_shapes=True)
-  int given = 0;                      // calls carrying the trace's own "flops"
-};
-
-// Each operator's FLOPs from its "Input Dims", where neither it nor an operator nested in it
-// or enclosing it carries the trace's own "flops" (PyTorch's count, which rooftop's
-// launcher writes where PyTorch's trace layout has no shapes); then a composite
-// (aten::linear, aten::matmul) with a counted operator nested in it keeps none of its own.
-Counted count_from_shapes(std::vector<Op>& ops) {
-  Counted c;
-  std::vector<bool> counted(ops.size(), false), composite(ops.size(), false);
-  for (const Op& op : ops) c.shapes = c.shapes || op.args->contains("Input Dims");
-  // The operators covered by the trace's own "flops": those carrying them, and the
-  // operators they nest in or that nest in them.
-  std::vector<bool> given(ops.size(), false);
-  for (std::size_t i = 0; i < ops.size(); ++i) {
-    if (ops[i].flops <= 0.0) continue;
-    ++c.given;
-    given[i] = true;
-    ops[i].outputs = shape_flops(ops[i].name, *ops[i].args).outputs.value_or(0.0);
-    for (int p = ops[i].parent, hops = 0; p >= 0 && hops < 1000; p = ops[p].parent, ++hops)
-      given[p] = true;
-  }
-  for (std::size_t i = 0; i < ops.size(); ++i)
-    for (int p = ops[i].parent, hops = 0; p >= 0 && !given[i] && hops < 1000;
-         p = ops[p].parent, ++hops)
-      given[i] = ops[p].flops > 0.0;
-  if (!c.shapes) return c;
-  for (std::size_t i = 0; i < ops.size(); ++i) {
-    if (given[i]) continue;
-    const ShapeFlops f = shape_flops(ops[i].name, *ops[i].args);
-    if (!f.listed) continue;
-    if (!f.flops) {
-      ++c.refused[{ops[i].name, f.refused}];
-      continue;
-    }
-    ops[i].flops = *f.flops;
-    ops[i].outputs = f.outputs.value_or(0.0);
-    counted[i] = *f.flops > 0.0;
-    composite[i] = f.composite;
-  }
-  std::vector<bool> covering(ops.size(), false);
-  for (std::size_t i = 0; i < ops.size(); ++i) {
-    if (!counted[i]) continue;
-    int p = ops[i].parent;
-    for (int hops = 0; p >= 0 && !covering[p] && hops < 1000; ++hops) {
-      covering[p] = true;
-      p = ops[p].parent;
-    }
-  }
-  for (std::size_t i = 0; i < ops.size(); ++i) {
-    if (covering[i] && counted[i] && composite[i]) {
-      ops[i].flops = 0.0;
-      ++c.nested[ops[i].name];
-    } else if (counted[i]) {
-      ++c.calls[ops[i].name];
-    }
-  }
-  return c;
-}
-
-struct Kernel {
-  std::string name;
-  double seconds = 0;
-  std::optional<long long> external, correlation;  // as the event's args give them
-  // The operator with FLOPs it belongs to, else -1.
-  int op = -1;
-  // The operator that launched it (its "External id"), else -1.
-  int launcher = -1;
-};
-
-// The events of a trace that matter here: operators nested in one another, and kernels
-// with the operator holding their FLOPs.
-struct Events {
-  std::vector<Op> ops;
-  std::vector<Kernel> kernels;
-  std::map<long long, int> op_by_external;
-  std::map<long long, long long> external_by_correlation;  // the launches' ids
-};
-
-Events collect(const json& events, const std::string& file) {
-  Events out;
-  std::size_t index = 0;
-  for (const json& e : events) {
-    ++index;
-    if (!e.is_object() || string_of(e, "ph") != "X") continue;
-    const std::string cat = category(e);
-    const json& args = args_of(e);
-    if (cat == "kernel") {
-      const auto dur = number(e, "dur");
-      const std::string name = string_of(e, "name");
-      if (!dur || name.empty())
-        throw Error(file + ": trace event " + std::to_string(index) +
-                    " (a kernel) has no name or no duration in microseconds");
-      out.kernels.push_back(
-          {name, *dur * 1e-6, id_of(args, "External id"), id_of(args, "correlation"), -1, -1});
-    } else if (cat == "cuda_runtime" || cat == "runtime") {
-      const auto c = id_of(args, "correlation"), x = id_of(args, "External id");
-      if (c && x) out.external_by_correlation[*c] = *x;
-    } else if (cat == "cpu_op" || cat == "operator" ||
-               (cat.empty() && string_of(e, "pid") == kLegacyOperators)) {
-      const auto ts = number(e, "ts"), dur = number(e, "dur");
-      if (!ts || !dur) continue;
-      Op op{string_of(e, "name"),
-            precision_of(args),
-            *ts,
-            *ts + *dur,
-            number(args, "flops").value_or(0.0),
-            0,
-            0,
-            -1,
-            0};
-      op.args = &args;
-      if (const auto p = id_of(e, "pid")) op.pid = *p;
-      if (const auto t = id_of(e, "tid")) op.tid = *t;
-      if (const auto x = id_of(args, "External id"))
-        out.op_by_external[*x] = static_cast<int>(out.ops.size());
-      out.ops.push_back(std::move(op));
-    }
-  }
-  return out;
-}
-
-// Each operator's parent: the innermost operator of its thread enclosing it.
-void nest(std::vector<Op>& ops) {
-  std::vector<int> order(ops.size());
-  for (std::size_t i = 0; i < ops.size(); ++i) order[i] = static_cast<int>(i);
-  std::sort(order.begin(), order.end(), [&](int a, int b) {
-    const Op &x = ops[a], &y = ops[b];
-    if (x.pid != y.pid) return x.pid < y.pid;
-    if (x.tid != y.tid) return x.tid < y.tid;
-    if (x.ts != y.ts) return x.ts < y.ts;
-    return x.end > y.end;
-  });
-  std::vector<int> stack;
-  for (int i : order) {
-    while (!stack.empty() &&
-           (ops[stack.back()].pid != ops[i].pid || ops[stack.back()].tid != ops[i].tid ||
-            ops[stack.back()].end < ops[i].end))
-      stack.pop_back();
-    ops[i].parent = stack.empty() ? -1 : stack.back();
-    stack.push_back(i);
-  }
-}
-
-// Each kernel's operator with FLOPs: the one that launched it, or the nearest enclosing
-// one with FLOPs.
-void attribute(Events& ev) {
-  for (Kernel& k : ev.kernels) {
-    auto x = k.external;
-    if (!x && k.correlation)
-      if (const auto it = ev.external_by_correlation.find(*k.correlation);
-          it != ev.external_by_correlation.end())
-        x = it->second;
-    if (!x) continue;
-    const auto it = ev.op_by_external.find(*x);
-    if (it == ev.op_by_external.end()) continue;
-    k.launcher = it->second;
-    int op = it->second;
-    for (int hops = 0; op >= 0 && ev.ops[op].flops <= 0.0 && hops < 1000; ++hops)
-      op = ev.ops[op].parent;
-    if (op >= 0 && ev.ops[op].flops > 0.0) {
-      k.op = op;
-      ++ev.ops[op].launches;
-    }
-  }
-}
 
 // The operators a kernel was launched under, outermost first: "aten::linear > aten::addmm".
 std::string operator_chain(const std::vector<Op>& ops, int op) {
@@ -432,76 +248,13 @@ void add_notes(const Counted& counted, const Attributed& a, const std::string& f
 // operator without FLOPs (no formula, or no shapes) has a time
 // and a name only: its FLOPs unknown, it is listed, not placed.
 
-// The bytes of one element of PyTorch's "Input type" names; 0 where it names no tensor
-// ("Scalar", "ScalarList", "").
-double element_bytes(const std::string& type) {
-  static const std::pair<std::string_view, double> kSizes[] = {
-      {"float", 4},     {"double", 8},     {"c10::Half", 2},   {"c10::BFloat16", 2},
-      {"long int", 8},  {"int", 4},        {"short int", 2},   {"signed char", 1},
-      {"unsigned char", 1}, {"bool", 1},   {"c10::complex<float>", 8},
-      {"c10::complex<double>", 16},
-  };
-  for (const auto& [name, size] : kSizes)
-    if (type == name) return size;
-  return type.find("Float8_") != std::string::npos ? 1.0 : 0.0;
-}
-
-// The tensor inputs of a call: their shapes as text ("5x512") and their bytes.
-struct Inputs {
-  std::string shapes;
-  double bytes = 0;
-};
-
-Inputs inputs_of(const json& args) {
-  Inputs in;
-  const auto dims = args.find("Input Dims"), types = args.find("Input type");
-  if (dims == args.end() || !dims->is_array()) return in;
-  for (std::size_t i = 0; i < dims->size(); ++i) {
-    const json& shape = (*dims)[i];
-    const std::string type = types != args.end() && types->is_array() && i < types->size() &&
-                                     (*types)[i].is_string()
-                                 ? (*types)[i].get<std::string>()
-                                 : std::string();
-    const double size = element_bytes(type);
-    if (!shape.is_array() || (shape.empty() && size == 0.0)) continue;
-    std::string text;
-    double elements = 1.0;
-    for (const json& d : shape) {
-      if (!d.is_number_integer() || d.get<long long>() < 0) return {};
-      elements *= d.get<double>();
-      text += (text.empty() ? "" : "x") + std::to_string(d.get<long long>());
-    }
-    in.shapes += (in.shapes.empty() ? "" : ", ") + (text.empty() ? std::string("scalar") : text);
-    in.bytes += elements * size;
-  }
-  return in;
-}
-
-// Each operator's record: itself, or the outermost operator with FLOPs enclosing it.
-std::vector<int> holders(const std::vector<Op>& ops) {
-  std::vector<int> holder(ops.size());
-  for (std::size_t i = 0; i < ops.size(); ++i) {
-    int h = static_cast<int>(i);
-    int p = ops[i].parent;
-    for (int hops = 0; p >= 0 && hops < 1000; ++hops, p = ops[p].parent)
-      if (ops[p].flops > 0.0) h = p;
-    holder[i] = h;
-  }
-  return holder;
-}
 
 // The records of a CPU run, the longest self time first; whether any operator had no
 // floating type for its FLOPs.
 bool build_cpu(const Events& ev, Timing& timing) {
   const std::vector<Op>& ops = ev.ops;
-  std::vector<double> self(ops.size());
-  for (std::size_t i = 0; i < ops.size(); ++i) self[i] = ops[i].end - ops[i].ts;
-  for (const Op& op : ops)
-    if (op.parent >= 0) self[op.parent] -= op.end - op.ts;
   const std::vector<int> holder = holders(ops);
-  std::vector<double> seconds(ops.size(), 0.0);
-  for (std::size_t i = 0; i < ops.size(); ++i)
-    seconds[holder[i]] += std::max(0.0, self[i]) * 1e-6;
+  const std::vector<double> seconds = held_seconds(ops, holder);
   bool untyped = false;
   for (std::size_t i = 0; i < ops.size(); ++i) {
     if (holder[i] != static_cast<int>(i)) continue;

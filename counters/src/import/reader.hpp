@@ -91,3 +91,9 @@ void apply_timing(std::vector<core::KernelRecord>& kernels, Timing& timing,
                   std::vector<std::string>& notes);
 
 }  // namespace rooftop::counters::importing
+
+namespace rooftop::counters {
+struct ReportFile;
+// `trace` opened, Error (one line) where it is no PyTorch profiler trace: "...: `lacks`".
+importing::OpenedFile open_pytorch_trace(const ReportFile& trace, const std::string& lacks);
+}  // namespace rooftop::counters

@@ -256,6 +256,21 @@ struct KernelRecord {
   const LevelBytes* find_bytes(const std::string& level) const;
 };
 
+// One call of a framework's operator (a PyTorch operator), as a model's prediction is
+// joined to a real run call by call: its name, its inputs' shapes, its time and the model
+// layer it ran in. Read from a profiler trace or a kernels file's records (counters'
+// import); joined by rooftop_llm.
+struct OperatorCall {
+  std::string name;                            // "aten::mm"
+  std::vector<std::vector<long long>> shapes;  // its tensor inputs' (a scalar: {})
+  // On a GPU the summed durations of the kernels launched under it; on a CPU its self time
+  // and that of the operators nested in it.
+  double seconds = 0.0;
+  double flops = 0.0;  // as counted for it (0: none)
+  int layer = -1;      // the model's layer it ran in (-1: not known)
+  int scope = -1;      // which call of that layer (one a step), as the trace numbers them
+};
+
 struct Provenance {
   std::string schema_version;  // "1.0" when written by this version
   std::string tool_version;

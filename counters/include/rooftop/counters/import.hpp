@@ -74,4 +74,24 @@ ImportResult parse_reports(const std::vector<ReportFile>& files, const ReportFil
 void name_operators(std::vector<core::KernelRecord>& kernels, const ReportFile& trace,
                     std::vector<std::string>& notes);
 
+// The operator calls of a PyTorch run: each call of an operator that does work (itself,
+// or the outermost operator with FLOPs enclosing it), with the layer it ran in.
+struct OperatorCalls {
+  std::vector<core::OperatorCall> calls;  // in the trace's order
+  bool device = false;                    // timed by device kernels
+  int scopes = 0;                         // layer annotations found
+  std::vector<std::string> notes;         // one line each, naming the file
+};
+
+// The operator calls of a torch.profiler trace (export_chrome_trace, either layout). A
+// layer is named by an enclosing record_function range or with_stack module whose name
+// ends in its index ("layers.3", "nn.Module: LlamaDecoderLayer_3"). Throws rooftop::Error
+// (one line) where `trace` is no PyTorch profiler trace.
+OperatorCalls read_operator_calls(const ReportFile& trace);
+
+// The call a record of a PyTorch CPU run stands for (the calls of one name and shapes
+// summed): "aten::mm (128x4096, 4096x14336)" is aten::mm of those shapes, in no layer. A
+// name without shapes is a call of that name without them.
+core::OperatorCall operator_call_of(const core::KernelRecord& record);
+
 }  // namespace rooftop::counters
