@@ -124,7 +124,10 @@ Measured join_measured(const std::vector<core::KernelRecord>& records, const Mod
     for (const Phase* ph : {&e.prefill, &e.decode}) {
       if (c.phase != "both" && c.phase != ph->name) continue;
       for (const PlacedOperator& p : ph->operators) {
-        const bool attention = p.op.kind == "attention" && p.op.name != "kv_write";
+        // attention's operators but the cache write and the scores' soft-capping (copies
+        // and elementwise records, not the products, softmax or fused kernel joined here)
+        const bool attention = p.op.kind == "attention" && p.op.name != "kv_write" &&
+                               p.op.name.rfind("softcap", 0) != 0;
         const std::string member = "+" + c.name + "+";
         if ((c.name == "attention" && attention) ||
             member.find("+" + p.op.name + "+") != std::string::npos) {
