@@ -41,7 +41,15 @@ std::string describe(const llm::ModelConfig& m, const llm::Workload& w) {
   if (m.experts > 0)
     text += ", " + std::to_string(m.experts_per_token) + " of " + std::to_string(m.experts) +
             " experts a token";
-  if (m.window > 0) text += ", a sliding window of " + std::to_string(m.window) + " keys";
+  if (m.window > 0 && m.local_layers > 0)
+    text += ", a sliding window of " + std::to_string(m.window) + " keys" +
+            (m.local_layers < m.layers ? " in " + std::to_string(m.local_layers) + " of its " +
+                                             std::to_string(m.layers) + " layers"
+                                       : std::string());
+  const auto cap = [](double c) { return c > 0 ? core::format_number("%g", c) : "none"; };
+  if (m.attn_softcap > 0 || m.final_softcap > 0)
+    text += ", soft-capping " + cap(m.attn_softcap) + " on scores and " +
+            cap(m.final_softcap) + " on logits";
   return text + "\nbatch " + std::to_string(w.batch) + ", prompt " + std::to_string(w.prompt) +
          ", " + std::to_string(w.generate) + " tokens generated; weights " +
          std::string(w.dtype->name) + ", KV cache " + figure(w.kv_bytes) + " bytes an element" +
@@ -144,7 +152,9 @@ nlohmann::json to_json(const llm::ModelConfig& m, const llm::Workload& w,
   out["model"] = {{"model_type", m.model_type}, {"layers", m.layers}, {"hidden", m.hidden},
                   {"heads", m.heads},           {"kv_heads", m.kv_heads}, {"head_dim", m.head_dim},
                   {"intermediate", m.intermediate}, {"vocab", m.vocab}, {"tied", m.tied},
-                  {"experts", m.experts},       {"experts_per_token", m.experts_per_token}};
+                  {"experts", m.experts},       {"experts_per_token", m.experts_per_token},
+                  {"window", m.window},         {"local_layers", m.local_layers},
+                  {"attn_softcap", m.attn_softcap}, {"final_softcap", m.final_softcap}};
   out["workload"] = {{"batch", w.batch}, {"prompt", w.prompt}, {"generate", w.generate},
                      {"dtype", w.dtype->name}, {"kv_bytes", w.kv_bytes}, {"unfused", w.unfused}};
   out["machines"] = nlohmann::json::array();

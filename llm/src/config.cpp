@@ -1,5 +1,6 @@
 #include "rooftop/llm/config.hpp"
 
+#include <cmath>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string_view>
@@ -12,41 +13,67 @@ namespace {
 
 using nlohmann::json;
 
-// A family of configs: its field names, and what its layers are.
-struct Family {
-  std::string_view model_type;
-  const char* hidden;
-  const char* layers;
-  const char* heads;
-  const char* kv_heads;      // nullptr: as many as the query heads
-  const char* intermediate;
-  bool intermediate_optional;  // absent or null: 4 x hidden (GPT-2's n_inner)
-  Mlp mlp;
-  Norm norm;
-  Position position;
-  bool tied;                 // where the config has no tie_word_embeddings
-  bool experts;              // num_local_experts, num_experts_per_tok
+// Which layers a config's sliding window caps.
+enum class Window {
+  every_layer,  // all of them (Mistral; Qwen2 and Phi-3 where used)
+  layer_types,  // those its layer_types names "sliding_attention", else the even-indexed
+                // ones (Gemma 2)
 };
 
-// The Llama family's names serve Mistral, Qwen2, Mixtral, Gemma and Phi-3 alike; GPT-2
-// has its own, a plain GELU MLP, layer norms and learned positions.
+// A family of configs: its field names, and what its layers are. The Llama family's names
+// are the defaults; each family states where it differs.
+struct Family {
+  std::string_view model_type;
+  const char* hidden = "hidden_size";
+  const char* layers = "num_hidden_layers";
+  const char* heads = "num_attention_heads";
+  const char* kv_heads = "num_key_value_heads";  // nullptr: as many as the query heads
+  const char* intermediate = "intermediate_size";
+  bool intermediate_optional = false;  // absent or null: 4 x hidden (GPT-2's n_inner)
+  Mlp mlp = Mlp::gated;
+  Norm norm = Norm::rms;
+  Position position = Position::rotary;
+  bool tied = false;              // where the config has no tie_word_embeddings
+  bool experts = false;           // num_local_experts, num_experts_per_tok
+  bool scaled_embedding = false;  // the embedding times sqrt(hidden)
+  Window window = Window::every_layer;
+  bool windowed_cache = false;  // a local layer's cache holds only the window
+  bool sandwich_norms = false;  // four norms a layer
+  // attn_logit_softcapping and final_logit_softcapping where the config has none (null:
+  // none): transformers' Gemma2Config defaults.
+  double attn_softcap = 0, final_softcap = 0;
+};
+
+// Mistral, Qwen2, Mixtral, Gemma and Phi-3 use the Llama family's names; GPT-2 has its own,
+// a plain GELU MLP, layer norms and learned positions. Gemma 2 (transformers' Gemma2):
+// local and global layers alternating, the local ones' cache the window (HybridCache),
+// four norms a layer, soft-capped scores and logits.
 constexpr Family kFamilies[] = {
-    {"llama", "hidden_size", "num_hidden_layers", "num_attention_heads", "num_key_value_heads",
-     "intermediate_size", false, Mlp::gated, Norm::rms, Position::rotary, false, false},
-    {"mistral", "hidden_size", "num_hidden_layers", "num_attention_heads",
-     "num_key_value_heads", "intermediate_size", false, Mlp::gated, Norm::rms, Position::rotary, false,
-     false},
-    {"qwen2", "hidden_size", "num_hidden_layers", "num_attention_heads", "num_key_value_heads",
-     "intermediate_size", false, Mlp::gated, Norm::rms, Position::rotary, false, false},
-    {"mixtral", "hidden_size", "num_hidden_layers", "num_attention_heads",
-     "num_key_value_heads", "intermediate_size", false, Mlp::gated, Norm::rms, Position::rotary, false,
-     true},
-    {"gemma", "hidden_size", "num_hidden_layers", "num_attention_heads", "num_key_value_heads",
-     "intermediate_size", false, Mlp::gated, Norm::rms, Position::rotary, true, false},
-    {"phi3", "hidden_size", "num_hidden_layers", "num_attention_heads", "num_key_value_heads",
-     "intermediate_size", false, Mlp::gated, Norm::rms, Position::rotary, false, false},
-    {"gpt2", "n_embd", "n_layer", "n_head", nullptr, "n_inner", true, Mlp::plain, Norm::layer,
-     Position::learned, true, false},
+    {.model_type = "llama"},
+    {.model_type = "mistral"},
+    {.model_type = "qwen2"},
+    {.model_type = "mixtral", .experts = true},
+    {.model_type = "gemma", .tied = true, .scaled_embedding = true},
+    {.model_type = "gemma2",
+     .tied = true,
+     .scaled_embedding = true,
+     .window = Window::layer_types,
+     .windowed_cache = true,
+     .sandwich_norms = true,
+     .attn_softcap = 50,
+     .final_softcap = 30},
+    {.model_type = "phi3"},
+    {.model_type = "gpt2",
+     .hidden = "n_embd",
+     .layers = "n_layer",
+     .heads = "n_head",
+     .kv_heads = nullptr,
+     .intermediate = "n_inner",
+     .intermediate_optional = true,
+     .mlp = Mlp::plain,
+     .norm = Norm::layer,
+     .position = Position::learned,
+     .tied = true},
 };
 
 // Configs run to a few kilobytes; more is not a config.
@@ -79,6 +106,33 @@ class Reader {
     if (it == doc_.end() || it->is_null()) return fallback;
     if (!it->is_boolean()) fail("\"" + std::string(field) + "\" is not true or false");
     return it->get<bool>();
+  }
+  // A soft-capping constant: `fallback` where the config has none, 0 (none) where null.
+  double softcap(const char* field, double fallback) const {
+    const auto it = doc_.find(field);
+    if (it == doc_.end()) return fallback;
+    if (it->is_null()) return 0;
+    if (!it->is_number() || !(it->get<double>() > 0) || !std::isfinite(it->get<double>()))
+      fail("\"" + std::string(field) + "\" is not a positive number or null");
+    return it->get<double>();
+  }
+  // The layers a Gemma 2 config's layer_types names sliding: one entry a layer, each
+  // "sliding_attention" or "full_attention"; nullopt where it has none.
+  std::optional<long long> sliding_layer_types(long long layers) const {
+    const auto it = doc_.find("layer_types");
+    if (it == doc_.end() || it->is_null()) return std::nullopt;
+    if (!it->is_array() || static_cast<long long>(it->size()) != layers)
+      fail("\"layer_types\" is not a list of its " + std::to_string(layers) + " layers");
+    long long sliding = 0;
+    for (const json& t : *it) {
+      if (t == "sliding_attention") {
+        ++sliding;
+      } else if (t != "full_attention") {
+        fail("\"layer_types\" holds " + t.dump() +
+             ", not \"sliding_attention\" or \"full_attention\"");
+      }
+    }
+    return sliding;
   }
   [[noreturn]] void fail(const std::string& why) const { throw Error(name_ + ": " + why); }
 
@@ -141,6 +195,21 @@ ModelConfig parse_config(const std::string& text, const std::string& name) {
   c.tied = r.boolean("tie_word_embeddings", family->tied);
   // sliding_window where the config uses it (Qwen2 gives one and use_sliding_window false).
   if (r.boolean("use_sliding_window", true)) c.window = r.integer("sliding_window", 0, 1);
+  if (c.window > 0 && family->window == Window::every_layer) c.local_layers = c.layers;
+  // transformers' Gemma2: a layer is sliding where `not bool(layer_idx % 2)` (modeling_gemma2.py,
+  // Gemma2Attention and Gemma2DecoderLayer), in later versions Gemma2Config's default
+  // layer_types, "sliding_attention" if bool((i + 1) % 2): the even-indexed layers 0, 2, 4,
+  // ..., half of them (rounded up); a config's own layer_types where it has one.
+  if (c.window > 0 && family->window == Window::layer_types)
+    c.local_layers = r.sliding_layer_types(c.layers).value_or((c.layers + 1) / 2);
+  c.windowed_cache = family->windowed_cache;
+  c.sandwich_norms = family->sandwich_norms;
+  c.scaled_embedding = family->scaled_embedding;
+  // Read only by the families whose model applies them (a default of their own).
+  if (family->attn_softcap > 0)
+    c.attn_softcap = r.softcap("attn_logit_softcapping", family->attn_softcap);
+  if (family->final_softcap > 0)
+    c.final_softcap = r.softcap("final_logit_softcapping", family->final_softcap);
   // hidden_act (the Llama family's, Gemma's hidden_activation) or GPT-2's
   // activation_function: a GELU of any form counts as GELU, else SiLU.
   for (const char* field : {"hidden_act", "hidden_activation", "activation_function"}) {

@@ -57,7 +57,8 @@ bool attention_op(const std::string& op) {
 }
 
 // The operators that run once a step, outside the layers.
-constexpr std::string_view kModelOperators[] = {"embedding", "final_norm", "lm_head"};
+constexpr std::string_view kModelOperators[] = {"embedding", "final_norm", "lm_head",
+                                                "final_softcap"};
 
 bool per_layer(const Operator& op) {
   for (std::string_view name : kModelOperators)
@@ -164,7 +165,10 @@ Measured join_measured(const std::vector<core::OperatorCall>& calls, const Model
     for (const Phase* ph : {&e.prefill, &e.decode}) {
       if (c.phase != "both" && c.phase != ph->name) continue;
       for (const PlacedOperator& p : ph->operators) {
-        const bool attention = p.op.kind == "attention" && p.op.name != "kv_write";
+        // attention's operators but the cache write and the scores' soft-capping (copies
+        // and elementwise records, not the products, softmax or fused kernel joined here)
+        const bool attention = p.op.kind == "attention" && p.op.name != "kv_write" &&
+                               p.op.name.rfind("softcap", 0) != 0;
         const std::string member = "+" + c.name + "+";
         if ((c.name == "attention" && attention) ||
             member.find("+" + p.op.name + "+") != std::string::npos) {

@@ -55,13 +55,19 @@ Operator elementwise(const std::string& name, const std::string& kind, const Mod
   return op;
 }
 
-// Attention of every layer: fused (one flash kernel: Q, the KV cache and the output move
-// once, the new keys and values are written to the cache), or its three operators with the
-// score matrix written and read between them. Grouped-query attention reads the KV heads'
-// cache: its bytes are the KV heads', its FLOPs the query heads'.
-void attention(const ModelConfig& m, const Workload& w, const Step& s,
-               std::vector<Operator>& ops) {
-  const double L = static_cast<double>(m.layers), H = static_cast<double>(m.heads);
+// FLOPs of soft-capping an element, c x tanh(x / c): a divide, the tanh and a multiply, the
+// tanh counted as one FLOP as SiLU's exp is (activation_flops).
+constexpr double kSoftcapFlops = 3;
+
+// Attention of `layers` layers of one kind (`s` their step, its window theirs; names ending
+// in `suffix`): fused (one flash kernel: Q, the KV cache and the output move once, the new
+// keys and values are written to the cache), or its operators with the score matrix written
+// and read between them. Grouped-query attention reads the KV heads' cache: its bytes are
+// the KV heads', its FLOPs the query heads'. Soft-capped scores (Gemma 2) cost
+// kSoftcapFlops a score more.
+void attention(const ModelConfig& m, const Workload& w, const Step& s, double layers,
+               const std::string& suffix, std::vector<Operator>& ops) {
+  const double L = layers, H = static_cast<double>(m.heads);
   const double d = static_cast<double>(m.head_dim);
   const double ab = w.dtype->activation_bytes;
   const double q = s.rows() * static_cast<double>(m.q_dim()) * ab;  // Q, or the output
@@ -69,10 +75,11 @@ void attention(const ModelConfig& m, const Workload& w, const Step& s,
                        w.kv_bytes;  // K or V of one layer
   const double written = s.rows() * static_cast<double>(m.kv_dim()) * w.kv_bytes * 2;
   const double keys = s.keys() * H;
+  const double cap = m.attn_softcap > 0 ? kSoftcapFlops : 0;
   const std::string p(w.dtype->precision == "fp8" ? "bf16" : w.dtype->precision);
   if (!w.unfused) {
-    Operator op{"attention", "attention", p};
-    op.flops = (4 * d + 5) * keys * L;  // QK^T and PV (2d each), softmax 5 a score
+    Operator op{"attention" + suffix, "attention", p};
+    op.flops = (4 * d + 5 + cap) * keys * L;  // QK^T, PV (2d each), softmax 5, the cap
     op.kv_bytes = (2 * cache + written) * L;
     op.activation_bytes = 2 * q * L;
     op.launches = L;
@@ -84,24 +91,54 @@ void attention(const ModelConfig& m, const Workload& w, const Step& s,
   // their FLOPs are the rectangle's.
   const double rectangle = s.rows() * H * s.visible();
   const double scores = rectangle * ab;
-  Operator write{"kv_write", "attention", "fp32"};
-  write.kv_bytes = written * L;
-  write.launches = 2 * L;
-  Operator qk{"qk_scores", "attention", p};
+  Operator qk{"qk_scores" + suffix, "attention", p};
   qk.flops = 2 * d * rectangle * L;
   qk.kv_bytes = cache * L;
   qk.activation_bytes = (q + scores) * L;
   qk.launches = L;
-  Operator softmax{"softmax", "attention", "fp32"};
+  ops.push_back(qk);
+  if (cap > 0) {
+    Operator softcap{"softcap" + suffix, "attention", "fp32"};
+    softcap.flops = cap * rectangle * L;
+    softcap.activation_bytes = 2 * scores * L;
+    softcap.launches = L;
+    ops.push_back(softcap);
+  }
+  Operator softmax{"softmax" + suffix, "attention", "fp32"};
   softmax.flops = 5 * rectangle * L;
   softmax.activation_bytes = 2 * scores * L;
   softmax.launches = L;
-  Operator pv{"pv", "attention", p};
+  Operator pv{"pv" + suffix, "attention", p};
   pv.flops = 2 * d * rectangle * L;
   pv.kv_bytes = cache * L;
   pv.activation_bytes = (scores + q) * L;
   pv.launches = L;
-  ops.insert(ops.end(), {write, qk, softmax, pv});
+  ops.insert(ops.end(), {softmax, pv});
+}
+
+// Attention of every layer: one kind where the layers are alike (every one global, or every
+// one local as Mistral's), else (Gemma 2) the local layers' operators ("_local": keys capped
+// at the window) and the global ones' ("_global": every key). Unfused, the new keys and
+// values are written to the cache first, alike in every layer.
+void attention(const ModelConfig& m, const Workload& w, const Step& s,
+               std::vector<Operator>& ops) {
+  if (w.unfused) {
+    const double L = static_cast<double>(m.layers);
+    Operator write{"kv_write", "attention", "fp32"};
+    write.kv_bytes = s.rows() * static_cast<double>(m.kv_dim()) * w.kv_bytes * 2 * L;
+    write.launches = 2 * L;
+    ops.push_back(write);
+  }
+  Step global = s;
+  global.window = 0;
+  const auto local = static_cast<double>(m.local_layers);
+  const auto all = static_cast<double>(m.layers);
+  if (m.local_layers == 0 || m.local_layers == m.layers) {
+    attention(m, w, m.local_layers == 0 ? global : s, all, "", ops);
+    return;
+  }
+  attention(m, w, s, local, "_local", ops);
+  attention(m, w, global, all - local, "_global", ops);
 }
 
 // The MLP of every layer: gated (gate and up, the activation times the gate, down) or
@@ -156,13 +193,15 @@ std::vector<Operator> step_operators(const ModelConfig& m, const Workload& w, lo
   const double h = static_cast<double>(m.hidden), V = static_cast<double>(m.vocab);
   const double N = s.rows(), ab = w.dtype->activation_bytes;
   std::vector<Operator> ops;
-  // The embedding gathers a row a token (and adds a learned position's).
+  // The embedding gathers a row a token, then (a kernel of its own, N·h FLOPs) adds a
+  // learned position's (GPT-2) or scales it by sqrt(hidden) (Gemma).
+  const bool learned = m.position == Position::learned;
+  const bool pass = learned || m.scaled_embedding;
   Operator embed{"embedding", "embedding", "fp32"};
-  embed.weight_bytes = N * h * w.dtype->weight_bytes *
-                       (m.position == Position::learned ? 2 : 1);
-  embed.flops = m.position == Position::learned ? N * h : 0;
+  embed.weight_bytes = N * h * w.dtype->weight_bytes * (learned ? 2 : 1);
+  embed.flops = pass ? N * h : 0;
   embed.activation_bytes = N * h * ab;
-  embed.launches = m.position == Position::learned ? 2 : 1;
+  embed.launches = pass ? 2 : 1;
   ops.push_back(embed);
   ops.push_back(elementwise("attn_norm", "norm", m, w, N * h, norm_flops(m), 2, 1, h));
   ops.push_back(gemm("q_proj", "projection", m, w, N, h, static_cast<double>(m.q_dim())));
@@ -173,9 +212,15 @@ std::vector<Operator> step_operators(const ModelConfig& m, const Workload& w, lo
                               N * static_cast<double>(m.q_dim() + m.kv_dim()), 3, 2));
   attention(m, w, s, ops);
   ops.push_back(gemm("o_proj", "projection", m, w, N, static_cast<double>(m.q_dim()), h));
+  // Gemma 2 normalizes attention's and the MLP's outputs too (post_attention_layernorm,
+  // post_feedforward_layernorm), before each residual add.
+  if (m.sandwich_norms)
+    ops.push_back(elementwise("post_attn_norm", "norm", m, w, N * h, norm_flops(m), 2, 1, h));
   ops.push_back(elementwise("residual", "elementwise", m, w, N * h, 1, 3, 2));
   ops.push_back(elementwise("mlp_norm", "norm", m, w, N * h, norm_flops(m), 2, 1, h));
   mlp(m, w, s, ops);
+  if (m.sandwich_norms)
+    ops.push_back(elementwise("post_mlp_norm", "norm", m, w, N * h, norm_flops(m), 2, 1, h));
   // The final norm over every token, the LM head on the last token of each sequence (the
   // one generation needs), its weights the embedding's where tied.
   Operator final_norm{"final_norm", "norm", "fp32"};
@@ -190,6 +235,13 @@ std::vector<Operator> step_operators(const ModelConfig& m, const Workload& w, lo
   head.activation_bytes = s.batch * (h + V) * ab;
   head.launches = 1;
   ops.push_back(head);
+  if (m.final_softcap > 0) {  // Gemma 2 caps the logits: read and written once more
+    Operator cap{"final_softcap", "lm head", "fp32"};
+    cap.flops = kSoftcapFlops * s.batch * V;
+    cap.activation_bytes = 2 * s.batch * V * ab;
+    cap.launches = 1;
+    ops.push_back(cap);
+  }
   return ops;
 }
 
@@ -199,16 +251,23 @@ double weight_bytes(const ModelConfig& m, const Workload& w) {
                                          h * static_cast<double>(m.experts)
                      : m.mlp == Mlp::gated ? 3 * h * I
                                            : 2 * h * I;
+  const double norms = (m.sandwich_norms ? 4 : 2) * h;
   const double layer = h * static_cast<double>(m.q_dim() + 2 * m.kv_dim()) +
-                       static_cast<double>(m.q_dim()) * h + mlp + 2 * h;
+                       static_cast<double>(m.q_dim()) * h + mlp + norms;
   const double embeddings = static_cast<double>(m.vocab) * h * (m.tied ? 1 : 2) +
                             static_cast<double>(m.positions) * h;
   return (static_cast<double>(m.layers) * layer + embeddings + h) * w.dtype->weight_bytes;
 }
 
+// K and V of every layer: the whole context, but in the local layers of a windowed cache
+// (Gemma 2's HybridCache) at most the window.
 double kv_cache_bytes(const ModelConfig& m, const Workload& w, long long length) {
-  return static_cast<double>(w.batch) * static_cast<double>(length) *
-         static_cast<double>(m.layers) * 2 * static_cast<double>(m.kv_dim()) * w.kv_bytes;
+  const long long local =
+      m.windowed_cache && m.window > 0 ? std::min(length, m.window) : length;
+  const double positions = static_cast<double>(m.global_layers()) * static_cast<double>(length) +
+                           static_cast<double>(m.local_layers) * static_cast<double>(local);
+  return static_cast<double>(w.batch) * positions * 2 * static_cast<double>(m.kv_dim()) *
+         w.kv_bytes;
 }
 
 }  // namespace rooftop::llm

@@ -2,8 +2,9 @@
 // read, their operators' counts against closed forms (Llama 3.1 8B's decode token,
 // grouped-query attention's KV cache, Mixtral's two experts of eight, GPT-2's full
 // attention and tied embeddings, Gemma's one KV head, Phi-3's full attention, Mistral's
-// sliding window), bad configs refused in one line, and the estimate on the
-// H200's and a Zen 4's measured ceilings (data/).
+// sliding window, Gemma 2's local and global layers, four norms and soft-caps), bad configs
+// refused in one line, and the estimate on the H200's and a Zen 4's measured ceilings
+// (data/).
 
 #include <gtest/gtest.h>
 
@@ -28,6 +29,21 @@ ModelConfig config(const std::string& name) {
   return parse_config(read_bytes(kFixtures + "/llm/" + name), name);
 }
 
+// What parse_config says of `text`, read as c.json: its error, or "accepted".
+std::string refused(const std::string& text) {
+  try {
+    parse_config(text, "c.json");
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "accepted";
+}
+
+// hidden, layers, query heads, KV heads, head_dim, intermediate, vocabulary.
+std::vector<long long> dimensions(const ModelConfig& m) {
+  return {m.hidden, m.layers, m.heads, m.kv_heads, m.head_dim, m.intermediate, m.vocab};
+}
+
 const Operator& named(const std::vector<Operator>& ops, const std::string& name) {
   for (const Operator& op : ops)
     if (op.name == name) return op;
@@ -37,13 +53,7 @@ const Operator& named(const std::vector<Operator>& ops, const std::string& name)
 TEST(LlmConfig, Llama31_8BIsReadWithItsGroupedQueryHeads) {
   const ModelConfig m = config("llama-3-8b.json");
   EXPECT_EQ(m.model_type, "llama");
-  EXPECT_EQ(m.hidden, 4096);
-  EXPECT_EQ(m.layers, 32);
-  EXPECT_EQ(m.heads, 32);
-  EXPECT_EQ(m.kv_heads, 8);
-  EXPECT_EQ(m.head_dim, 128);
-  EXPECT_EQ(m.intermediate, 14336);
-  EXPECT_EQ(m.vocab, 128256);
+  EXPECT_EQ(dimensions(m), (std::vector<long long>{4096, 32, 32, 8, 128, 14336, 128256}));
   EXPECT_FALSE(m.tied);
   EXPECT_EQ(m.mlp, Mlp::gated);
 }
@@ -189,15 +199,168 @@ TEST(LlmOperators, MistralsSlidingWindowCapsTheKeysAQueryReads) {
   EXPECT_EQ(qwen.window, 0);
 }
 
-TEST(LlmConfig, BadConfigsAreOneLineNamingWhatIsWrong) {
-  const auto refused = [](const std::string& text) {
-    try {
-      parse_config(text, "c.json");
-    } catch (const Error& e) {
-      return std::string(e.what());
+TEST(LlmConfig, Gemma2_9BIsReadWithItsLocalLayersNormsAndSoftCaps) {
+  const ModelConfig m = config("gemma-2-9b-it.json");
+  EXPECT_EQ(m.model_type, "gemma2");
+  // head_dim 256 from the config: 3584 / 16 would be 224
+  EXPECT_EQ(dimensions(m), (std::vector<long long>{3584, 42, 16, 8, 256, 14336, 256000}));
+  EXPECT_TRUE(m.tied);  // no tie_word_embeddings: Gemma 2 ties
+  EXPECT_EQ(m.activation_flops, 8);  // gelu_pytorch_tanh
+  EXPECT_EQ(m.window, 4096);
+  EXPECT_EQ(m.local_layers, 21);  // layers 0, 2, ..., 40
+  EXPECT_EQ(m.global_layers(), 21);
+  EXPECT_TRUE(m.windowed_cache);
+  EXPECT_TRUE(m.sandwich_norms);
+  EXPECT_TRUE(m.scaled_embedding);
+  EXPECT_EQ(m.attn_softcap, 50);
+  EXPECT_EQ(m.final_softcap, 30);
+  // 9.24 billion parameters: the embedding once (tied), 42 layers of Q (3584 x 4096), K and
+  // V (3584 x 2048 each), O, the gated MLP (3 x 3584 x 14336) and four norms, the final
+  // norm. In bf16 exactly the total_size of the safetensors index published beside this
+  // config (18,483,411,968 bytes).
+  const double h = 3584, I = 14336, V = 256000;
+  const double params =
+      V * h + 42 * (h * 4096 + 2 * h * 2048 + 4096 * h + 3 * h * I + 4 * h) + h;
+  EXPECT_DOUBLE_EQ(params, 9241705984.0);
+  EXPECT_DOUBLE_EQ(weight_bytes(m, Workload{}), 18483411968.0);
+}
+
+// Gemma 2 9B at a context past its window: the 21 local layers' attention sees the latest
+// 4,096 keys, the 21 global layers' all of them.
+TEST(LlmOperators, Gemma2_9BsLocalLayersCapTheKeysItsGlobalLayersSeeThemAll) {
+  const ModelConfig m = config("gemma-2-9b-it.json");
+  Workload w;
+  const std::vector<Operator> ops = step_operators(m, w, 1, 9999);  // 10,000 keys
+  // A decode token's GEMMs: twice the 9.24e9 weights that multiply (the LM head, the
+  // embedding tied to it, included; the norms not).
+  const double h = 3584, I = 14336, V = 256000;
+  const double matrices = 42 * (h * 4096 + 2 * h * 2048 + 4096 * h + 3 * h * I) + h * V;
+  EXPECT_DOUBLE_EQ(matrices, 9241100288.0);
+  double gemms = 0;
+  for (const char* name : {"q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj",
+                           "down_proj", "lm_head"})
+    gemms += named(ops, name).flops;
+  EXPECT_DOUBLE_EQ(gemms, 2 * matrices);
+  // QK^T and PV (2 x 256 each), softmax's 5 and the scores' soft-capping 3, a key and one
+  // of 16 query heads.
+  const double per_key = 16.0 * (4 * 256 + 5 + 3);
+  const Operator local = named(ops, "attention_local"), global = named(ops, "attention_global");
+  EXPECT_DOUBLE_EQ(local.flops, 21 * per_key * 4096);
+  EXPECT_DOUBLE_EQ(global.flops, 21 * per_key * 10000);
+  EXPECT_EQ(local.launches, 21);
+  EXPECT_EQ(global.launches, 21);
+  for (const Operator& op : ops) EXPECT_NE(op.name, "attention");
+  // The KV cache a layer reads: K and V of 8 KV heads of 256 (8,192 bytes a position in
+  // bf16) over 4,096 positions (local) or 10,000 (global), and the new token's written.
+  EXPECT_DOUBLE_EQ(local.kv_bytes / 21, 4096 * 8192.0 + 8192);
+  EXPECT_DOUBLE_EQ(global.kv_bytes / 21, 10000 * 8192.0 + 8192);
+  // Inside the window the two kinds are alike.
+  const std::vector<Operator> near = step_operators(m, w, 1, 99);
+  EXPECT_DOUBLE_EQ(named(near, "attention_local").flops, 21 * per_key * 100);
+  EXPECT_DOUBLE_EQ(named(near, "attention_global").flops, 21 * per_key * 100);
+  // A prefill of 6,000 tokens: token i sees i keys, in the local layers at most 4,096.
+  const std::vector<Operator> prefill = step_operators(m, w, 6000, 0);
+  EXPECT_DOUBLE_EQ(named(prefill, "attention_local").flops,
+                   21 * per_key * (4096.0 * 4097 / 2 + (6000 - 4096) * 4096.0));
+  EXPECT_DOUBLE_EQ(named(prefill, "attention_global").flops, 21 * per_key * 6000.0 * 6001 / 2);
+  // Unfused: each kind's score rectangle, its soft-capping 3 a score; the cache written once
+  // for all 42 layers.
+  w.unfused = true;
+  const std::vector<Operator> unfused = step_operators(m, w, 1, 9999);
+  EXPECT_DOUBLE_EQ(named(unfused, "qk_scores_local").flops, 21 * 2.0 * 256 * 16 * 4096);
+  EXPECT_DOUBLE_EQ(named(unfused, "softcap_global").flops, 21 * 3.0 * 16 * 10000);
+  EXPECT_DOUBLE_EQ(named(unfused, "kv_write").kv_bytes, 42 * 8192.0);
+}
+
+TEST(LlmOperators, Gemma2HoldsTheWindowInItsLocalLayersCacheAsTransformersHybridCache) {
+  const ModelConfig m = config("gemma-2-9b-it.json");
+  Workload w;
+  // 8,192 bytes a layer and position: every layer's at 100 tokens; past the window the
+  // local layers hold 4,096 positions, the global ones all 10,000.
+  EXPECT_DOUBLE_EQ(kv_cache_bytes(m, w, 100), 42 * 100 * 8192.0);
+  EXPECT_DOUBLE_EQ(kv_cache_bytes(m, w, 10000), (21 * 10000 + 21 * 4096) * 8192.0);
+  // Mistral's cache still holds the whole context in every layer.
+  const ModelConfig mistral = config("mistral-7b-v0.1.json");
+  EXPECT_EQ(mistral.local_layers, 32);
+  EXPECT_FALSE(mistral.windowed_cache);
+  EXPECT_DOUBLE_EQ(kv_cache_bytes(mistral, w, 10000), 10000 * 32 * 1024 * 2.0 * 2);
+}
+
+TEST(LlmOperators, Gemma2HasFourNormsALayerAScaledEmbeddingAndSoftCappedLogits) {
+  const ModelConfig m = config("gemma-2-9b-it.json");
+  Workload w;
+  const std::vector<Operator> ops = step_operators(m, w, 1, 99);
+  const double h = 3584;
+  // input_layernorm, post_attention_layernorm, pre_feedforward_layernorm and
+  // post_feedforward_layernorm: RMS norms of 4 FLOPs an element, a scale of h each.
+  for (const char* name : {"attn_norm", "post_attn_norm", "mlp_norm", "post_mlp_norm"}) {
+    EXPECT_DOUBLE_EQ(named(ops, name).flops, 42 * h * 4) << name;
+    EXPECT_DOUBLE_EQ(named(ops, name).weight_bytes, 42 * h * 2) << name;
+  }
+  // The embedding times sqrt(3584): an element's multiply, as Gemma's.
+  EXPECT_DOUBLE_EQ(named(ops, "embedding").flops, h);
+  const std::vector<Operator> gemma = step_operators(config("gemma-2b-it.json"), w, 1, 99);
+  EXPECT_DOUBLE_EQ(named(gemma, "embedding").flops, 2048);
+  for (const Operator& op : gemma) EXPECT_NE(op.name, "post_attn_norm");
+  // c x tanh(x / c) on each of the 256,000 logits: a divide, the tanh and a multiply.
+  const Operator cap = named(ops, "final_softcap");
+  EXPECT_DOUBLE_EQ(cap.flops, 3.0 * 256000);
+  EXPECT_DOUBLE_EQ(cap.activation_bytes, 2 * 256000 * 2.0);
+  // Null turns a cap off (and a config without them takes transformers' 50 and 30).
+  nlohmann::json doc = nlohmann::json::parse(read_bytes(kFixtures + "/llm/gemma-2-9b-it.json"));
+  doc["attn_logit_softcapping"] = nullptr;
+  doc["final_logit_softcapping"] = nullptr;
+  const ModelConfig uncapped = parse_config(doc.dump(), "c.json");
+  const std::vector<Operator> plain = step_operators(uncapped, w, 1, 99);
+  EXPECT_DOUBLE_EQ(named(plain, "attention_local").flops, 21 * 16.0 * (4 * 256 + 5) * 100);
+  for (const Operator& op : plain) EXPECT_NE(op.name, "final_softcap");
+  doc.erase("attn_logit_softcapping");
+  doc.erase("final_logit_softcapping");
+  EXPECT_EQ(parse_config(doc.dump(), "c.json").attn_softcap, 50);
+  EXPECT_EQ(parse_config(doc.dump(), "c.json").final_softcap, 30);
+}
+
+TEST(LlmConfig, Gemma2sLayerTypesWhereGivenNameItsLocalLayers) {
+  nlohmann::json doc = nlohmann::json::parse(read_bytes(kFixtures + "/llm/gemma-2-9b-it.json"));
+  doc["layer_types"] = std::vector<std::string>(42, "full_attention");
+  const ModelConfig global = parse_config(doc.dump(), "c.json");
+  EXPECT_EQ(global.local_layers, 0);
+  const std::vector<Operator> ops = step_operators(global, Workload{}, 1, 9999);
+  EXPECT_DOUBLE_EQ(named(ops, "attention").flops, 42 * 16.0 * (4 * 256 + 5 + 3) * 10000);
+  EXPECT_DOUBLE_EQ(kv_cache_bytes(global, Workload{}, 10000), 42 * 10000 * 8192.0);
+  doc["layer_types"] = std::vector<std::string>(41, "full_attention");
+  EXPECT_EQ(refused(doc.dump()), "c.json: \"layer_types\" is not a list of its 42 layers");
+  doc["layer_types"] = std::vector<std::string>(42, "linear_attention");
+  EXPECT_EQ(refused(doc.dump()),
+            "c.json: \"layer_types\" holds \"linear_attention\", not \"sliding_attention\" or "
+            "\"full_attention\"");
+  doc.erase("layer_types");
+  doc["final_logit_softcapping"] = -1;
+  EXPECT_EQ(refused(doc.dump()),
+            "c.json: \"final_logit_softcapping\" is not a positive number or null");
+}
+
+TEST(LlmEstimate, Gemma2_9BOnTheH200HoldsItsHybridCacheAndPlacesBothKindsOfAttention) {
+  const core::CeilingsFile f =
+      ceilings::read_file(std::string(ROOFTOP_DATA_DIR) + "/h200-2026-11-27-ceilings-1.h5");
+  const ModelConfig m = config("gemma-2-9b-it.json");
+  Workload w;
+  w.prompt = 8192;
+  const MachineEstimate e = estimate(m, w, f, "h200.h5", Options{});
+  EXPECT_DOUBLE_EQ(e.memory_bytes_needed, 18483411968.0 + kv_cache_bytes(m, w, 8192 + 128));
+  int attention = 0;
+  for (const PlacedOperator& p : e.decode.operators)
+    if (p.op.kind == "attention") {
+      ++attention;
+      EXPECT_GT(p.bound_s, 0.0) << p.op.name;
     }
-    return std::string("accepted");
-  };
+  EXPECT_EQ(attention, 2);
+  double flops = 0;
+  for (const PlacedOperator& p : e.decode.operators) flops += p.op.flops;
+  EXPECT_DOUBLE_EQ(e.decode_flops_per_token, flops / 128);
+}
+
+TEST(LlmConfig, BadConfigsAreOneLineNamingWhatIsWrong) {
   const std::string llama = read_bytes(kFixtures + "/llm/llama-3-8b.json");
   EXPECT_EQ(refused("[1, 2]"), "c.json: not a JSON object: not a model's config.json");
   EXPECT_NE(refused("{\"model_type\": \"bert\"}").find("\"bert\" is not supported (llama, mistral"),

@@ -1,6 +1,7 @@
 #pragma once
-// The operators of one step of a decoder-only model, summed over its layers: their FLOPs
-// and bytes in closed form from the model's config and the workload (operators.cpp, one
+// The operators of one step of a decoder-only model, summed over its layers (attention over
+// each kind of layer where they differ: Gemma 2's local and global ones): their FLOPs and
+// bytes in closed form from the model's config and the workload (operators.cpp, one
 // function per operator). A prefill is one step of the whole prompt; decode one step per
 // token, after a context that grows by one each step.
 
