@@ -5,15 +5,17 @@
 // reader claims is left alone, so each target's executions are its reader's. The first byte
 // chooses between a report alone (even) and a report with a timing file (odd: the rest is
 // split at the first form feed), as `rooftop import REPORT --timing FILE`; where the reader
-// gives kernel times, the report is also read as a timing file. Any outcome but a result or
-// rooftop::Error is a bug.
+// gives kernel times, the report is also read as a timing file, and a PyTorch trace call by
+// call (read_operator_calls). Any outcome but a result or rooftop::Error is a bug.
 
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
 
 #include "reader.hpp"
+#include "rooftop/counters/import.hpp"
 #include "rooftop/core/error.hpp"
 
 #define ROOFTOP_FUZZ_CONCAT(a, b) a##b
@@ -42,6 +44,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     }
     importing::read_report(report, timing ? &*timing : nullptr);
     if (report.reader->times) importing::read_timing(report);
+    // A PyTorch trace is also read call by call, as `llm --trace` reads it.
+    if (std::string_view(report.reader->family) == importing::kPytorchTraceFamily)
+      rooftop::counters::read_operator_calls({std::string(text.substr(0, split)), "report"});
   } catch (const rooftop::Error&) {
   }
   return 0;
