@@ -106,6 +106,20 @@ TEST(CliLlm, ARealGpuTraceIsJoinedByOperatorAndByLayer) {
   EXPECT_TRUE(orphans) << measured["notes"].dump();
 }
 
+TEST(CliLlm, ATraceOfAnotherWorkloadMatchesNothingAndSaysWhy) {
+  // The same trace beside a prompt of 128: no GEMM has the rows of either phase.
+  TempDir d;
+  const RunResult r = run_rooftop(
+      {"llm", "--config", kFixtures + "/llm/qwen1.5-0.5b-chat.json", "--ceilings", kH200,
+       "--prompt", "128", "--generate", "4", "--trace",
+       kFixtures + "/import/pytorch-h100-qwen1.5-0.5b-chat-prefill.json.gz"},
+      d);
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("no call matched a predicted operator"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("24 call(s) of a layer with no GEMM or attention"), std::string::npos)
+      << r.out;
+}
+
 TEST(CliLlm, EachBadInputIsOneLineWithItsStatus) {
   TempDir d;
   RunResult r = run_rooftop({"llm", "--config", kLlama, "--ceilings", kH200, "--dtype", "int3"}, d);
