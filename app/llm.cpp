@@ -185,10 +185,6 @@ nlohmann::json to_json(const llm::ModelConfig& m, const llm::Workload& w,
   return out;
 }
 
-// Faster than its bound by more than this is a bug in the model or the ceilings (the
-// tolerance core::place flags a point above a roof by).
-constexpr double kAboveBound = 1.02;
-
 void print_measured(std::ostream& out, const llm::Measured& m, const std::string& trace,
                     const llm::MachineEstimate& e) {
   out << "\nmeasured: " << trace << ", beside the bounds on " << e.name << "\n";
@@ -203,7 +199,7 @@ void print_measured(std::ostream& out, const llm::Measured& m, const std::string
                   figure(c.predicted_flops / 1e9).c_str(), seconds(c.measured_s).c_str(),
                   seconds(c.bound_s).c_str(), ratio(c.attained()).c_str());
     out << "  " << name << "  " << phase << line
-        << (c.attained() > kAboveBound ? "  FASTER THAN ITS BOUND" : "") << "\n";
+        << (c.faster_than_bound() ? "  FASTER THAN ITS BOUND" : "") << "\n";
   }
   out << "  other (" << m.other_records << " records: norms, rotary, copies, ...) "
       << seconds(m.other_s) << "\n";
@@ -215,7 +211,7 @@ void print_measured(std::ostream& out, const llm::Measured& m, const std::string
       std::snprintf(line, sizeof line, "  %5d  %-8s %6d %10s %11s %9s", l.layer, l.phase.c_str(),
                     l.steps, seconds(l.measured_s).c_str(), seconds(l.bound_s).c_str(),
                     ratio(l.attained()).c_str());
-      out << line << (l.attained() > kAboveBound ? "  FASTER THAN ITS BOUND" : "") << "\n";
+      out << line << (l.faster_than_bound() ? "  FASTER THAN ITS BOUND" : "") << "\n";
     }
   }
   for (const std::string& note : m.notes) out << "  note: " << note << "\n";
@@ -227,12 +223,14 @@ nlohmann::json measured_json(const llm::Measured& m, const std::string& trace) {
     classes.push_back({{"name", c.name}, {"phase", c.phase},
                        {"measured_flops", c.measured_flops}, {"predicted_flops", c.predicted_flops},
                        {"measured_s", c.measured_s}, {"bound_s", c.bound_s},
-                       {"attained", c.attained()}, {"faster_than_bound", c.attained() > kAboveBound}});
+                       {"attained", c.attained()}, {"tolerance", c.tolerance},
+                       {"faster_than_bound", c.faster_than_bound()}});
   nlohmann::json layers = nlohmann::json::array();
   for (const llm::MeasuredLayer& l : m.layers)
     layers.push_back({{"layer", l.layer}, {"phase", l.phase}, {"steps", l.steps},
                       {"measured_s", l.measured_s}, {"bound_s", l.bound_s},
-                      {"attained", l.attained()}, {"faster_than_bound", l.attained() > kAboveBound}});
+                      {"attained", l.attained()}, {"tolerance", l.tolerance},
+                      {"faster_than_bound", l.faster_than_bound()}});
   return {{"file", trace},          {"classes", classes},
           {"layers", layers},       {"other_s", m.other_s},
           {"other_records", m.other_records}, {"notes", m.notes}};
@@ -304,11 +302,11 @@ int run_llm(const LlmOptions& o) {
   }
   if (measured) {
     for (const llm::MeasuredClass& c : measured->classes)
-      if (c.attained() > kAboveBound)
+      if (c.faster_than_bound())
         std::cerr << "rooftop: warning: " << c.name << " (" << c.phase
                   << ") ran faster than its bound: the model or the ceilings are wrong\n";
     for (const llm::MeasuredLayer& l : measured->layers)
-      if (l.attained() > kAboveBound)
+      if (l.faster_than_bound())
         std::cerr << "rooftop: warning: layer " << l.layer << " (" << l.phase
                   << ") ran faster than its bound: the model or the ceilings are wrong\n";
   }

@@ -81,7 +81,7 @@ Phase run_phase(const std::string& name, const std::vector<std::vector<Operator>
   for (const std::vector<Operator>& step : steps) {
     if (phase.operators.empty()) {
       for (const Operator& op : step) {
-        PlacedOperator placed{op, {}, "", 0};
+        PlacedOperator placed{op, {}, "", 0, 0};
         placed.op.flops = placed.op.weight_bytes = placed.op.kv_bytes = 0;
         placed.op.activation_bytes = placed.op.launches = 0;
         phase.operators.push_back(placed);
@@ -109,7 +109,13 @@ Phase run_phase(const std::string& name, const std::vector<std::vector<Operator>
     const auto& times = limiter_time[i];
     const auto most = std::max_element(times.begin(), times.end(),
                                        [](const auto& a, const auto& b) { return a.second < b.second; });
-    if (most != times.end()) phase.operators[i].limiter = most->first;
+    if (most == times.end()) continue;
+    PlacedOperator& p = phase.operators[i];
+    p.limiter = most->first;
+    // A compute roof is a ceiling or a matrix unit's figure; a bandwidth roof a ceiling.
+    const core::Ceiling* c = f.find(p.limiter);
+    if (!c) c = f.matrix.find(p.limiter);
+    if (c && c->value > 0 && c->max > c->value) p.spread = c->max / c->value - 1;
   }
   return phase;
 }

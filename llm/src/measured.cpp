@@ -1,5 +1,6 @@
 #include "rooftop/llm/measured.hpp"
 
+#include <algorithm>
 #include <map>
 #include <optional>
 #include <string_view>
@@ -129,7 +130,10 @@ void join_layers(const std::vector<core::OperatorCall>& calls, const ModelConfig
     const double phase_steps = l.phase == "prefill" ? 1.0 : static_cast<double>(w.generate);
     double bound = 0;
     for (const PlacedOperator& p : ph.operators)
-      if (per_layer(p.op)) bound += p.bound_s;
+      if (per_layer(p.op)) {
+        bound += p.bound_s;
+        l.tolerance = std::max(l.tolerance, p.spread);
+      }
     l.bound_s = phase_steps > 0 ? bound / static_cast<double>(m.layers) / phase_steps * l.steps
                                 : 0.0;
     out.layers.push_back(l);
@@ -174,6 +178,7 @@ Measured join_measured(const std::vector<core::OperatorCall>& calls, const Model
             member.find("+" + p.op.name + "+") != std::string::npos) {
           c.predicted_flops += p.op.flops;
           c.bound_s += p.bound_s;
+          c.tolerance = std::max(c.tolerance, p.spread);
         }
       }
     }

@@ -28,6 +28,9 @@ struct PlacedOperator {
   std::map<std::string, double> bytes;  // by level
   std::string limiter;                  // the binding roof (of its longest step)
   double bound_s = 0;                   // the time the roofs bound it to
+  // Its limiter's spread: the fastest sample of that ceiling over its median, less 1. A
+  // run may beat the bound by this much with the roofs right.
+  double spread = 0;
 };
 
 struct Phase {

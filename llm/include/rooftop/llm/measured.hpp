@@ -21,14 +21,21 @@
 
 namespace rooftop::llm {
 
+// Faster than its bound by more than this, or by more than its roofs' spread where that is
+// more, a measured operator is a bug in the model or the ceilings (the tolerance
+// core::place flags a point above a roof by).
+inline constexpr double kAboveBound = 0.02;
+
 struct MeasuredClass {
   std::string name;   // "gate_proj+up_proj", "attention"
   std::string phase;  // "prefill", "decode" or "both"
   double measured_flops = 0, measured_s = 0;
   double predicted_flops = 0, bound_s = 0;
   int records = 0;  // measured calls joined to it
+  double tolerance = kAboveBound;  // the spread of its operators' roofs, at least kAboveBound
   // bound over measured: 1 at the bound; above 1 + tolerance, faster than the roofs allow
   double attained() const { return measured_s > 0 ? bound_s / measured_s : 0; }
+  bool faster_than_bound() const { return attained() > 1 + tolerance; }
 };
 
 // One layer of one phase: the calls of every step in it (norms, rotary and copies
@@ -38,7 +45,9 @@ struct MeasuredLayer {
   std::string phase;  // "prefill" or "decode"
   int steps = 0;      // calls of the layer (one a step)
   double measured_s = 0, bound_s = 0;
+  double tolerance = kAboveBound;  // as a class's, over the layer's operators
   double attained() const { return measured_s > 0 ? bound_s / measured_s : 0; }
+  bool faster_than_bound() const { return attained() > 1 + tolerance; }
 };
 
 struct Measured {
