@@ -91,6 +91,21 @@ TEST(OperatorCalls, TheLayerOfEachCallIsItsDecoderLayerModule) {
   EXPECT_EQ(gate_up, 48);
 }
 
+TEST(OperatorCalls, ALayerIsItsOutermostScopeWhereModulesInItNameLayersToo) {
+  // vLLM serving gpt-oss-120b on eight B200s (rank 0, one prefill of 888 tokens): each of
+  // its 36 nn.Module: TransformerBlock_N holds an nn.Module: MLPBlock_N.
+  const std::string name = "pytorch-b200-gpt-oss-120b-vllm-prefill.json.gz";
+  const OperatorCalls calls = read_operator_calls({import_fixture(name), name});
+  EXPECT_TRUE(calls.device);
+  EXPECT_EQ(calls.scopes, 72);
+  std::map<int, std::set<int>> scopes_of_layer;
+  for (const core::OperatorCall& c : calls.calls)
+    if (c.layer >= 0) scopes_of_layer[c.layer].insert(c.scope);
+  ASSERT_EQ(scopes_of_layer.size(), 36u);
+  for (const auto& [layer, scopes] : scopes_of_layer)
+    EXPECT_EQ(scopes.size(), 1u) << "layer " << layer << ": one step, one scope";
+}
+
 TEST(OperatorCalls, ATraceWithoutLayersOrANonTraceIsSaid) {
   const std::string bert = "pytorch-h100-bert-small-with-flops.json.gz";
   const OperatorCalls calls = read_operator_calls({import_fixture(bert), bert});

@@ -292,7 +292,7 @@ std::vector<int> enclosing_scopes(const std::vector<Op>& ops, const std::vector<
     if (it.scope >= 0)
       open.push_back(&it);
     else
-      out[it.op] = open.empty() ? -1 : open.back()->scope;
+      out[it.op] = open.empty() ? -1 : open.front()->scope;
   }
   return out;
 }

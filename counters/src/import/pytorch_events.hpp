@@ -96,8 +96,9 @@ std::vector<double> held_seconds(const std::vector<Op>& ops, const std::vector<i
 // "nn.Module: GPT2Block_3"; empty for any other name.
 std::optional<int> layer_index(std::string_view name);
 
-// Each operator's innermost enclosing scope of its thread (an index into `scopes`), -1
-// where none encloses it.
+// Each operator's outermost enclosing scope of its thread (an index into `scopes`), -1
+// where none encloses it: a decoder layer's module holds others that name layers too
+// (gpt-oss's TransformerBlock_3 holds its MLPBlock_3), one step of the layer all of them.
 std::vector<int> enclosing_scopes(const std::vector<Op>& ops, const std::vector<Scope>& scopes);
 
 // The bytes of one element of PyTorch's "Input type" names; 0 where it names no tensor

@@ -84,8 +84,8 @@ struct OperatorCalls {
 };
 
 // The operator calls of a torch.profiler trace (export_chrome_trace, either layout). A
-// layer is named by an enclosing record_function range or with_stack module whose name
-// ends in its index ("layers.3", "nn.Module: LlamaDecoderLayer_3"). Throws rooftop::Error
+// layer is named by the outermost enclosing record_function range or with_stack module
+// whose name ends in its index ("layers.3", "nn.Module: LlamaDecoderLayer_3"). Throws rooftop::Error
 // (one line) where `trace` is no PyTorch profiler trace.
 OperatorCalls read_operator_calls(const ReportFile& trace);
 
