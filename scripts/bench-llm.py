@@ -25,7 +25,7 @@ or a layer ran faster than its bound (a bug in the model or the ceilings).
     scripts/bench-llm.py --rooftop build/app/rooftop --ceilings C.h5 \\
         --config tests/fixtures/llm/llama-3-8b.json [--layers 2] [--prompts 128[,2048]] \\
         [--generate 16] [--device cpu|cuda] [--dtype fp32|bf16] [--no-operators] \\
-        [--operator-generate 8] [--python /usr/bin/python3]
+        [--operator-generate 8] [--keep DIR] [--python /usr/bin/python3]
 
 Threads: OMP_NUM_THREADS as set. Not a timed test: a benchmark, its figures in
 BENCHMARKS.md.
@@ -149,7 +149,10 @@ def traced_run(a, tmp, decoder, config, prompt, generate):
     """The decoder's trace: under profile --torch on a CPU (rooftop's launcher writes the
     shapes and PyTorch's FLOP counts a PyTorch without kineto leaves out), under its own
     torch.profiler on a GPU (CPU operators and the CUDA kernels they launched)."""
-    trace = os.path.join(tmp, "trace-%d.json" % prompt)
+    # A GPU's trace gzip-compressed (PyTorch compresses a name ending in .gz; rooftop reads
+    # either): 32 layers of a few decode steps run to tens of megabytes of JSON.
+    trace = os.path.join(a.keep or tmp, "trace-%d.json%s" % (prompt,
+                                                            ".gz" if a.device == "cuda" else ""))
     args = [decoder, config, str(a.layers), str(prompt), str(generate), a.device, a.dtype]
     if a.device == "cuda":
         command = [a.python, *args, "trace=" + trace]
@@ -211,7 +214,7 @@ def operators(a, tmp, decoder, config, prompt):
 
 def phases(a, tmp, decoder, config, prompt):
     """The program alone, timed, beside llm's prediction with launch costs."""
-    times = os.path.join(tmp, "times-%d.json" % prompt)
+    times = os.path.join(a.keep or tmp, "times-%d.json" % prompt)
     run = subprocess.run([a.python, decoder, config, str(a.layers), str(prompt),
                           str(a.generate), a.device, a.dtype, "times=" + times],
                          capture_output=True,
@@ -249,7 +252,12 @@ def main():
     p.add_argument("--operator-generate", type=int, default=8,
                    help="decode steps of a GPU's traced run (its trace grows with each)")
     p.add_argument("--python", default="/usr/bin/python3")
+    p.add_argument("--keep", metavar="DIR",
+                   help="write the traces and the timed runs' times into DIR (made where "
+                        "missing), kept after the run")
     a = p.parse_args()
+    if a.keep:
+        os.makedirs(a.keep, exist_ok=True)
     cfg = json.load(open(a.config))
     status = 0
     with tempfile.TemporaryDirectory() as tmp:

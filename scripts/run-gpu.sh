@@ -660,12 +660,13 @@ if [[ -n "$ceilings" ]]; then
     # random weights, a prefill of 128 and of 2,048 tokens and 128 decode steps, timed,
     # beside llm's prediction on this call's ceilings; and traced (8 decode steps), its
     # operators and layers timed by their kernels and joined to the prediction by llm
-    # --trace. Its summary lines under the step's.
+    # --trace; the traces (gzip) and times kept in llm-bench/. Its summary lines under the
+    # step's.
     if [[ -f "$here/bench-llm.py" && -f "$here/share/llama-3-8b.json" ]]; then
       if step llm-bench python3 "$here/bench-llm.py" --rooftop "$rooftop" \
            --ceilings "$ceilings" --config "$here/share/llama-3-8b.json" --layers 32 \
            --prompts 128,2048 --generate 128 --operator-generate 8 --device cuda \
-           --dtype bf16 --python python3 ||
+           --dtype bf16 --keep "$out/llm-bench" --python python3 ||
          [[ -s "$out/llm-bench.log" ]]; then
         while IFS= read -r line; do
           [[ -z "$line" ]] || indented "$line"

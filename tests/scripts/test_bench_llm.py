@@ -43,11 +43,15 @@ class BenchLlm(unittest.TestCase):
             path = os.path.join(tmp, "config.json")
             with open(path, "w") as f:
                 json.dump(config, f)
+            kept = os.path.join(tmp, "kept")
             run = subprocess.run([sys.executable, str(SCRIPT), "--rooftop", EXE, "--ceilings",
                                   str(CEILINGS), "--config", path, "--layers", "1", "--prompts",
-                                  "32", "--generate", "4", "--python", PYTHON],
+                                  "32", "--generate", "4", "--keep", kept, "--python", PYTHON],
                                  capture_output=True, text=True, timeout=300,
                                  env=dict(os.environ, OMP_NUM_THREADS="1"))
+            # --keep: the trace llm joined and the timed run's times, kept.
+            self.assertEqual(sorted(os.listdir(kept)), ["times-32.json", "trace-32.json"])
+            self.assertIn("prefill_s", json.load(open(os.path.join(kept, "times-32.json"))))
         # 3: an operator faster than its bound; a tiny one may be, by the trace's whole
         # microseconds. The FLOPs are what this checks.
         self.assertIn(run.returncode, (0, 3), run.stdout + run.stderr)
