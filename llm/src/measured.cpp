@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <map>
 #include <optional>
-#include <string_view>
 #include <utility>
 
 namespace rooftop::llm {
@@ -55,16 +54,6 @@ std::optional<std::pair<long long, Shape>> gemm_of(const std::string& op,
 bool attention_op(const std::string& op) {
   return op == "aten::bmm" || op == "aten::_softmax" ||
          op.find("_scaled_dot_product") != std::string::npos;
-}
-
-// The operators that run once a step, outside the layers.
-constexpr std::string_view kModelOperators[] = {"embedding", "final_norm", "lm_head",
-                                                "final_softcap"};
-
-bool per_layer(const Operator& op) {
-  for (std::string_view name : kModelOperators)
-    if (op.name == name) return false;
-  return true;
 }
 
 // The class and phase of a call: a GEMM by its weight, attention by its working operators;
@@ -130,7 +119,7 @@ void join_layers(const std::vector<core::OperatorCall>& calls, const ModelConfig
     const double phase_steps = l.phase == "prefill" ? 1.0 : static_cast<double>(w.generate);
     double bound = 0;
     for (const PlacedOperator& p : ph.operators)
-      if (per_layer(p.op)) {
+      if (p.op.in_layers) {
         bound += p.bound_s;
         l.tolerance = std::max(l.tolerance, p.spread);
       }

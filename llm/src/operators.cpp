@@ -198,6 +198,7 @@ std::vector<Operator> step_operators(const ModelConfig& m, const Workload& w, lo
   const bool learned = m.position == Position::learned;
   const bool pass = learned || m.scaled_embedding;
   Operator embed{"embedding", "embedding", "fp32"};
+  embed.in_layers = false;
   embed.weight_bytes = N * h * w.dtype->weight_bytes * (learned ? 2 : 1);
   embed.flops = pass ? N * h : 0;
   embed.activation_bytes = N * h * ab;
@@ -224,12 +225,14 @@ std::vector<Operator> step_operators(const ModelConfig& m, const Workload& w, lo
   // The final norm over every token, the LM head on the last token of each sequence (the
   // one generation needs), its weights the embedding's where tied.
   Operator final_norm{"final_norm", "norm", "fp32"};
+  final_norm.in_layers = false;
   final_norm.flops = N * h * norm_flops(m);
   final_norm.activation_bytes = 2 * N * h * ab;
   final_norm.weight_bytes = h * w.dtype->weight_bytes;
   final_norm.launches = 1;
   ops.push_back(final_norm);
   Operator head{"lm_head", "lm head", std::string(w.dtype->precision)};
+  head.in_layers = false;
   head.flops = 2 * s.batch * h * V;
   head.weight_bytes = h * V * w.dtype->weight_bytes;
   head.activation_bytes = s.batch * (h + V) * ab;
@@ -237,6 +240,7 @@ std::vector<Operator> step_operators(const ModelConfig& m, const Workload& w, lo
   ops.push_back(head);
   if (m.final_softcap > 0) {  // Gemma 2 caps the logits: read and written once more
     Operator cap{"final_softcap", "lm head", "fp32"};
+    cap.in_layers = false;
     cap.flops = kSoftcapFlops * s.batch * V;
     cap.activation_bytes = 2 * s.batch * V * ab;
     cap.launches = 1;

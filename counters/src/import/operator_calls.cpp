@@ -64,10 +64,7 @@ importing::OpenedFile open_pytorch_trace(const ReportFile& trace, const std::str
 OperatorCalls read_operator_calls(const ReportFile& trace) {
   const importing::OpenedFile file = open_pytorch_trace(trace, "it holds no operator calls");
   const nlohmann::json doc = importing::parse_trace(file.input());
-  importing::Events ev = importing::collect(importing::trace_events(doc, trace.name), trace.name);
-  importing::nest(ev.ops);
-  importing::count_from_shapes(ev.ops);
-  importing::attribute(ev);
+  const importing::Events ev = importing::read_events(doc, trace.name);
   const std::vector<int> holder = importing::holders(ev.ops);
   const std::vector<int> scope = importing::enclosing_scopes(ev.ops, ev.scopes);
 

@@ -29,35 +29,7 @@ bool ends_with(std::string_view s, std::string_view tail) {
   return s.size() >= tail.size() && s.substr(s.size() - tail.size()) == tail;
 }
 
-}  // namespace
-
-std::optional<int> layer_index(std::string_view name) {
-  std::size_t digits = name.size();
-  while (digits > 0 && std::isdigit(static_cast<unsigned char>(name[digits - 1]))) --digits;
-  if (digits == name.size() || name.size() - digits > 6) return std::nullopt;
-  const int index = std::stoi(std::string(name.substr(digits)));
-  std::string_view word = name.substr(0, digits);
-  // with_stack's modules: "nn.Module: <Class>_<instance>", a class of decoder layers.
-  if (word.rfind("nn.Module: ", 0) == 0) {
-    if (!ends_with(word, "_")) return std::nullopt;
-    word.remove_suffix(1);
-    return ends_with(word, "Layer") || ends_with(word, "Block") ? std::optional<int>(index)
-                                                                : std::nullopt;
-  }
-  const bool separated =
-      !word.empty() && (word.back() == '.' || word.back() == '_' || word.back() == ' ');
-  if (separated) word.remove_suffix(1);
-  std::string lower(word);
-  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  for (std::string_view w : {"layers", "layer", "blocks", "block"})
-    if (ends_with(lower, w) && (lower.size() == w.size() ||
-                                !std::isalpha(static_cast<unsigned char>(lower[lower.size() - w.size() - 1]))))
-      return index;
-  // GPT-2's modules: transformer.h.3
-  if (separated && (word == "h" || ends_with(word, ".h"))) return index;
-  return std::nullopt;
-}
-
+// Each operator's FLOPs, given or counted from its shapes (read_events says which).
 Counted count_from_shapes(std::vector<Op>& ops) {
   Counted c;
   std::vector<bool> counted(ops.size(), false), composite(ops.size(), false);
@@ -111,7 +83,7 @@ Counted count_from_shapes(std::vector<Op>& ops) {
   return c;
 }
 
-
+// The operators, kernels, launches and layer scopes of "traceEvents".
 Events collect(const json& events, const std::string& file) {
   Events out;
   std::size_t index = 0;
@@ -128,7 +100,9 @@ Events collect(const json& events, const std::string& file) {
                     " (a kernel) has no name or no duration in microseconds");
       out.kernels.push_back(
           {name, *dur * 1e-6, id_of(args, "External id"), id_of(args, "correlation"), -1, -1});
-    } else if (cat == "cuda_runtime" || cat == "runtime") {
+    } else if (cat == "cuda_runtime" || cat == "cuda_driver" || cat == "runtime") {
+      // A launch (cudaLaunchKernel, or cuLaunchKernel for Triton's and other kernels
+      // launched through the driver API): its kernel's External id, by correlation.
       const auto c = id_of(args, "correlation"), x = id_of(args, "External id");
       if (c && x) out.external_by_correlation[*c] = *x;
     } else if (cat == "user_annotation" || cat == "python_function") {
@@ -158,6 +132,7 @@ Events collect(const json& events, const std::string& file) {
   return out;
 }
 
+// Each operator's parent: the innermost operator of its thread enclosing it.
 void nest(std::vector<Op>& ops) {
   std::vector<int> order(ops.size());
   for (std::size_t i = 0; i < ops.size(); ++i) order[i] = static_cast<int>(i);
@@ -179,6 +154,7 @@ void nest(std::vector<Op>& ops) {
   }
 }
 
+// Each kernel's launcher and its operator with FLOPs.
 void attribute(Events& ev) {
   for (Kernel& k : ev.kernels) {
     auto x = k.external;
@@ -198,6 +174,43 @@ void attribute(Events& ev) {
       ++ev.ops[op].launches;
     }
   }
+}
+
+}  // namespace
+
+Events read_events(const nlohmann::json& doc, const std::string& file) {
+  Events ev = collect(trace_events(doc, file), file);
+  nest(ev.ops);
+  ev.counted = count_from_shapes(ev.ops);
+  attribute(ev);
+  return ev;
+}
+
+std::optional<int> layer_index(std::string_view name) {
+  std::size_t digits = name.size();
+  while (digits > 0 && std::isdigit(static_cast<unsigned char>(name[digits - 1]))) --digits;
+  if (digits == name.size() || name.size() - digits > 6) return std::nullopt;
+  const int index = std::stoi(std::string(name.substr(digits)));
+  std::string_view word = name.substr(0, digits);
+  // with_stack's modules: "nn.Module: <Class>_<instance>", a class of decoder layers.
+  if (word.rfind("nn.Module: ", 0) == 0) {
+    if (!ends_with(word, "_")) return std::nullopt;
+    word.remove_suffix(1);
+    return ends_with(word, "Layer") || ends_with(word, "Block") ? std::optional<int>(index)
+                                                                : std::nullopt;
+  }
+  const bool separated =
+      !word.empty() && (word.back() == '.' || word.back() == '_' || word.back() == ' ');
+  if (separated) word.remove_suffix(1);
+  std::string lower(word);
+  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  for (std::string_view w : {"layers", "layer", "blocks", "block"})
+    if (ends_with(lower, w) && (lower.size() == w.size() ||
+                                !std::isalpha(static_cast<unsigned char>(lower[lower.size() - w.size() - 1]))))
+      return index;
+  // GPT-2's modules: transformer.h.3
+  if (separated && (word == "h" || ends_with(word, ".h"))) return index;
+  return std::nullopt;
 }
 
 double element_bytes(const std::string& type) {

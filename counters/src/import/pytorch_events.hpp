@@ -65,24 +65,20 @@ struct Events {
   std::vector<Scope> scopes;
   std::map<long long, int> op_by_external;
   std::map<long long, long long> external_by_correlation;  // the launches' ids
+  Counted counted;  // how the operators' FLOPs were found
 };
 
-// The operators, kernels and layer scopes of a trace's "traceEvents"; Error (one line,
-// naming `file`) for a kernel without a name or a duration.
-Events collect(const nlohmann::json& events, const std::string& file);
-
-// Each operator's parent: the innermost operator of its thread enclosing it.
-void nest(std::vector<Op>& ops);
-
-// Each operator's FLOPs from its "Input Dims", where neither it nor an operator nested in
-// it or enclosing it carries the trace's own "flops" (PyTorch's count, which rooftop's
-// launcher writes where PyTorch's trace layout has no shapes); then a composite
-// (aten::linear, aten::matmul) with a counted operator nested in it keeps none of its own.
-Counted count_from_shapes(std::vector<Op>& ops);
-
-// Each kernel's launcher and operator with FLOPs: the one that launched it, or the nearest
-// enclosing one with FLOPs.
-void attribute(Events& ev);
+// The events of a parsed trace (`doc`, which the operators' args point into and which must
+// outlive them), in the order each step needs the one before: the operators, kernels and
+// layer scopes collected; each operator nested in the innermost operator of its thread
+// enclosing it; its FLOPs the trace's own "flops" (PyTorch's count, which rooftop's
+// launcher writes where PyTorch's trace layout has no shapes) or, where neither it nor an
+// operator nested in it or enclosing it carries them, counted from its "Input Dims" (a
+// composite, aten::linear or aten::matmul, with a counted operator nested in it keeps none
+// of its own); each kernel's launcher (its "External id", or its launch's by
+// "correlation") and operator with FLOPs (the launcher or the nearest enclosing one with
+// them). Error (one line, naming `file`) for a kernel without a name or a duration.
+Events read_events(const nlohmann::json& doc, const std::string& file);
 
 // Each operator's holder: itself, or the outermost operator with FLOPs enclosing it.
 std::vector<int> holders(const std::vector<Op>& ops);

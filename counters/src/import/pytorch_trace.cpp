@@ -314,10 +314,8 @@ std::string given_note(const std::string& file, const Counted& counted) {
 
 Timing times(const Input& file) {
   const json doc = parse_trace(file);
-  Events ev = collect(trace_events(doc, file.name), file.name);
-  nest(ev.ops);
-  const Counted counted = count_from_shapes(ev.ops);
-  attribute(ev);
+  const Events ev = read_events(doc, file.name);
+  const Counted& counted = ev.counted;
 
   Timing timing;
   timing.file = file.name;

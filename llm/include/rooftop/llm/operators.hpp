@@ -49,6 +49,7 @@ struct Operator {
   double kv_bytes = 0;          // the KV cache read and written
   double activation_bytes = 0;  // activations read and written
   double launches = 0;          // kernels it takes
+  bool in_layers = true;  // false for the model's own: embedding, final norm, LM head, its cap
 };
 
 // The operators of a step of `tokens` new tokens per sequence after `context` tokens.
