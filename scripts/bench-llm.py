@@ -159,6 +159,7 @@ def traced_run(a, tmp, decoder, config, prompt, generate):
     else:
         command = [a.rooftop, "profile", "--ceilings", a.ceilings, "--torch", "--trace", trace,
                    "--", a.python, *args]
+    print("bench-llm: the traced run, prompt %d, %d decode steps ..." % (prompt, generate))
     run = subprocess.run(command, capture_output=True, text=True)
     if run.returncode != 0:
         sys.exit("bench-llm: the traced run failed: " +
@@ -215,6 +216,7 @@ def operators(a, tmp, decoder, config, prompt):
 def phases(a, tmp, decoder, config, prompt):
     """The program alone, timed, beside llm's prediction with launch costs."""
     times = os.path.join(a.keep or tmp, "times-%d.json" % prompt)
+    print("bench-llm: the timed run, prompt %d, %d decode steps ..." % (prompt, a.generate))
     run = subprocess.run([a.python, decoder, config, str(a.layers), str(prompt),
                           str(a.generate), a.device, a.dtype, "times=" + times],
                          capture_output=True,
@@ -238,6 +240,8 @@ def phases(a, tmp, decoder, config, prompt):
 
 
 def main():
+    # A line at a time: a run stopped at its time limit leaves a log that says where it was.
+    sys.stdout.reconfigure(line_buffering=True)
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--rooftop", required=True)
     p.add_argument("--ceilings", required=True)
